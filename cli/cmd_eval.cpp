@@ -1,0 +1,58 @@
+// rankmap eval GRAPH --machine M --mapping FILE: the scores of an existing
+// mapping (any launch format), next to the block baseline's.
+#include <iostream>
+#include <optional>
+
+#include "commands.hpp"
+#include "common.hpp"
+#include "rankmap/baseline.hpp"
+#include "rankmap/error.hpp"
+#include "rankmap/launch.hpp"
+#include "rankmap/metrics.hpp"
+#include "report.hpp"
+
+namespace rankmap::cli {
+namespace {
+
+struct EvalOptions {
+  std::string graph, mapping, format, json;
+  MachineOptions machine;
+  std::optional<double> p_mpi;
+  bool quiet = false;
+};
+
+int run_eval(const EvalOptions& o) {
+  Progress progress(o.quiet);
+  auto [machine, allocation] = load(o.machine);
+  const Graph graph = read_graph(o.graph);
+  progress.done("read " + o.graph);
+  const LaunchFormat format = o.format.empty() ? detect_launch_format(o.mapping) : parse_launch_format(o.format);
+  const Mapping mapping = read_launch_file(o.mapping, format, machine, allocation);
+  verify_mapping(mapping, allocation, graph.ranks, o.mapping);
+  progress.done("read " + o.mapping);
+  const Metrics ours = evaluate(graph, machine, allocation, mapping);
+  const Metrics block = evaluate(graph, machine, allocation, baseline_mapping(Baseline::block, allocation, graph.ranks));
+  progress.done("scored the mapping and the block baseline");
+  print_comparison(std::cout, ours, "mapping", block);
+  if (!o.json.empty()) write_json(o.json, report_json(ours, block, machine.network, 0.0, o.p_mpi));
+  return 0;
+}
+
+}  // namespace
+
+void add_eval(CLI::App& app, Action& action) {
+  auto o = std::make_shared<EvalOptions>();
+  CLI::App* cmd = app.add_subcommand("eval", "Score an existing mapping against the block baseline");
+  cmd->add_option("graph", o->graph, "Communication graph (.mtx .graph .grf .csv)")->required();
+  o->machine.add_to(*cmd);
+  cmd->add_option("--mapping", o->mapping, "Launch file to score (rankfile, machinefile, hostfile or csv)")->required();
+  cmd->add_option("--mapping-format", o->format, "Its format (default: guessed from the content)")
+      ->check(CLI::IsMember({"openmpi", "mpich", "slurm", "mvapich", "csv"}));
+  cmd->add_option("--json", o->json, "Also write the scores as JSON to this file");
+  cmd->add_option("--p-mpi", o->p_mpi, "Fraction of run time spent in MPI, for predicted_gain")
+      ->check(CLI::Range(0.0, 1.0));
+  cmd->add_flag("--quiet,-q", o->quiet, "No progress lines on stderr");
+  cmd->callback([o, &action] { action = [o] { return run_eval(*o); }; });
+}
+
+}  // namespace rankmap::cli

@@ -1,0 +1,100 @@
+// rankmap inspect FILE: a summary of a machine (.toml) or a graph.
+#include <algorithm>
+#include <iostream>
+
+#include "commands.hpp"
+#include "common.hpp"
+#include "rankmap/graph.hpp"
+#include "rankmap/hostlist.hpp"
+#include "rankmap/machine.hpp"
+
+namespace rankmap::cli {
+namespace {
+
+struct InspectOptions {
+  std::string file;
+  int top = 10;
+};
+
+void inspect_machine(const Machine& m) {
+  const Network& net = m.network;
+  std::cout << "machine    " << (m.name.empty() ? "(unnamed)" : m.name) << "\nnetwork    ";
+  for (int d = 0; d < net.num_dims(); ++d) std::cout << (d ? "x" : "") << net.dims[d];
+  std::cout << (std::all_of(net.wrap.begin(), net.wrap.end(), [](bool w) { return w; }) ? " torus" : " (mesh in some dimensions)")
+            << ", wrap";
+  for (bool w : net.wrap) std::cout << ' ' << (w ? "yes" : "no");
+  std::cout << "\nrouting    " << net.routing_string() << "\ndiameter   " << net.diameter()
+            << " hops\nlatency    t_hop " << net.t_hop_ns << " ns, t_inj " << net.t_inj_ns << " ns, t_ej "
+            << net.t_ej_ns << " ns\n";
+  std::size_t cores = 0, pus = 0;
+  for (std::size_t t = 0; t < m.node_types.size(); ++t) {
+    std::vector<std::string> hosts;
+    for (const Node& n : m.nodes)
+      if (n.type == static_cast<int>(t)) hosts.push_back(n.host);
+    const NodeType& type = m.node_types[t];
+    std::cout << "nodes      " << hosts.size() << " x [" << type.hwloc << "]: " << type.packages << " package(s), "
+              << type.cores << " cores, " << type.pus.size() << " PUs  " << compress_hostlist(hosts) << "\n";
+    cores += hosts.size() * type.cores;
+    pus += hosts.size() * type.pus.size();
+  }
+  std::cout << "total      " << m.nodes.size() << " nodes, " << cores << " cores, " << pus << " PUs\n";
+}
+
+void inspect_graph(const Graph& g, int top) {
+  std::uint64_t self = 0, asymmetric = 0;
+  std::uint32_t max_degree = 0;
+  struct Pair {
+    std::uint32_t a, b;
+    std::uint64_t bytes;
+  };
+  std::vector<Pair> pairs;
+  auto bytes_between = [&](std::uint32_t a, std::uint32_t b) -> std::uint64_t {
+    auto first = g.targets.begin() + static_cast<std::ptrdiff_t>(g.offsets[a]);
+    auto last = g.targets.begin() + static_cast<std::ptrdiff_t>(g.offsets[a + 1]);
+    auto it = std::lower_bound(first, last, b);
+    return it != last && *it == b ? g.bytes[static_cast<std::size_t>(it - g.targets.begin())] : 0;
+  };
+  for (std::uint32_t r = 0; r < g.ranks; ++r) {
+    max_degree = std::max<std::uint32_t>(max_degree, static_cast<std::uint32_t>(g.offsets[r + 1] - g.offsets[r]));
+    for (std::uint64_t e = g.offsets[r]; e < g.offsets[r + 1]; ++e) {
+      const std::uint32_t s = g.targets[e];
+      if (s == r) {
+        self += g.bytes[e];
+        continue;
+      }
+      const std::uint64_t back = bytes_between(s, r);
+      if (back != g.bytes[e]) ++asymmetric;
+      if (r < s || back == 0) pairs.push_back({std::min(r, s), std::max(r, s), g.bytes[e] + (r < s ? back : 0)});
+    }
+  }
+  const auto n = std::min<std::size_t>(pairs.size(), static_cast<std::size_t>(top));
+  std::partial_sort(pairs.begin(), pairs.begin() + static_cast<std::ptrdiff_t>(n), pairs.end(),
+                    [](const Pair& x, const Pair& y) { return x.bytes != y.bytes ? x.bytes > y.bytes : std::tie(x.a, x.b) < std::tie(y.a, y.b); });
+  std::cout << "ranks      " << g.ranks << "\nedges      " << g.num_edges() << " directed, max out-degree "
+            << max_degree << "\nbytes      " << g.total_bytes() << " in " << g.total_msgs() << " messages ("
+            << self << " to self)\nsymmetric  "
+            << (asymmetric ? "no (" + std::to_string(asymmetric) + " edges differ from their reverse)" : std::string("yes"))
+            << "\ntop pairs  (bytes both ways)\n";
+  for (std::size_t i = 0; i < n; ++i)
+    std::cout << "  " << pairs[i].a << " <-> " << pairs[i].b << "  " << pairs[i].bytes << "\n";
+}
+
+int run_inspect(const InspectOptions& o) {
+  if (std::filesystem::path(o.file).extension() == ".toml")
+    inspect_machine(load_machine(o.file));
+  else
+    inspect_graph(read_graph(o.file), o.top);
+  return 0;
+}
+
+}  // namespace
+
+void add_inspect(CLI::App& app, Action& action) {
+  auto o = std::make_shared<InspectOptions>();
+  CLI::App* cmd = app.add_subcommand("inspect", "Summarise a machine description (.toml) or a graph");
+  cmd->add_option("file", o->file, "Machine (.toml) or graph (.mtx .graph .grf .csv)")->required();
+  cmd->add_option("--top", o->top, "How many of the heaviest rank pairs to list")->capture_default_str()->check(CLI::NonNegativeNumber);
+  cmd->callback([o, &action] { action = [o] { return run_inspect(*o); }; });
+}
+
+}  // namespace rankmap::cli

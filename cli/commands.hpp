@@ -1,0 +1,17 @@
+// The sub-commands. Each add_* registers one on `app`; when it is chosen on
+// the command line, `action` is set to the code that runs it.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+
+namespace rankmap::cli {
+
+using Action = std::function<int()>;
+
+void add_eval(CLI::App& app, Action& action);
+void add_map(CLI::App& app, Action& action);
+void add_gen(CLI::App& app, Action& action);
+void add_inspect(CLI::App& app, Action& action);
+
+}  // namespace rankmap::cli

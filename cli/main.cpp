@@ -1,0 +1,33 @@
+// rankmap: topology-aware MPI rank mapping. A thin shell over libmap: it
+// parses the command line, calls the library and reports its errors.
+#include <cstdio>
+#include <exception>
+
+#include "commands.hpp"
+#include "rankmap/error.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"rankmap: place MPI ranks on torus machines so that heavy talkers sit close",
+               "rankmap"};
+  app.set_version_flag("--version", "rankmap " RANKMAP_VERSION);
+  app.require_subcommand(1);
+  app.footer("Run 'rankmap COMMAND --help' for the options of a command.");
+
+  rankmap::cli::Action action;
+  rankmap::cli::add_map(app, action);
+  rankmap::cli::add_eval(app, action);
+  rankmap::cli::add_gen(app, action);
+  rankmap::cli::add_inspect(app, action);
+
+  CLI11_PARSE(app, argc, argv);
+  try {
+    return action ? action() : 2;
+  } catch (const rankmap::Error& e) {
+    std::fprintf(stderr, "rankmap: %s\n", e.what());
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "rankmap: out of memory\n");
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "rankmap: internal error: %s\n", e.what());
+  }
+  return 1;
+}

@@ -1,0 +1,28 @@
+// How scores are shown: a side-by-side table for people, JSON for tools.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include "rankmap/machine.hpp"
+#include "rankmap/metrics.hpp"
+
+namespace rankmap::cli {
+
+nlohmann::json metrics_json(const Metrics& m);
+
+// The report of design.md: the mapping's keys, `baseline` with the same keys
+// for the block mapping, `map_seconds`, and `predicted_gain` (null without
+// p_mpi).
+nlohmann::json report_json(const Metrics& mapping, const Metrics& block, const Network& net,
+                           double map_seconds, std::optional<double> p_mpi);
+
+void print_comparison(std::ostream& out, const Metrics& mapping, const std::string& label,
+                      const Metrics& block);
+
+// Writes through a temporary file; nothing is left on failure.
+void write_json(const std::string& path, const nlohmann::json& doc);
+
+}  // namespace rankmap::cli

@@ -1,0 +1,51 @@
+// The nodes the scheduler gave a job, and the slots (places for one rank)
+// on each of them.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "rankmap/machine.hpp"
+
+namespace rankmap {
+
+// A place for one rank: a set of PUs of one node. Without --hwthreads a
+// slot is one core (or, with --ppn below the core count, a block of
+// consecutive cores); with --hwthreads it is one PU (or a block of PUs).
+struct Slot {
+  std::vector<int> pus;   // indices in NodeType::pus, ascending
+  int package = 0;        // package of the first PU
+};
+
+struct AllocationOptions {
+  std::vector<std::string> hosts;  // empty: every node of the machine
+  int ppn = 0;                     // ranks per node; 0: one per core (or PU)
+  bool hwthreads = false;          // slots are PUs rather than cores
+};
+
+struct Allocation {
+  std::vector<int> nodes;                // machine node indices, in order given
+  std::vector<int> layout_of;            // per allocated node: index in layouts
+  std::vector<std::vector<Slot>> layouts;  // distinct slot layouts
+  bool hwthreads = false;
+
+  std::size_t size() const { return nodes.size(); }
+  const std::vector<Slot>& slots(std::size_t k) const { return layouts[layout_of[k]]; }
+  std::size_t total_slots() const;
+  // Position of a machine node in `nodes`, or -1.
+  int position_of(int machine_node) const;
+
+ private:
+  friend Allocation make_allocation(const Machine&, const AllocationOptions&);
+  std::vector<int> position_;  // machine node -> position, or -1
+};
+
+// Throws Error("--nodes", ...) for an unknown or repeated host, and
+// Error("--ppn", ...) when ppn exceeds a node's cores (or PUs).
+Allocation make_allocation(const Machine& machine, const AllocationOptions& options);
+
+// Reads "--nodes" values: a hostlist, or "@file" with one host (or
+// hostlist) per line; '#' starts a comment.
+std::vector<std::string> read_nodes_argument(const std::string& value);
+
+}  // namespace rankmap

@@ -1,0 +1,24 @@
+// The mappings a user gets without rankmap, used as baselines.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "rankmap/mapping.hpp"
+
+namespace rankmap {
+
+enum class Baseline {
+  block,   // Open MPI's default by-slot: fill the first node's slots, then the next
+  rr,      // round-robin by node: rank r on the (r mod nodes)-th node with room
+  random,  // a seeded uniform shuffle of the slots
+};
+
+Baseline parse_baseline(std::string_view name);  // throws Error("--baseline", ...)
+std::string_view baseline_name(Baseline b);
+
+// Throws Error when `ranks` exceeds the allocation's slots.
+Mapping baseline_mapping(Baseline kind, const Allocation& allocation, std::size_t ranks,
+                         std::uint64_t seed = 1);
+
+}  // namespace rankmap

@@ -1,0 +1,61 @@
+// The communication graph: directed traffic between ranks, with 64-bit byte
+// and message counts. Stored as compressed rows of outgoing edges.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace rankmap {
+
+struct Graph {
+  std::uint32_t ranks = 0;
+  std::vector<std::uint64_t> offsets;  // ranks + 1; edges of r: [offsets[r], offsets[r+1])
+  std::vector<std::uint32_t> targets;  // ascending within a row, no repeats
+  std::vector<std::uint64_t> bytes;
+  std::vector<std::uint64_t> msgs;
+
+  std::size_t num_edges() const { return targets.size(); }
+  std::uint64_t total_bytes() const;
+  std::uint64_t total_msgs() const;
+};
+
+// Collects edges in any order; build() adds up duplicates. Self-traffic is
+// kept (it never crosses a network, but it is the application's traffic).
+class GraphBuilder {
+ public:
+  explicit GraphBuilder(std::uint32_t ranks) : ranks_(ranks) {}
+  void reserve(std::size_t edges);
+  void add(std::uint32_t src, std::uint32_t dst, std::uint64_t bytes, std::uint64_t msgs);
+  // Consumes the builder's memory.
+  Graph build();
+
+ private:
+  struct Entry {
+    std::uint32_t src, dst;
+    std::uint64_t bytes, msgs;
+  };
+  std::uint32_t ranks_;
+  std::vector<Entry> entries_;
+};
+
+// Reads a graph by its extension: .mtx (Matrix Market coordinate, 1-based,
+// entry "i j bytes" = bytes sent by i to j; symmetric entries count both
+// ways; one message per entry), .graph (METIS; an edge weight is the bytes
+// sent from the line's vertex to the neighbour, 1 when unweighted), .grf
+// (Scotch, likewise), .csv ("src,dst,bytes[,msgs]", 0-based, optional header
+// line). Throws Error(file, line, expected...) on malformed input.
+Graph read_graph(const std::filesystem::path& path);
+
+}  // namespace rankmap
+
+namespace rankmap {
+
+// Text forms that read_graph() reads back: Matrix Market ("integer general",
+// 1-based, bytes as values; `comment` lines are prefixed with '%') and CSV
+// ("src,dst,bytes,msgs", with a "# ranks=N" line).
+std::string format_mtx(const Graph& graph, const std::string& comment = "");
+std::string format_csv(const Graph& graph);
+
+}  // namespace rankmap

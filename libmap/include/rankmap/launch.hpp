@@ -1,0 +1,61 @@
+// Launch files: what mpirun, mpiexec, srun and MVAPICH read to place ranks.
+//
+//   openmpi  "rank R=HOST slot=S:C"  logical socket and core (core inside the
+//            socket; a block "S:a-b", across sockets "0:4-5,1:0-1"). With
+//            hardware-thread slots C counts PUs: run with --use-hwthread-cpus.
+//   mpich    Hydra machinefile, consecutive ranks of a host on one line:
+//            "HOST:N binding=user:C0,C1+C2" (OS CPU numbers, '+' joins a set).
+//            Run: mpiexec -f FILE -n N. Plain "HOST:N" lines are read too.
+//   slurm    FILE: a host per line in rank order (SLURM_HOSTFILE with
+//            --distribution=arbitrary); FILE.env: SLURM_CPU_BIND=map_cpu:...
+//            (or mask_cpu: for multi-CPU slots).
+//   mvapich  FILE: a host per line; FILE.env: MV2_CPU_MAPPING=0:1:4:5.
+//   csv      "rank,host,socket,core,pu": logical indices within the node; pu
+//            is empty when the rank has a whole core (or block of cores).
+//
+// slurm and mvapich bind by local rank with one list for every node, so they
+// can only express mappings where local rank i has the same CPUs on every node.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rankmap/mapping.hpp"
+
+namespace rankmap {
+
+enum class LaunchFormat { openmpi, mpich, slurm, mvapich, csv };
+
+LaunchFormat parse_launch_format(std::string_view name);  // throws Error("--format", ...)
+std::string_view launch_format_name(LaunchFormat f);
+
+// One output file: FILE itself (suffix "") or a companion (".env").
+struct LaunchFile {
+  std::string suffix;
+  std::string text;
+};
+
+// Renders a mapping; throws Error when the format cannot express it.
+std::vector<LaunchFile> render_launch_files(LaunchFormat format, const Machine& machine,
+                                            const Allocation& allocation,
+                                            const Mapping& mapping);
+
+// Renders, writes each file to a temporary name, re-reads them with
+// read_launch_file(), checks the result with verify_mapping() and that it
+// equals `mapping`, and only then renames them into place. On any error no
+// file is left behind.
+void write_launch_files(const std::filesystem::path& path, LaunchFormat format,
+                        const Machine& machine, const Allocation& allocation,
+                        const Mapping& mapping);
+
+// Reads a launch file back. Hosts must be in the allocation. Throws Error
+// naming the file and line.
+Mapping read_launch_file(const std::filesystem::path& path, LaunchFormat format,
+                         const Machine& machine, const Allocation& allocation);
+
+// Guesses the format from the content (and FILE.env for host-per-line files).
+LaunchFormat detect_launch_format(const std::filesystem::path& path);
+
+}  // namespace rankmap

@@ -1,0 +1,111 @@
+// The machine: a torus or mesh network of 1 to 5 dimensions whose vertices
+// are nodes, each node a tree of packages, cores and hardware threads (PUs).
+// Read from the TOML format of shared/design.md.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace rankmap {
+
+inline constexpr int kMaxDims = 5;
+
+// One move of the routing order: all hops of dimension `dim` in direction
+// `sign` (+1 or -1) are taken together.
+struct RouteStep {
+  int dim = 0;
+  int sign = +1;
+};
+
+struct Network {
+  std::vector<int> dims;        // nodes along X, Y, Z, W, V
+  std::vector<bool> wrap;       // per dimension: ring (true) or line (false)
+  double t_hop_ns = 0;          // router + link, per hop
+  double t_inj_ns = 0;          // injection (sender NIC)
+  double t_ej_ns = 0;           // ejection (receiver NIC)
+  double link_gbps = 0;         // 0 when the description gives none
+  std::vector<RouteStep> routing;  // 2 * dims.size() steps
+
+  int num_dims() const { return static_cast<int>(dims.size()); }
+  std::size_t num_coords() const;
+  // Hops along one dimension from a to b (shortest, with wrap).
+  int hops_1d(int dim, int a, int b) const;
+  // Largest shortest-path distance between two coordinates.
+  int diameter() const;
+  // Directed links: one per coordinate, dimension and direction; see
+  // link_id(). On a size-2 ring the single cable is the `+` link of each end.
+  std::size_t num_links() const { return num_coords() * 2 * dims.size(); }
+  std::size_t link_id(std::size_t coord, int dim, int sign) const {
+    return (coord * dims.size() + static_cast<std::size_t>(dim)) * 2 + (sign < 0 ? 1 : 0);
+  }
+  std::string routing_string() const;  // "+X+Y+Z-X-Y-Z"
+};
+
+// Parses "+X+Y+Z+W-X-Y-Z-W" (spaces allowed) for a network of `ndims`.
+// Every dimension must appear once with each sign.
+std::vector<RouteStep> parse_routing(std::string_view text, int ndims,
+                                     const std::string& source = "routing",
+                                     std::size_t line = 0);
+std::vector<RouteStep> default_routing(int ndims);
+
+// A hardware thread inside a node, in hwloc's logical order.
+struct Pu {
+  int package = 0;          // logical package index in the node
+  int core = 0;             // logical core index in the node
+  int core_in_package = 0;  // logical core index inside its package
+  int pu_in_package = 0;    // logical PU index inside its package
+  unsigned os_index = 0;    // the CPU number the OS (and binding) uses
+};
+
+// The inside of one kind of node, read once through hwloc.
+struct NodeType {
+  std::string hwloc;      // the synthetic string or "xml:" + path it came from
+  int packages = 0;
+  int cores = 0;
+  std::vector<Pu> pus;    // logical order
+  std::vector<std::vector<int>> core_pus;  // core -> its PUs (indices in pus)
+};
+
+struct Node {
+  std::string host;
+  int type = 0;             // index in Machine::node_types
+  std::vector<int> coord;   // one value per network dimension
+  std::size_t coord_index = 0;  // X fastest
+};
+
+struct Machine {
+  std::string name;
+  Network network;
+  std::vector<NodeType> node_types;
+  std::vector<Node> nodes;  // in description order
+
+  // Index in `nodes`, or -1.
+  int find_host(std::string_view host) const;
+  // Index in `nodes` of the node at a coordinate index, or -1.
+  int node_at(std::size_t coord_index) const { return node_at_coord_[coord_index]; }
+
+  // Builds the lookup tables after nodes are set; checks that hosts are
+  // unique and every coordinate holds exactly one node.
+  void index(const std::string& source);
+
+ private:
+  std::unordered_map<std::string, int> host_index_;
+  std::vector<int> node_at_coord_;
+};
+
+// Throws Error naming the file and line on any malformed or inconsistent
+// description (unknown key types, a hostlist that does not parse, a host
+// count that does not fill the torus, duplicate coordinates...).
+Machine load_machine(const std::filesystem::path& path);
+Machine parse_machine(std::string_view toml_text, const std::string& source);
+
+// Reads a node's tree from an hwloc synthetic string ("package:2 core:6
+// pu:2") or, with the "xml:" prefix, an hwloc XML file.
+NodeType load_node_type(const std::string& hwloc_spec, const std::string& source,
+                        std::size_t line);
+
+}  // namespace rankmap

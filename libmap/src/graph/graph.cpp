@@ -1,0 +1,61 @@
+#include "rankmap/graph.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace rankmap {
+
+std::uint64_t Graph::total_bytes() const { return std::accumulate(bytes.begin(), bytes.end(), std::uint64_t{0}); }
+std::uint64_t Graph::total_msgs() const { return std::accumulate(msgs.begin(), msgs.end(), std::uint64_t{0}); }
+
+void GraphBuilder::reserve(std::size_t edges) { entries_.reserve(edges); }
+
+void GraphBuilder::add(std::uint32_t src, std::uint32_t dst, std::uint64_t bytes,
+                       std::uint64_t msgs) {
+  entries_.push_back({src, dst, bytes, msgs});
+}
+
+Graph GraphBuilder::build() {
+  Graph g;
+  g.ranks = ranks_;
+  // Counting sort by source keeps this linear for the millions of edges of a
+  // large stencil; rows are short, so sorting each one by target is cheap.
+  std::vector<std::uint64_t> start(static_cast<std::size_t>(ranks_) + 1, 0);
+  for (const Entry& e : entries_) ++start[e.src + 1];
+  std::partial_sum(start.begin(), start.end(), start.begin());
+  std::vector<std::uint32_t> order(entries_.size());
+  {
+    std::vector<std::uint64_t> fill(start.begin(), start.end() - 1);
+    for (std::uint32_t i = 0; i < entries_.size(); ++i) order[fill[entries_[i].src]++] = i;
+  }
+  g.offsets.assign(static_cast<std::size_t>(ranks_) + 1, 0);
+  g.targets.reserve(entries_.size());
+  g.bytes.reserve(entries_.size());
+  g.msgs.reserve(entries_.size());
+  for (std::uint32_t r = 0; r < ranks_; ++r) {
+    auto first = order.begin() + static_cast<std::ptrdiff_t>(start[r]);
+    auto last = order.begin() + static_cast<std::ptrdiff_t>(start[r + 1]);
+    std::sort(first, last, [&](std::uint32_t a, std::uint32_t b) {
+      return entries_[a].dst != entries_[b].dst ? entries_[a].dst < entries_[b].dst : a < b;
+    });
+    for (auto it = first; it != last; ++it) {
+      const Entry& e = entries_[*it];
+      if (g.targets.size() > g.offsets[r] && g.targets.back() == e.dst) {
+        g.bytes.back() += e.bytes;
+        g.msgs.back() += e.msgs;
+      } else {
+        g.targets.push_back(e.dst);
+        g.bytes.push_back(e.bytes);
+        g.msgs.push_back(e.msgs);
+      }
+    }
+    g.offsets[r + 1] = g.targets.size();
+  }
+  entries_ = {};
+  g.targets.shrink_to_fit();
+  g.bytes.shrink_to_fit();
+  g.msgs.shrink_to_fit();
+  return g;
+}
+
+}  // namespace rankmap

@@ -1,0 +1,58 @@
+// CSV edge lists "src,dst,bytes[,msgs]", 0-based ranks. A first line that
+// does not start with a digit is a header. "# ranks=N" declares ranks that
+// have no traffic; otherwise the rank count is the largest rank + 1.
+#include <algorithm>
+
+#include "graph/readers.hpp"
+#include "graph/text_scanner.hpp"
+
+namespace rankmap::detail {
+
+Graph read_csv(std::string_view text, const std::string& source) {
+  LineScanner in(text, source);
+  struct Row {
+    std::uint32_t src, dst;
+    std::uint64_t bytes, msgs;
+  };
+  std::vector<Row> rows;
+  std::uint64_t declared = 0, largest = 0;
+  bool first = true;
+  std::string_view line;
+  while (in.next(line)) {
+    if (is_blank(line)) continue;
+    if (line[0] == '#') {
+      const auto at = line.find("ranks=");
+      if (at != std::string_view::npos) declared = parse_count(line.substr(at + 6), in, "a rank count after 'ranks='");
+      continue;
+    }
+    const bool header = first && !(line[0] >= '0' && line[0] <= '9');
+    first = false;
+    if (header) continue;
+    Fields f(line, ",");
+    std::string_view cells[4];
+    int ncells = 0;
+    std::string_view cell;
+    while (f.next(cell)) {
+      if (ncells == 4) in.fail("expected 'src,dst,bytes[,msgs]', found more than four fields");
+      const auto a = cell.find_first_not_of(" \t"), b = cell.find_last_not_of(" \t");
+      cells[ncells++] = a == std::string_view::npos ? std::string_view{} : cell.substr(a, b - a + 1);
+    }
+    if (ncells < 3) in.fail("expected 'src,dst,bytes[,msgs]', found " + std::to_string(ncells) + " fields");
+    const std::uint64_t src = parse_count(cells[0], in, "a sender rank");
+    const std::uint64_t dst = parse_count(cells[1], in, "a receiver rank");
+    if (src > 0xfffffffeULL || dst > 0xfffffffeULL) in.fail("rank number too large");
+    if (declared && std::max(src, dst) >= declared)
+      in.fail("rank " + std::to_string(std::max(src, dst)) + " is beyond the declared ranks=" + std::to_string(declared));
+    const std::uint64_t bytes = parse_count(cells[2], in, "a byte count");
+    const std::uint64_t msgs = ncells == 4 ? parse_count(cells[3], in, "a message count") : 1;
+    largest = std::max({largest, src, dst});
+    rows.push_back({static_cast<std::uint32_t>(src), static_cast<std::uint32_t>(dst), bytes, msgs});
+  }
+  if (rows.empty() && !declared) in.fail("no edges (expected lines 'src,dst,bytes[,msgs]')");
+  GraphBuilder builder(static_cast<std::uint32_t>(declared ? declared : largest + 1));
+  builder.reserve(rows.size());
+  for (const Row& r : rows) builder.add(r.src, r.dst, r.bytes, r.msgs);
+  return builder.build();
+}
+
+}  // namespace rankmap::detail

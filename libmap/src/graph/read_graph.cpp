@@ -1,0 +1,21 @@
+#include "graph/readers.hpp"
+#include "rankmap/error.hpp"
+#include "rankmap/io.hpp"
+
+namespace rankmap {
+
+Graph read_graph(const std::filesystem::path& path) {
+  const std::string ext = path.extension().string();
+  using Reader = Graph (*)(std::string_view, const std::string&);
+  Reader reader = nullptr;
+  if (ext == ".mtx") reader = detail::read_mtx;
+  else if (ext == ".graph") reader = detail::read_metis;
+  else if (ext == ".grf") reader = detail::read_scotch;
+  else if (ext == ".csv") reader = detail::read_csv;
+  else
+    throw Error(path.string(), 0, "unknown graph format '" + ext + "' (expected .mtx, .graph, .grf or .csv)");
+  const std::string text = read_text_file(path);
+  return reader(text, path.string());
+}
+
+}  // namespace rankmap

@@ -1,0 +1,78 @@
+// Matrix Market coordinate files: entry "i j v" (1-based) = v bytes from
+// rank i to rank j, one message per entry.
+#include <charconv>
+#include <cmath>
+
+#include "graph/readers.hpp"
+#include "graph/text_scanner.hpp"
+
+namespace rankmap::detail {
+namespace {
+
+std::uint64_t parse_real_bytes(std::string_view field, const LineScanner& at) {
+  double v = 0;
+  auto [p, ec] = std::from_chars(field.data(), field.data() + field.size(), v);
+  if (ec != std::errc() || p != field.data() + field.size() || !std::isfinite(v))
+    at.fail("expected a byte count (a number), got '" + std::string(field) + "'");
+  if (v < 0) at.fail("expected a byte count (non-negative), got '" + std::string(field) + "'");
+  if (v >= 1.8e19) at.fail("byte count '" + std::string(field) + "' is too large");
+  return static_cast<std::uint64_t>(std::llround(v));
+}
+
+}  // namespace
+
+Graph read_mtx(std::string_view text, const std::string& source) {
+  LineScanner in(text, source);
+  std::string_view line;
+  if (!in.next(line) || line.rfind("%%MatrixMarket", 0) != 0)
+    in.fail("expected the header '%%MatrixMarket matrix coordinate <real|integer|pattern> <general|symmetric>'");
+  Fields banner(line);
+  std::string_view words[5];
+  for (auto& w : words) w = need(banner, in, "the five words of a Matrix Market header");
+  if (words[1] != "matrix" || words[2] != "coordinate")
+    in.fail("expected a 'matrix coordinate' file, got '" + std::string(words[1]) + " " + std::string(words[2]) + "'");
+  const std::string_view field = words[3], symmetry = words[4];
+  if (field != "real" && field != "integer" && field != "pattern")
+    in.fail("expected field type real, integer or pattern, got '" + std::string(field) + "'");
+  if (symmetry != "general" && symmetry != "symmetric")
+    in.fail("expected symmetry general or symmetric, got '" + std::string(symmetry) + "'");
+  const bool symmetric = symmetry == "symmetric";
+
+  // Size line, after comments.
+  do {
+    if (!in.next(line)) in.fail("expected the size line 'ranks ranks entries', found the end of the file");
+  } while (is_blank(line) || line[0] == '%');
+  Fields size(line);
+  const std::uint64_t rows = parse_count(need(size, in, "the number of rows"), in, "the number of rows");
+  const std::uint64_t cols = parse_count(need(size, in, "the number of columns"), in, "the number of columns");
+  const std::uint64_t nnz = parse_count(need(size, in, "the number of entries"), in, "the number of entries");
+  if (!size.empty()) in.fail("expected 'ranks ranks entries' on the size line, found more");
+  if (rows != cols) in.fail("expected a square matrix (ranks x ranks), got " + std::to_string(rows) + " x " + std::to_string(cols));
+  if (rows == 0 || rows > 0xffffffffULL) in.fail("expected 1 to 4294967295 ranks, got " + std::to_string(rows));
+
+  GraphBuilder builder(static_cast<std::uint32_t>(rows));
+  builder.reserve(symmetric ? 2 * nnz : nnz);
+  std::uint64_t seen = 0;
+  while (in.next(line)) {
+    if (is_blank(line) || line[0] == '%') continue;
+    if (seen == nnz) in.fail("more entries than the " + std::to_string(nnz) + " the size line announced");
+    Fields f(line);
+    const std::uint64_t i = parse_count(need(f, in, "a sender rank"), in, "a sender rank");
+    const std::uint64_t j = parse_count(need(f, in, "a receiver rank"), in, "a receiver rank");
+    if (i < 1 || i > rows || j < 1 || j > rows)
+      in.fail("rank " + std::to_string(i < 1 || i > rows ? i : j) + " is outside 1.." + std::to_string(rows) + " (the header's rank count)");
+    std::uint64_t bytes = 1;
+    if (field == "integer") bytes = parse_count(need(f, in, "a byte count"), in, "a byte count");
+    else if (field == "real") bytes = parse_real_bytes(need(f, in, "a byte count"), in);
+    if (!f.empty()) in.fail("expected 'sender receiver" + std::string(field == "pattern" ? "" : " bytes") + "', found more fields");
+    const auto src = static_cast<std::uint32_t>(i - 1), dst = static_cast<std::uint32_t>(j - 1);
+    builder.add(src, dst, bytes, 1);
+    if (symmetric && src != dst) builder.add(dst, src, bytes, 1);
+    ++seen;
+  }
+  if (seen != nnz)
+    in.fail("truncated: the size line announced " + std::to_string(nnz) + " entries, the file has " + std::to_string(seen));
+  return builder.build();
+}
+
+}  // namespace rankmap::detail

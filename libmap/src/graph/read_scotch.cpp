@@ -1,0 +1,100 @@
+// Scotch source graphs (.grf): "0", "vertices arcs", "baseval flag", then
+// per vertex "[label] [load] degree ([arc load] neighbour)*". flag digits:
+// labels, edge loads, vertex loads. An arc load is the bytes sent from the
+// vertex to the neighbour; unweighted arcs carry 1 byte. Scotch reads tokens,
+// not lines; so do we, remembering each token's line for errors.
+#include <unordered_map>
+
+#include "graph/readers.hpp"
+#include "graph/text_scanner.hpp"
+
+namespace rankmap::detail {
+namespace {
+
+class Tokens {
+ public:
+  explicit Tokens(LineScanner& in) : in_(in), fields_("") {}
+  bool next(std::string_view& token) {
+    while (!fields_.next(token)) {
+      std::string_view line;
+      if (!in_.next(line)) return false;
+      fields_ = Fields(line);
+    }
+    return true;
+  }
+  std::uint64_t count(const char* what) {
+    std::string_view t;
+    if (!next(t)) in_.fail(std::string("truncated: expected ") + what + ", found the end of the file");
+    return parse_count(t, in_, what);
+  }
+
+ private:
+  LineScanner& in_;
+  Fields fields_;
+};
+
+}  // namespace
+
+Graph read_scotch(std::string_view text, const std::string& source) {
+  LineScanner in(text, source);
+  Tokens tok(in);
+  if (tok.count("the format version 0") != 0) in.fail("expected Scotch graph format version 0");
+  const std::uint64_t n = tok.count("the number of vertices");
+  const std::uint64_t arcs = tok.count("the number of arcs");
+  const std::uint64_t base = tok.count("the base value (0 or 1)");
+  if (base > 1) in.fail("expected base value 0 or 1, got " + std::to_string(base));
+  std::string_view flag;
+  if (!tok.next(flag) || flag.size() > 3 || flag.find_first_not_of("01") != std::string_view::npos)
+    in.fail("expected a flag of up to three 0/1 digits (labels, edge loads, vertex loads)");
+  const std::string digits = std::string(3 - flag.size(), '0') + std::string(flag);
+  const bool has_label = digits[0] == '1', has_eload = digits[1] == '1', has_vload = digits[2] == '1';
+  if (n == 0 || n > 0xffffffffULL) in.fail("expected 1 to 4294967295 vertices, got " + std::to_string(n));
+
+  struct Arc {
+    std::uint32_t src;
+    std::uint64_t neighbour, bytes;
+    std::size_t line;
+  };
+  std::vector<Arc> pending;
+  pending.reserve(arcs);
+  std::unordered_map<std::uint64_t, std::uint32_t> index_of_label;
+  for (std::uint64_t v = 0; v < n; ++v) {
+    if (has_label) {
+      const std::uint64_t label = tok.count("a vertex label");
+      if (!index_of_label.emplace(label, static_cast<std::uint32_t>(v)).second)
+        in.fail("vertex label " + std::to_string(label) + " is used twice");
+    }
+    if (has_vload) tok.count("a vertex load");
+    const std::uint64_t degree = tok.count("a vertex degree");
+    for (std::uint64_t k = 0; k < degree; ++k) {
+      const std::uint64_t bytes = has_eload ? tok.count("an arc load") : 1;
+      const std::uint64_t nb = tok.count("a neighbour");
+      pending.push_back({static_cast<std::uint32_t>(v), nb, bytes, in.line()});
+    }
+  }
+  std::string_view extra;
+  if (tok.next(extra)) in.fail("more data than the " + std::to_string(n) + " vertices the header announced");
+  if (pending.size() != arcs)
+    throw Error(source, 2, "the header announced " + std::to_string(arcs) + " arcs but the vertices list " + std::to_string(pending.size()));
+
+  GraphBuilder builder(static_cast<std::uint32_t>(n));
+  builder.reserve(arcs);
+  for (const Arc& a : pending) {
+    std::uint64_t dst;
+    if (has_label) {
+      auto it = index_of_label.find(a.neighbour);
+      if (it == index_of_label.end())
+        throw Error(source, a.line, "neighbour label " + std::to_string(a.neighbour) + " is not a vertex label");
+      dst = it->second;
+    } else {
+      if (a.neighbour < base || a.neighbour - base >= n)
+        throw Error(source, a.line, "neighbour " + std::to_string(a.neighbour) + " is outside " +
+                                        std::to_string(base) + ".." + std::to_string(n - 1 + base));
+      dst = a.neighbour - base;
+    }
+    builder.add(a.src, static_cast<std::uint32_t>(dst), a.bytes, 1);
+  }
+  return builder.build();
+}
+
+}  // namespace rankmap::detail

@@ -1,0 +1,53 @@
+#include <charconv>
+
+#include "rankmap/graph.hpp"
+
+namespace rankmap {
+namespace {
+
+// Appending with to_chars keeps writing tens of millions of edges fast.
+void put(std::string& out, std::uint64_t v, char after) {
+  char buf[24];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, end);
+  out.push_back(after);
+}
+
+}  // namespace
+
+std::string format_mtx(const Graph& g, const std::string& comment) {
+  std::string out = "%%MatrixMarket matrix coordinate integer general\n";
+  std::size_t start = 0;
+  while (start < comment.size()) {
+    std::size_t end = comment.find('\n', start);
+    if (end == std::string::npos) end = comment.size();
+    out += "% " + comment.substr(start, end - start) + "\n";
+    start = end + 1;
+  }
+  out.reserve(out.size() + g.num_edges() * 24);
+  put(out, g.ranks, ' ');
+  put(out, g.ranks, ' ');
+  put(out, g.num_edges(), '\n');
+  for (std::uint32_t r = 0; r < g.ranks; ++r)
+    for (std::uint64_t e = g.offsets[r]; e < g.offsets[r + 1]; ++e) {
+      put(out, r + 1ULL, ' ');
+      put(out, g.targets[e] + 1ULL, ' ');
+      put(out, g.bytes[e], '\n');
+    }
+  return out;
+}
+
+std::string format_csv(const Graph& g) {
+  std::string out = "# ranks=" + std::to_string(g.ranks) + "\nsrc,dst,bytes,msgs\n";
+  out.reserve(out.size() + g.num_edges() * 28);
+  for (std::uint32_t r = 0; r < g.ranks; ++r)
+    for (std::uint64_t e = g.offsets[r]; e < g.offsets[r + 1]; ++e) {
+      put(out, r, ',');
+      put(out, g.targets[e], ',');
+      put(out, g.bytes[e], ',');
+      put(out, g.msgs[e], '\n');
+    }
+  return out;
+}
+
+}  // namespace rankmap

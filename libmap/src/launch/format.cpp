@@ -1,0 +1,45 @@
+#include "rankmap/error.hpp"
+#include "rankmap/io.hpp"
+#include "rankmap/launch.hpp"
+
+namespace rankmap {
+
+LaunchFormat parse_launch_format(std::string_view name) {
+  for (auto f : {LaunchFormat::openmpi, LaunchFormat::mpich, LaunchFormat::slurm, LaunchFormat::mvapich, LaunchFormat::csv})
+    if (launch_format_name(f) == name) return f;
+  throw Error("--format", 0, "unknown format '" + std::string(name) + "' (expected openmpi, mpich, slurm, mvapich or csv)");
+}
+
+std::string_view launch_format_name(LaunchFormat f) {
+  switch (f) {
+    case LaunchFormat::openmpi: return "openmpi";
+    case LaunchFormat::mpich: return "mpich";
+    case LaunchFormat::slurm: return "slurm";
+    case LaunchFormat::mvapich: return "mvapich";
+    case LaunchFormat::csv: return "csv";
+  }
+  return "?";
+}
+
+LaunchFormat detect_launch_format(const std::filesystem::path& path) {
+  const std::string text = read_text_file(path);
+  std::size_t pos = 0;
+  std::string first;
+  while (pos < text.size() && first.empty()) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string::npos) end = text.size();
+    first = text.substr(pos, end - pos);
+    pos = end + 1;
+    const auto a = first.find_first_not_of(" \t\r");
+    first = a == std::string::npos || first[a] == '#' ? "" : first.substr(a);
+  }
+  if (first.rfind("rank,host", 0) == 0) return LaunchFormat::csv;
+  if (first.rfind("rank ", 0) == 0) return LaunchFormat::openmpi;
+  if (first.find(':') != std::string::npos || first.find("binding=") != std::string::npos) return LaunchFormat::mpich;
+  const auto env = std::filesystem::path(path.string() + ".env");
+  if (std::filesystem::exists(env) && read_text_file(env).find("MV2_CPU_MAPPING=") != std::string::npos)
+    return LaunchFormat::mvapich;
+  return LaunchFormat::slurm;
+}
+
+}  // namespace rankmap

@@ -1,0 +1,158 @@
+// Writers of every launch format (the formats are described in launch.hpp).
+#include <algorithm>
+#include <map>
+#include <sstream>
+
+#include "launch/ranges.hpp"
+#include "launch/slot_lookup.hpp"
+#include "rankmap/error.hpp"
+#include "rankmap/launch.hpp"
+
+namespace rankmap {
+namespace {
+
+using detail::format_ranges;
+
+const NodeType& type_of(const Machine& m, const Allocation& a, int node) {
+  return m.node_types[m.nodes[a.nodes[node]].type];
+}
+const std::string& host_of(const Machine& m, const Allocation& a, int node) {
+  return m.nodes[a.nodes[node]].host;
+}
+
+// "S:a-b[,S:c-d]": logical cores (PUs with hwthreads) inside each socket.
+std::string openmpi_slot(const NodeType& type, const Slot& slot, bool hwthreads) {
+  std::map<int, std::vector<int>> by_package;
+  for (int p : slot.pus) {
+    const Pu& pu = type.pus[p];
+    auto& v = by_package[pu.package];
+    const int unit = hwthreads ? pu.pu_in_package : pu.core_in_package;
+    if (v.empty() || v.back() != unit) v.push_back(unit);
+  }
+  std::string out;
+  for (const auto& [package, units] : by_package)
+    for (const auto& range : detail::range_items(units))
+      out += (out.empty() ? "" : ",") + std::to_string(package) + ":" + range;
+  return out;
+}
+
+std::string render_openmpi(const Machine& m, const Allocation& a, const Mapping& map) {
+  std::string out;
+  for (std::size_t r = 0; r < map.size(); ++r) {
+    const Placement p = map.ranks[r];
+    out += "rank " + std::to_string(r) + "=" + host_of(m, a, p.node) +
+           " slot=" + openmpi_slot(type_of(m, a, p.node), a.slots(p.node)[p.slot], a.hwthreads) + "\n";
+  }
+  return out;
+}
+
+std::string render_mpich(const Machine& m, const Allocation& a, const Mapping& map) {
+  std::string out;
+  for (std::size_t r = 0; r < map.size();) {
+    const int node = map.ranks[r].node;
+    std::size_t end = r;
+    std::string binding;
+    while (end < map.size() && map.ranks[end].node == node) {
+      if (end > r) binding += ',';
+      binding += detail::os_cpu_list(type_of(m, a, node), a.slots(node)[map.ranks[end].slot], '+');
+      ++end;
+    }
+    out += host_of(m, a, node) + ":" + std::to_string(end - r) + " binding=user:" + binding + "\n";
+    r = end;
+  }
+  return out;
+}
+
+// One CPU list per local rank, the same on every node, or an Error.
+std::vector<std::string> per_local_rank_cpus(const Machine& m, const Allocation& a, const Mapping& map,
+                                             char sep, const char* format) {
+  std::vector<std::vector<std::string>> local(a.size());
+  for (const Placement& p : map.ranks)
+    local[p.node].push_back(detail::os_cpu_list(type_of(m, a, p.node), a.slots(p.node)[p.slot], sep));
+  std::vector<std::string> common;
+  for (std::size_t k = 0; k < a.size(); ++k)
+    for (std::size_t i = 0; i < local[k].size(); ++i) {
+      if (i == common.size()) common.push_back(local[k][i]);
+      if (common[i] != local[k][i])
+        throw Error("--format", 0, std::string(format) + " binds local rank " + std::to_string(i) +
+                                       " to the same CPUs on every node, but this mapping puts it on CPU " +
+                                       common[i] + " on one node and " + local[k][i] + " on host " +
+                                       host_of(m, a, static_cast<int>(k)) + "; use --format openmpi or mpich");
+    }
+  return common;
+}
+
+std::string hosts_per_rank(const Machine& m, const Allocation& a, const Mapping& map) {
+  std::string out;
+  for (const Placement& p : map.ranks) out += host_of(m, a, p.node) + "\n";
+  return out;
+}
+
+std::string render_slurm_env(const Machine& m, const Allocation& a, const Mapping& map) {
+  const auto cpus = per_local_rank_cpus(m, a, map, ',', "slurm");
+  bool single = true;
+  for (const auto& c : cpus) single = single && c.find(',') == std::string::npos;
+  std::string list;
+  for (const auto& c : cpus) {
+    if (!list.empty()) list += ',';
+    if (single) {
+      list += c;
+    } else {  // mask_cpu: a hexadecimal mask per local rank
+      std::vector<int> bits;
+      std::istringstream in(c);
+      for (std::string s; std::getline(in, s, ',');) bits.push_back(std::stoi(s));
+      std::string hex;
+      const int top = *std::max_element(bits.begin(), bits.end());
+      for (int nib = top / 4; nib >= 0; --nib) {
+        int v = 0;
+        for (int b : bits)
+          if (b / 4 == nib) v |= 1 << (b % 4);
+        hex += "0123456789abcdef"[v];
+      }
+      list += "0x" + hex;
+    }
+  }
+  return "SLURM_DISTRIBUTION=arbitrary\nSLURM_CPU_BIND=" + std::string(single ? "map_cpu:" : "mask_cpu:") + list + "\n";
+}
+
+std::string render_mvapich_env(const Machine& m, const Allocation& a, const Mapping& map) {
+  const auto cpus = per_local_rank_cpus(m, a, map, ',', "mvapich");
+  std::string list;
+  for (const auto& c : cpus) list += (list.empty() ? "" : ":") + c;
+  return "MV2_CPU_MAPPING=" + list + "\n";
+}
+
+std::string render_csv(const Machine& m, const Allocation& a, const Mapping& map) {
+  std::string out = "rank,host,socket,core,pu\n";
+  for (std::size_t r = 0; r < map.size(); ++r) {
+    const Placement p = map.ranks[r];
+    const NodeType& type = type_of(m, a, p.node);
+    const Slot& slot = a.slots(p.node)[p.slot];
+    std::vector<int> cores;
+    for (int pu : slot.pus)
+      if (cores.empty() || cores.back() != type.pus[pu].core) cores.push_back(type.pus[pu].core);
+    out += std::to_string(r) + "," + host_of(m, a, p.node) + "," + std::to_string(slot.package) + "," +
+           format_ranges(cores, ';') + "," + (a.hwthreads ? format_ranges(slot.pus, ';') : "") + "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<LaunchFile> render_launch_files(LaunchFormat format, const Machine& machine,
+                                            const Allocation& allocation, const Mapping& mapping) {
+  switch (format) {
+    case LaunchFormat::openmpi: return {{"", render_openmpi(machine, allocation, mapping)}};
+    case LaunchFormat::mpich: return {{"", render_mpich(machine, allocation, mapping)}};
+    case LaunchFormat::slurm:
+      return {{"", hosts_per_rank(machine, allocation, mapping)},
+              {".env", render_slurm_env(machine, allocation, mapping)}};
+    case LaunchFormat::mvapich:
+      return {{"", hosts_per_rank(machine, allocation, mapping)},
+              {".env", render_mvapich_env(machine, allocation, mapping)}};
+    case LaunchFormat::csv: return {{"", render_csv(machine, allocation, mapping)}};
+  }
+  throw Error("unknown launch format");
+}
+
+}  // namespace rankmap

@@ -1,0 +1,231 @@
+// The machine description in TOML (shared/design.md, "Machine description").
+#include <toml++/toml.h>
+
+#include <map>
+#include <set>
+
+#include "rankmap/error.hpp"
+#include "rankmap/hostlist.hpp"
+#include "rankmap/io.hpp"
+#include "rankmap/machine.hpp"
+
+namespace rankmap {
+namespace {
+
+class Reader {
+ public:
+  Reader(std::string source, std::filesystem::path base_dir)
+      : source_(std::move(source)), base_dir_(std::move(base_dir)) {}
+
+  Machine read(const toml::table& root) {
+    reject_unknown(root, {"name", "network", "nodes"}, "top level");
+    Machine m;
+    if (auto name = root["name"]; name) m.name = string_value(*name.node(), "name");
+    const toml::table* net = root["network"].as_table();
+    if (!net) fail(line_of(root), "missing [network] table");
+    m.network = read_network(*net);
+    const toml::array* groups = root["nodes"].as_array();
+    if (!groups || groups->empty()) fail(line_of(root), "missing [[nodes]] groups");
+    read_nodes(*groups, m);
+    m.index(source_);
+    return m;
+  }
+
+ private:
+  [[noreturn]] void fail(std::size_t line, const std::string& what) const {
+    throw Error(source_, line, what);
+  }
+  static std::size_t line_of(const toml::node& n) { return n.source().begin.line; }
+
+  void reject_unknown(const toml::table& t, std::set<std::string> known, const std::string& where) {
+    for (auto&& [key, value] : t)
+      if (!known.count(std::string(key.str())))
+        fail(line_of(value), "unknown key '" + std::string(key.str()) + "' in " + where);
+  }
+
+  std::string string_value(const toml::node& n, const std::string& key) {
+    auto v = n.value<std::string>();
+    if (!n.is_string() || !v) fail(line_of(n), "'" + key + "' must be a string");
+    return *v;
+  }
+
+  double nonnegative(const toml::table& t, const std::string& key, bool required) {
+    const toml::node* n = t.get(key);
+    if (!n) {
+      if (required) fail(line_of(t), "[network] needs '" + key + "' (a number of nanoseconds)");
+      return 0;
+    }
+    auto v = n->value<double>();
+    if (!(n->is_number()) || !v || *v < 0)
+      fail(line_of(*n), "'" + key + "' must be a non-negative number");
+    return *v;
+  }
+
+  Network read_network(const toml::table& t) {
+    reject_unknown(t, {"dims", "wrap", "t_hop_ns", "t_inj_ns", "t_ej_ns", "link_gbps", "routing"},
+                   "[network]");
+    Network net;
+    const toml::array* dims = t["dims"].as_array();
+    if (!dims) fail(line_of(t), "[network] needs 'dims', e.g. dims = [4, 2, 2, 2]");
+    if (dims->empty() || dims->size() > kMaxDims)
+      fail(line_of(*dims), "'dims' must have 1 to 5 entries, not " + std::to_string(dims->size()));
+    for (const auto& d : *dims) {
+      auto v = d.value<std::int64_t>();
+      if (!d.is_integer() || !v || *v < 1 || *v > 1'000'000)
+        fail(line_of(d), "each of 'dims' must be a whole number from 1 to 1000000");
+      net.dims.push_back(static_cast<int>(*v));
+    }
+    net.wrap.assign(net.dims.size(), true);
+    if (const toml::node* w = t.get("wrap")) {
+      const toml::array* wa = w->as_array();
+      if (!wa || wa->size() != net.dims.size())
+        fail(line_of(*w), "'wrap' must be a list of " + std::to_string(net.dims.size()) + " booleans");
+      for (std::size_t i = 0; i < wa->size(); ++i) {
+        auto b = (*wa)[i].value<bool>();
+        if (!(*wa)[i].is_boolean() || !b) fail(line_of((*wa)[i]), "'wrap' entries must be true or false");
+        net.wrap[i] = *b;
+      }
+    }
+    net.t_hop_ns = nonnegative(t, "t_hop_ns", true);
+    net.t_inj_ns = nonnegative(t, "t_inj_ns", true);
+    net.t_ej_ns = nonnegative(t, "t_ej_ns", true);
+    net.link_gbps = nonnegative(t, "link_gbps", false);
+    if (const toml::node* r = t.get("routing"))
+      net.routing = parse_routing(string_value(*r, "routing"), net.num_dims(), source_, line_of(*r));
+    else
+      net.routing = default_routing(net.num_dims());
+    return net;
+  }
+
+  void read_nodes(const toml::array& groups, Machine& m) {
+    const std::size_t ncoords = m.network.num_coords();
+    std::vector<char> taken(ncoords, 0);
+    std::map<std::string, int> type_of_spec;
+    struct Pending {
+      std::size_t node;
+      std::size_t line;
+    };
+    std::vector<Pending> without_coords;
+
+    for (const auto& g : groups) {
+      const toml::table* group = g.as_table();
+      if (!group) fail(line_of(g), "each [[nodes]] entry must be a table");
+      reject_unknown(*group, {"hosts", "hwloc", "hwloc_xml", "coords"}, "[[nodes]]");
+      const std::size_t gline = line_of(*group);
+
+      const toml::node* hosts_node = group->get("hosts");
+      if (!hosts_node) fail(gline, "[[nodes]] needs 'hosts', e.g. hosts = \"node[00-31]\"");
+      std::vector<std::string> hosts;
+      if (const toml::array* list = hosts_node->as_array()) {
+        for (const auto& h : *list) {
+          auto more = expand_hostlist(string_value(h, "hosts"), source_, line_of(h));
+          hosts.insert(hosts.end(), more.begin(), more.end());
+        }
+      } else {
+        hosts = expand_hostlist(string_value(*hosts_node, "hosts"), source_, line_of(*hosts_node));
+      }
+
+      std::string spec;
+      std::size_t spec_line = gline;
+      if (const toml::node* h = group->get("hwloc")) {
+        spec = string_value(*h, "hwloc");
+        spec_line = line_of(*h);
+      } else if (const toml::node* x = group->get("hwloc_xml")) {
+        std::filesystem::path p = string_value(*x, "hwloc_xml");
+        if (p.is_relative()) p = base_dir_ / p;
+        spec = "xml:" + p.string();
+        spec_line = line_of(*x);
+      } else {
+        fail(gline, "[[nodes]] needs 'hwloc' (e.g. \"package:2 core:6 pu:2\") or 'hwloc_xml'");
+      }
+      auto [it, fresh] = type_of_spec.try_emplace(spec, static_cast<int>(m.node_types.size()));
+      if (fresh) m.node_types.push_back(load_node_type(spec, source_, spec_line));
+
+      const toml::array* coords = group->get_as<toml::array>("coords");
+      if (group->get("coords") && !coords) fail(gline, "'coords' must be a list of coordinate lists");
+      if (coords && coords->size() != hosts.size())
+        fail(line_of(*coords), "'coords' has " + std::to_string(coords->size()) + " entries for " +
+                                   std::to_string(hosts.size()) + " hosts");
+      for (std::size_t i = 0; i < hosts.size(); ++i) {
+        Node node;
+        node.host = hosts[i];
+        node.type = it->second;
+        if (coords) {
+          node.coord = read_coord((*coords)[i], m.network);
+          node.coord_index = coord_index(node.coord, m.network);
+          if (taken[node.coord_index])
+            fail(line_of((*coords)[i]), "coordinates of '" + node.host + "' are used twice");
+          taken[node.coord_index] = 1;
+        } else {
+          without_coords.push_back({m.nodes.size(), gline});
+        }
+        m.nodes.push_back(std::move(node));
+      }
+    }
+
+    if (m.nodes.size() != ncoords)
+      fail(line_of(groups), "the [[nodes]] groups list " + std::to_string(m.nodes.size()) +
+                                " hosts but the network has " + std::to_string(ncoords) +
+                                " coordinates; every coordinate needs exactly one host");
+    // Hosts without explicit coordinates fill the free ones in order, X fastest.
+    std::size_t cursor = 0;
+    for (const Pending& p : without_coords) {
+      while (taken[cursor]) ++cursor;
+      taken[cursor] = 1;
+      Node& node = m.nodes[p.node];
+      node.coord_index = cursor;
+      node.coord = coord_of(cursor, m.network);
+    }
+  }
+
+  std::vector<int> read_coord(const toml::node& n, const Network& net) {
+    const toml::array* a = n.as_array();
+    if (!a || a->size() != net.dims.size())
+      fail(line_of(n), "each coordinate must list " + std::to_string(net.dims.size()) + " numbers");
+    std::vector<int> c;
+    for (std::size_t d = 0; d < a->size(); ++d) {
+      auto v = (*a)[d].value<std::int64_t>();
+      if (!(*a)[d].is_integer() || !v || *v < 0 || *v >= net.dims[d])
+        fail(line_of((*a)[d]), "coordinate " + std::to_string(d) + " must be from 0 to " +
+                                   std::to_string(net.dims[d] - 1));
+      c.push_back(static_cast<int>(*v));
+    }
+    return c;
+  }
+
+  static std::size_t coord_index(const std::vector<int>& c, const Network& net) {
+    std::size_t idx = 0;
+    for (int d = net.num_dims() - 1; d >= 0; --d) idx = idx * net.dims[d] + c[d];
+    return idx;
+  }
+  static std::vector<int> coord_of(std::size_t idx, const Network& net) {
+    std::vector<int> c(net.dims.size());
+    for (int d = 0; d < net.num_dims(); ++d) {
+      c[d] = static_cast<int>(idx % net.dims[d]);
+      idx /= net.dims[d];
+    }
+    return c;
+  }
+
+  std::string source_;
+  std::filesystem::path base_dir_;
+};
+
+}  // namespace
+
+// Relative hwloc_xml paths are taken from the directory of `source`.
+Machine parse_machine(std::string_view toml_text, const std::string& source) {
+  toml::table root;
+  try {
+    root = toml::parse(toml_text, source);
+  } catch (const toml::parse_error& e) {
+    throw Error(source, e.source().begin.line, "TOML syntax: " + std::string(e.description()));
+  }
+  return Reader(source, std::filesystem::path(source).parent_path()).read(root);
+}
+
+Machine load_machine(const std::filesystem::path& path) {
+  return parse_machine(read_text_file(path), path.string());
+}
+
+}  // namespace rankmap

@@ -1,0 +1,70 @@
+// Reads a node's tree through hwloc. Only this file talks to hwloc; its -1 +
+// errno convention becomes rankmap::Error here.
+#include <hwloc.h>
+
+#include <map>
+#include <memory>
+
+#include "rankmap/error.hpp"
+#include "rankmap/machine.hpp"
+
+namespace rankmap {
+namespace {
+
+struct TopologyDeleter {
+  void operator()(hwloc_topology* t) const { hwloc_topology_destroy(t); }
+};
+using Topology = std::unique_ptr<hwloc_topology, TopologyDeleter>;
+
+int logical_or_zero(hwloc_obj_t obj) { return obj ? static_cast<int>(obj->logical_index) : 0; }
+
+}  // namespace
+
+NodeType load_node_type(const std::string& hwloc_spec, const std::string& source,
+                        std::size_t line) {
+  hwloc_topology_t raw = nullptr;
+  if (hwloc_topology_init(&raw) != 0) throw Error(source, line, "hwloc_topology_init failed");
+  Topology topo(raw);
+  const bool is_xml = hwloc_spec.rfind("xml:", 0) == 0;
+  if (is_xml) {
+    const std::string path = hwloc_spec.substr(4);
+    if (hwloc_topology_set_xml(raw, path.c_str()) != 0)
+      throw Error(source, line, "cannot read hwloc XML '" + path + "'");
+  } else if (hwloc_topology_set_synthetic(raw, hwloc_spec.c_str()) != 0) {
+    throw Error(source, line,
+                "bad hwloc synthetic description '" + hwloc_spec +
+                    "' (expected e.g. \"package:2 core:6 pu:2\")");
+  }
+  if (hwloc_topology_load(raw) != 0)
+    throw Error(source, line, "hwloc could not load '" + hwloc_spec + "'");
+
+  NodeType type;
+  type.hwloc = hwloc_spec;
+  type.packages = std::max(1, hwloc_get_nbobjs_by_type(raw, HWLOC_OBJ_PACKAGE));
+  const int npus = hwloc_get_nbobjs_by_type(raw, HWLOC_OBJ_PU);
+  if (npus <= 0) throw Error(source, line, "hwloc description '" + hwloc_spec + "' has no PU");
+
+  // A tree without Core objects gets one core per PU.
+  std::map<int, int> cores_seen_in_package, pus_seen_in_package;
+  std::map<std::pair<int, int>, int> core_in_package_of;  // (package, core) -> index
+  for (int i = 0; i < npus; ++i) {
+    hwloc_obj_t pu = hwloc_get_obj_by_type(raw, HWLOC_OBJ_PU, static_cast<unsigned>(i));
+    hwloc_obj_t core = hwloc_get_ancestor_obj_by_type(raw, HWLOC_OBJ_CORE, pu);
+    hwloc_obj_t package = hwloc_get_ancestor_obj_by_type(raw, HWLOC_OBJ_PACKAGE, pu);
+    Pu p;
+    p.package = logical_or_zero(package);
+    p.core = core ? static_cast<int>(core->logical_index) : i;
+    p.os_index = pu->os_index;
+    auto [it, fresh] = core_in_package_of.try_emplace({p.package, p.core}, 0);
+    if (fresh) it->second = cores_seen_in_package[p.package]++;
+    p.core_in_package = it->second;
+    p.pu_in_package = pus_seen_in_package[p.package]++;
+    if (p.core >= static_cast<int>(type.core_pus.size())) type.core_pus.resize(p.core + 1);
+    type.core_pus[p.core].push_back(i);
+    type.pus.push_back(p);
+  }
+  type.cores = static_cast<int>(type.core_pus.size());
+  return type;
+}
+
+}  // namespace rankmap

@@ -1,0 +1,99 @@
+#include <algorithm>
+#include <array>
+
+#include "rankmap/error.hpp"
+#include "rankmap/metrics.hpp"
+
+namespace rankmap {
+
+Metrics evaluate(const Graph& graph, const Machine& machine, const Allocation& allocation,
+                 const Mapping& mapping) {
+  if (mapping.size() != graph.ranks)
+    throw Error("mapping places " + std::to_string(mapping.size()) + " ranks but the graph has " +
+                std::to_string(graph.ranks));
+  const Network& net = machine.network;
+  const int nd = net.num_dims();
+  const std::size_t nalloc = allocation.size();
+
+  // Per allocated node: its coordinates and coordinate index.
+  std::vector<std::array<int, kMaxDims>> coord(nalloc);
+  std::vector<std::size_t> coord_index(nalloc);
+  for (std::size_t k = 0; k < nalloc; ++k) {
+    const Node& node = machine.nodes[allocation.nodes[k]];
+    std::copy(node.coord.begin(), node.coord.end(), coord[k].begin());
+    coord_index[k] = node.coord_index;
+  }
+  auto hops = [&](int a, int b) {
+    int h = 0;
+    for (int d = 0; d < nd; ++d) h += net.hops_1d(d, coord[a][d], coord[b][d]);
+    return h;
+  };
+
+  Metrics m;
+  m.ranks = graph.ranks;
+  std::vector<char> used(nalloc, 0);
+  for (const Placement& p : mapping.ranks) used[p.node] = 1;
+  m.nodes = static_cast<std::uint64_t>(std::count(used.begin(), used.end(), 1));
+
+  std::uint64_t distinct_bytes = 0, distinct_msgs = 0;
+  for (std::uint32_t r = 0; r < graph.ranks; ++r) {
+    const Placement pr = mapping.ranks[r];
+    for (std::uint64_t e = graph.offsets[r]; e < graph.offsets[r + 1]; ++e) {
+      const std::uint32_t s = graph.targets[e];
+      const std::uint64_t b = graph.bytes[e], msg = graph.msgs[e];
+      m.total_bytes += b;
+      m.total_msgs += msg;
+      if (s == r) continue;  // self-traffic never leaves the process
+      distinct_bytes += b;
+      distinct_msgs += msg;
+      const Placement ps = mapping.ranks[s];
+      if (pr.node == ps.node) {
+        if (allocation.slots(pr.node)[pr.slot].package != allocation.slots(ps.node)[ps.slot].package)
+          m.cross_socket_bytes += b;
+        continue;
+      }
+      m.inter_node_bytes += b;
+      const int h = hops(pr.node, ps.node);
+      m.hop_bytes += b * static_cast<std::uint64_t>(h);
+      m.hop_msgs += msg * static_cast<std::uint64_t>(h);
+      if (b || msg) m.max_dilation = std::max(m.max_dilation, h);
+    }
+  }
+  m.avg_dilation = distinct_bytes ? static_cast<double>(m.hop_bytes) / static_cast<double>(distinct_bytes) : 0;
+  m.avg_hops_by_msgs = distinct_msgs ? static_cast<double>(m.hop_msgs) / static_cast<double>(distinct_msgs) : 0;
+
+  // Link loads: add up traffic per pair of nodes first (far fewer pairs than
+  // rank pairs), then route each pair once.
+  std::vector<std::uint32_t> first_rank(nalloc + 1, 0), ranks_by_node(graph.ranks);
+  for (const Placement& p : mapping.ranks) ++first_rank[p.node + 1];
+  for (std::size_t k = 0; k < nalloc; ++k) first_rank[k + 1] += first_rank[k];
+  {
+    std::vector<std::uint32_t> fill(first_rank.begin(), first_rank.end() - 1);
+    for (std::uint32_t r = 0; r < graph.ranks; ++r) ranks_by_node[fill[mapping.ranks[r].node]++] = r;
+  }
+  m.link_bytes.assign(net.num_links(), 0);
+  std::vector<std::uint64_t> pair_bytes(nalloc, 0);
+  std::vector<std::uint32_t> touched;
+  for (std::size_t u = 0; u < nalloc; ++u) {
+    for (std::uint32_t i = first_rank[u]; i < first_rank[u + 1]; ++i) {
+      const std::uint32_t r = ranks_by_node[i];
+      for (std::uint64_t e = graph.offsets[r]; e < graph.offsets[r + 1]; ++e) {
+        const auto v = static_cast<std::uint32_t>(mapping.ranks[graph.targets[e]].node);
+        if (v == u || graph.bytes[e] == 0) continue;
+        if (pair_bytes[v] == 0) touched.push_back(v);
+        pair_bytes[v] += graph.bytes[e];
+      }
+    }
+    std::sort(touched.begin(), touched.end());  // a fixed order: sums are exact anyway
+    for (std::uint32_t v : touched) {
+      const std::uint64_t b = pair_bytes[v];
+      for_each_link(net, coord_index[u], coord_index[v], [&](std::size_t link) { m.link_bytes[link] += b; });
+      pair_bytes[v] = 0;
+    }
+    touched.clear();
+  }
+  m.max_link_bytes = m.link_bytes.empty() ? 0 : *std::max_element(m.link_bytes.begin(), m.link_bytes.end());
+  return m;
+}
+
+}  // namespace rankmap
