@@ -16,6 +16,11 @@ struct TopologyDeleter {
 };
 using Topology = std::unique_ptr<hwloc_topology, TopologyDeleter>;
 
+// hwloc's synthetic trees must end with PUs; "core:6" means one PU a core.
+std::string with_pu_level(const std::string& spec) {
+  return spec.find("pu:") == std::string::npos && spec.find("PU:") == std::string::npos ? spec + " pu:1" : spec;
+}
+
 int logical_or_zero(hwloc_obj_t obj) { return obj ? static_cast<int>(obj->logical_index) : 0; }
 
 }  // namespace
@@ -30,7 +35,7 @@ NodeType load_node_type(const std::string& hwloc_spec, const std::string& source
     const std::string path = hwloc_spec.substr(4);
     if (hwloc_topology_set_xml(raw, path.c_str()) != 0)
       throw Error(source, line, "cannot read hwloc XML '" + path + "'");
-  } else if (hwloc_topology_set_synthetic(raw, hwloc_spec.c_str()) != 0) {
+  } else if (hwloc_topology_set_synthetic(raw, with_pu_level(hwloc_spec).c_str()) != 0) {
     throw Error(source, line,
                 "bad hwloc synthetic description '" + hwloc_spec +
                     "' (expected e.g. \"package:2 core:6 pu:2\")");

@@ -1,0 +1,63 @@
+// Small helpers shared by the unit tests.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "rankmap/error.hpp"
+#include "rankmap/machine.hpp"
+
+namespace rankmap::test {
+
+inline std::filesystem::path source_dir() { return RANKMAP_SOURCE_DIR; }
+
+// A fresh directory per test, removed at the end.
+class TempDir {
+ public:
+  TempDir() {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    path_ = std::filesystem::temp_directory_path() /
+            ("rankmap-" + std::string(info->test_suite_name()) + "-" + info->name() + "-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+  }
+  ~TempDir() { std::filesystem::remove_all(path_); }
+  std::filesystem::path write(const std::string& name, const std::string& text) const {
+    const auto p = path_ / name;
+    std::ofstream(p) << text;
+    return p;
+  }
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// Runs `f`, expecting an Error at `line` whose message contains `part`.
+template <class F>
+void expect_error(F&& f, std::size_t line, const std::string& part) {
+  try {
+    f();
+    ADD_FAILURE() << "expected an error containing '" << part << "'";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.line(), line) << e.what();
+    EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
+  }
+}
+
+// A machine from TOML text, nodes of the given hwloc synthetic string.
+inline Machine make_machine(const std::string& dims, const std::string& wrap, const std::string& hosts,
+                            const std::string& hwloc = "package:1 core:1 pu:1",
+                            const std::string& routing = "") {
+  std::string toml = "name = \"test\"\n[network]\ndims = " + dims + "\n";
+  if (!wrap.empty()) toml += "wrap = " + wrap + "\n";
+  toml += "t_hop_ns = 100\nt_inj_ns = 400\nt_ej_ns = 400\n";
+  if (!routing.empty()) toml += "routing = \"" + routing + "\"\n";
+  toml += "[[nodes]]\nhosts = \"" + hosts + "\"\nhwloc = \"" + hwloc + "\"\n";
+  return parse_machine(toml, "test.toml");
+}
+
+}  // namespace rankmap::test

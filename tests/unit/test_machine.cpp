@@ -1,0 +1,131 @@
+#include <gtest/gtest.h>
+
+#include "helpers.hpp"
+#include "rankmap/allocation.hpp"
+#include "rankmap/machine.hpp"
+
+using namespace rankmap;
+using rankmap::test::expect_error;
+
+TEST(Machine, DesmosAsShipped) {
+  const Machine m = load_machine(test::source_dir() / "data/machines/desmos.toml");
+  EXPECT_EQ(m.name, "Desmos");
+  EXPECT_EQ(m.network.dims, (std::vector<int>{4, 2, 2, 2}));
+  EXPECT_EQ(m.nodes.size(), 32u);
+  EXPECT_EQ(m.network.diameter(), 2 + 1 + 1 + 1);
+  EXPECT_EQ(m.network.routing_string(), "+X+Y+Z+W-X-Y-Z-W");
+  EXPECT_DOUBLE_EQ(m.network.t_inj_ns + m.network.t_ej_ns, 850);
+  // Hosts fill coordinates in order, X fastest: node05 = 1 + 4*1 -> (1,1,0,0).
+  const Node& n5 = m.nodes[m.find_host("node05")];
+  EXPECT_EQ(n5.coord, (std::vector<int>{1, 1, 0, 0}));
+  const Node& n31 = m.nodes[m.find_host("node31")];
+  EXPECT_EQ(n31.coord, (std::vector<int>{3, 1, 1, 1}));
+  const NodeType& t = m.node_types[0];
+  EXPECT_EQ(t.packages, 1);
+  EXPECT_EQ(t.cores, 6);
+  EXPECT_EQ(t.pus.size(), 12u);
+}
+
+TEST(Machine, AngaraK1IsHeterogeneous) {
+  const Machine m = load_machine(test::source_dir() / "data/machines/angara-k1.toml");
+  EXPECT_EQ(m.nodes.size(), 36u);
+  ASSERT_EQ(m.node_types.size(), 2u);
+  EXPECT_EQ(m.network.diameter(), 2 + 1 + 1);
+  // The second group continues where the first stopped: b01 is the 25th
+  // coordinate, index 24 = 0 + 4*(0 + 3*2) -> (0,0,2).
+  const Node& b01 = m.nodes[m.find_host("b01")];
+  EXPECT_EQ(b01.coord, (std::vector<int>{0, 0, 2}));
+  EXPECT_EQ(m.node_types[b01.type].cores, 8);
+  EXPECT_EQ(m.node_types[m.nodes[m.find_host("a24")].type].pus.size(), 24u);
+}
+
+TEST(Machine, HwlocTreeGivesLogicalIndices) {
+  const NodeType t = load_node_type("package:2 core:6 pu:2", "t", 1);
+  ASSERT_EQ(t.pus.size(), 24u);
+  // PU 13 is the second thread of core 6, the first core of package 1.
+  EXPECT_EQ(t.pus[13].package, 1);
+  EXPECT_EQ(t.pus[13].core, 6);
+  EXPECT_EQ(t.pus[13].core_in_package, 0);
+  EXPECT_EQ(t.pus[13].pu_in_package, 1);
+  EXPECT_EQ(t.core_pus[6], (std::vector<int>{12, 13}));
+  expect_error([] { load_node_type("package:2 kore:6", "m.toml", 9); }, 9, "bad hwloc synthetic");
+}
+
+TEST(Machine, ExplicitCoordinatesAndMesh) {
+  const Machine m = parse_machine(R"(
+[network]
+dims = [2, 2]
+wrap = [false, true]
+t_hop_ns = 1
+t_inj_ns = 1
+t_ej_ns = 1
+routing = "-Y -X +Y +X"
+[[nodes]]
+hosts = "n[0-3]"
+hwloc = "core:2"
+coords = [[1,1], [0,1], [1,0], [0,0]]
+)", "m.toml");
+  EXPECT_EQ(m.nodes[m.find_host("n0")].coord_index, 3u);
+  EXPECT_EQ(m.node_at(0), m.find_host("n3"));
+  EXPECT_EQ(m.network.routing_string(), "-Y-X+Y+X");
+  EXPECT_EQ(m.network.diameter(), 1 + 1);
+}
+
+TEST(Machine, ErrorsNameFileAndLine) {
+  const std::string head = "[network]\ndims = [2, 2]\nt_hop_ns = 1\nt_inj_ns = 1\nt_ej_ns = 1\n";
+  // Lines:                 1            2             3              4              5
+  expect_error([&] { parse_machine(head + "[[nodes]]\nhosts = \"n[0-2]\"\nhwloc = \"core:1\"\n", "m.toml"); }, 6,
+               "3 hosts but the network has 4 coordinates");
+  expect_error([&] { parse_machine(head + "[[nodes]]\nhosts = \"n[0-3\"\nhwloc = \"core:1\"\n", "m.toml"); }, 7,
+               "missing ']'");
+  expect_error([&] {
+    parse_machine(head + "[[nodes]]\nhosts = \"n[0-3]\"\nhwloc = \"core:1\"\ncoords = [[0,0],[1,0],\n[0,0],[1,1]]\n", "m.toml");
+  }, 10, "used twice");
+  expect_error([&] {
+    parse_machine(head + "[[nodes]]\nhosts = \"n[0-3]\"\nhwloc = \"core:1\"\ncoords = [[0,0],[1,0],[0,1],[2,1]]\n", "m.toml");
+  }, 9, "must be from 0 to 1");
+  expect_error([&] { parse_machine(head + "[[nodes]]\nhosts = \"n[0-1],n[0-1]\"\nhwloc = \"core:1\"\n", "m.toml"); }, 0,
+               "listed twice");
+  expect_error([&] { parse_machine(head + "colour = 3\n", "m.toml"); }, 6, "unknown key 'colour'");
+  expect_error([&] { parse_machine("[network\n", "m.toml"); }, 1, "TOML syntax");
+  expect_error([&] { parse_machine("[network]\ndims = [2, 0]\n", "m.toml"); }, 2, "from 1 to 1000000");
+  expect_error([&] { parse_machine("[network]\ndims = [2]\nwrap = [true, false]\n", "m.toml"); }, 3, "list of 1 booleans");
+  expect_error([&] { parse_machine("[network]\ndims = [2]\nt_hop_ns = -1\n", "m.toml"); }, 3, "non-negative");
+  expect_error([&] { parse_machine("[network]\ndims = [2]\nt_hop_ns = 1\nt_inj_ns = 1\nt_ej_ns = 1\nrouting = \"+X+Y-X\"\n", "m.toml"); },
+               6, "no dimension 'Y'");
+  expect_error([&] { parse_machine("[network]\ndims = [2, 2]\nt_hop_ns = 1\nt_inj_ns = 1\nt_ej_ns = 1\nrouting = \"+X+Y-X\"\n", "m.toml"); },
+               6, "names 3 moves, not 4");
+}
+
+TEST(Allocation, SlotsFromCoresPpnAndHwthreads) {
+  const Machine m = test::make_machine("[2]", "", "n[0-1]", "package:2 core:3 pu:2");
+  const Allocation cores = make_allocation(m, {});
+  ASSERT_EQ(cores.slots(0).size(), 6u);
+  EXPECT_EQ(cores.slots(0)[3].pus, (std::vector<int>{6, 7}));  // core 3 = first core of package 1
+  EXPECT_EQ(cores.slots(0)[3].package, 1);
+  EXPECT_EQ(cores.total_slots(), 12u);
+
+  const Allocation threads = make_allocation(m, {{}, 0, true});
+  EXPECT_EQ(threads.slots(1).size(), 12u);
+  EXPECT_EQ(threads.slots(1)[7].pus, (std::vector<int>{7}));
+
+  // Two ranks per node: one per package, three cores each.
+  const Allocation two = make_allocation(m, {{"n1"}, 2, false});
+  ASSERT_EQ(two.size(), 1u);
+  EXPECT_EQ(two.nodes[0], m.find_host("n1"));
+  EXPECT_EQ(two.slots(0)[1].pus, (std::vector<int>{6, 7, 8, 9, 10, 11}));
+  EXPECT_EQ(two.slots(0)[1].package, 1);
+  EXPECT_EQ(two.position_of(m.find_host("n0")), -1);
+
+  expect_error([&] { make_allocation(m, {{}, 7, false}); }, 0, "7 ranks per node do not fit");
+  expect_error([&] { make_allocation(m, {{"n0", "n9"}, 0, false}); }, 0, "unknown host 'n9'");
+  expect_error([&] { make_allocation(m, {{"n0", "n0"}, 0, false}); }, 0, "given twice");
+}
+
+TEST(Allocation, NodesFromFile) {
+  test::TempDir dir;
+  const auto f = dir.write("nodes", "# from the scheduler\nnode[00-01]\n\nnode07  # spare\n");
+  EXPECT_EQ(read_nodes_argument("@" + f.string()), (std::vector<std::string>{"node00", "node01", "node07"}));
+  const auto bad = dir.write("bad", "node00\nnode[1-\n");
+  expect_error([&] { read_nodes_argument("@" + bad.string()); }, 2, "missing ']'");
+}
