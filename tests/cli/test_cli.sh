@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# Command-line behaviour of rankmap: bad input gets a one-line error naming
+# the file and line, a non-zero exit and no output file; the same inputs and
+# seed give byte-identical output. Usage: test_cli.sh RANKMAP SOURCE_DIR
+set -u
+rankmap=$(realpath "$1")
+src=$(realpath "$2")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+desmos=$src/data/machines/desmos.toml
+passed=0
+failed=0
+
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+
+# expect_error NAME EXPECTED_TEXT OUTPUT_FILE -- rankmap args...
+# The command must exit non-zero, print exactly one line on stderr that
+# contains EXPECTED_TEXT, and leave OUTPUT_FILE (and its companions) absent.
+expect_error() {
+  local name=$1 want=$2 out=$3
+  shift 4
+  rm -f "$out" "$out".* 2>/dev/null
+  "$rankmap" "$@" >stdout.txt 2>stderr.txt
+  local rc=$?
+  local lines
+  lines=$(wc -l <stderr.txt)
+  if [ $rc -eq 0 ]; then bad "$name: exit 0"; return; fi
+  if [ "$lines" -ne 1 ]; then bad "$name: $lines lines on stderr: $(cat stderr.txt)"; return; fi
+  if ! grep -qF -- "$want" stderr.txt; then bad "$name: expected '$want', got: $(cat stderr.txt)"; return; fi
+  if ls "$out"* >/dev/null 2>&1; then bad "$name: left $(ls "$out"*)"; return; fi
+  ok
+}
+
+# A good graph and machine to start from.
+"$rankmap" gen stencil --dims 8x4x6 -o good.mtx >/dev/null || bad "gen stencil"
+printf '%%%%MatrixMarket matrix coordinate integer general\n3 3 3\n1 2 5\n2 3 5\n' >truncated.mtx
+printf '%%%%MatrixMarket matrix coordinate integer general\n3 3 1\n1 7 5\n' >beyond.mtx
+printf '%%%%MatrixMarket matrix coordinate integer general\n3 3 1\n1 2 -5\n' >negative.mtx
+printf '%%%%MatrixMarket matrix coordinate integer general\n3 3 1\n1 2 five\n' >word.mtx
+printf '3 2\n2 3\n1\n' >short.graph
+printf 'src,dst,bytes\n0,1,12x\n' >bad.csv
+sed 's/node\[00-31\]/node[00-30]/' "$desmos" >short.toml
+sed 's/hosts = "node\[00-31\]"/hosts = "node[00-31"/' "$desmos" >badlist.toml
+sed 's/hosts = "node\[00-31\]"/hosts = "node[00-31]"\ncoords = [[0,0,0,0]]/' "$desmos" >coordcount.toml
+cat >dup.toml <<'TOML'
+[network]
+dims = [2, 1]
+t_hop_ns = 1
+t_inj_ns = 1
+t_ej_ns = 1
+[[nodes]]
+hosts = "n[0-1]"
+hwloc = "core:2"
+coords = [[0, 0],
+          [0, 0]]
+TOML
+printf 'rank 0=node00 slot=0:0\nrank 1=nodeXX slot=0:1\n' >unknown-host.rank
+
+m=(-m "$desmos")
+expect_error "truncated mtx" "truncated.mtx:4: truncated" out.rank -- map truncated.mtx "${m[@]}" --baseline block -o out.rank
+expect_error "rank beyond header" "beyond.mtx:3: rank 7 is outside 1..3" out.rank -- map beyond.mtx "${m[@]}" --baseline block -o out.rank
+expect_error "negative bytes" "negative.mtx:3: expected a byte count (non-negative), got '-5'" out.rank -- map negative.mtx "${m[@]}" --baseline block -o out.rank
+expect_error "non-numeric bytes" "word.mtx:3: expected a byte count (a whole number), got 'five'" out.rank -- map word.mtx "${m[@]}" --baseline block -o out.rank
+expect_error "truncated metis" "short.graph:3: truncated" out.rank -- map short.graph "${m[@]}" --baseline block -o out.rank
+expect_error "bad csv" "bad.csv:2: expected a byte count" out.rank -- map bad.csv "${m[@]}" --baseline block -o out.rank
+expect_error "missing graph" "none.mtx: cannot open" out.rank -- map none.mtx "${m[@]}" --baseline block -o out.rank
+expect_error "unknown host in --nodes" "--nodes: unknown host 'node99'" out.rank -- map good.mtx "${m[@]}" --nodes "node[00-03],node99" --baseline block -o out.rank
+expect_error "hostlist that does not parse" "--nodes: bad hostlist 'node[00-03': missing ']'" out.rank -- map good.mtx "${m[@]}" --nodes "node[00-03" --baseline block -o out.rank
+expect_error "more ranks than slots" "192 ranks do not fit the 24 slots of 4 nodes" out.rank -- map good.mtx "${m[@]}" --nodes "node[00-03]" --baseline block -o out.rank
+expect_error "ppn beyond cores" "7 ranks per node do not fit host 'node00'" out.rank -- map good.mtx "${m[@]}" --ppn 7 --baseline block -o out.rank
+expect_error "host count short of the torus" "short.toml:14: the [[nodes]] groups list 31 hosts but the network has 32 coordinates" out.rank -- map good.mtx -m short.toml --baseline block -o out.rank
+expect_error "machine hostlist" "badlist.toml:15: bad hostlist" out.rank -- map good.mtx -m badlist.toml --baseline block -o out.rank
+expect_error "coords count" "has 1 entries for 32 hosts" out.rank -- map good.mtx -m coordcount.toml --baseline block -o out.rank
+expect_error "duplicate coordinates" "dup.toml:10: coordinates of 'n1' are used twice" out.rank -- map good.mtx -m dup.toml --baseline block -o out.rank
+expect_error "slurm cannot express" "use --format openmpi or mpich" out.hosts -- map good.mtx "${m[@]}" --baseline random -f slurm -o out.hosts
+expect_error "unknown host in a rankfile" "unknown-host.rank:2: unknown host 'nodeXX'" out.json -- eval good.mtx "${m[@]}" --mapping unknown-host.rank --json out.json
+expect_error "gen bad points" "--points: a 3D stencil has 7 or 27 points, not 9" g.mtx -- gen stencil --dims 4x4x4 --points 9 -o g.mtx
+
+# Usage errors exit non-zero too (CLI11 prints its own message).
+if "$rankmap" map good.mtx >/dev/null 2>&1; then bad "missing --machine accepted"; else ok; fi
+
+# Same inputs and seed: byte-identical output; another seed: a different one.
+for f in openmpi mpich slurm mvapich csv; do
+  b=random
+  [ $f = slurm ] || [ $f = mvapich ] && b=rr
+  "$rankmap" map good.mtx "${m[@]}" --baseline $b --seed 3 -f $f -o a.$f --json a.$f.json -q >/dev/null &&
+    "$rankmap" map good.mtx "${m[@]}" --baseline $b --seed 3 -f $f -o b.$f --json b.$f.json -q >/dev/null
+  if cmp -s a.$f b.$f && grep -v map_seconds a.$f.json | cmp -s - <(grep -v map_seconds b.$f.json); then ok; else bad "determinism $f"; fi
+  # What map wrote, eval reads back and scores identically.
+  "$rankmap" eval good.mtx "${m[@]}" --mapping a.$f --json e.$f.json >/dev/null || bad "eval $f"
+  if [ "$(grep '"hop_bytes"' a.$f.json | head -1)" = "$(grep '"hop_bytes"' e.$f.json | head -1)" ]; then ok; else bad "eval of $f disagrees with map"; fi
+done
+"$rankmap" map good.mtx "${m[@]}" --baseline random --seed 4 -o c.rank -q >/dev/null
+if cmp -s a.openmpi c.rank; then bad "seed 4 gave the same mapping as seed 3"; else ok; fi
+
+# Hand-checked scores: the 8x4x6 stencil in block order on Desmos puts ranks
+# 0-5 on node00; rank 0 talks to 1 (same node), 8 (node01, 1 hop) and 32.
+"$rankmap" map good.mtx "${m[@]}" --baseline block -o block.rank --json block.json -q >/dev/null
+if head -1 block.rank | grep -qx 'rank 0=node00 slot=0:0' && sed -n 7p block.rank | grep -qx 'rank 6=node01 slot=0:0'; then ok; else bad "block rankfile"; fi
+if grep -q '"predicted_gain": null' block.json && grep -q '"map_seconds"' block.json; then ok; else bad "json keys"; fi
+
+# gen writes CSV too, and inspect reads it.
+"$rankmap" gen stencil --dims 3x2 --bytes 10 -o s.csv >/dev/null
+if "$rankmap" inspect s.csv | grep -q 'bytes      140 in 14 messages'; then ok; else bad "inspect csv"; fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

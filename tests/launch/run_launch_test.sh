@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Real launchers accept what rankmap writes, and ranks land where it says.
+# Fake host names on this one machine: a stand-in remote shell (fakessh)
+# runs each host's daemon locally with FAKE_HOST set; the fake nodes have
+# this machine's own hwloc tree, so CPU binding is real.
+# Usage: run_launch_test.sh openmpi|mpich RANKMAP
+set -u
+mpi=$1
+rankmap=$(realpath "$2")
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+passed=0
+failed=0
+
+case $mpi in
+  openmpi)
+    mpicc=mpicc.openmpi
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    # Shared memory between fake nodes crashes Open MPI: use TCP.
+    launch() { mpirun.openmpi --mca plm_rsh_agent "$here/fakessh" --mca btl self,tcp --rankfile "$1" -np "$2" "${@:3}"; }
+    ;;
+  mpich)
+    mpicc=mpicc.mpich
+    launch() { mpiexec.mpich -launcher ssh -launcher-exec "$here/fakessh" -f "$1" -n "$2" "${@:3}"; }
+    ;;
+  *) echo "usage: $0 openmpi|mpich RANKMAP" >&2; exit 2 ;;
+esac
+
+export here
+export -f launch
+# run_launch FILE RANKS CSV: the launcher, bounded in time.
+run_launch() { timeout 60 bash -c 'launch "$@"' _ "$1" "$2" ./check_placement "$3"; }
+
+$mpicc -O1 -o check_placement "$here/check_placement.c" -lhwloc || { echo "cannot build the test program"; exit 1; }
+lstopo-no-graphics --of xml >node.xml 2>/dev/null || { echo "lstopo failed"; exit 1; }
+cat >fake.toml <<'TOML'
+name = "fake"
+[network]
+dims = [3]
+t_hop_ns = 100
+t_inj_ns = 400
+t_ej_ns = 400
+[[nodes]]
+hosts = "fake[0-2]"
+hwloc_xml = "node.xml"
+TOML
+
+# scenario NAME RANKS MAP-OPTIONS...: map, write the launcher's file and the
+# csv the ranks check themselves against, launch, expect every rank placed.
+scenario() {
+  local name=$1 ranks=$2
+  shift 2
+  "$rankmap" gen stencil --dims "$ranks" -o "$name.mtx" >/dev/null
+  "$rankmap" map "$name.mtx" -m fake.toml "$@" -f "$mpi" -o "$name.launch" -q >/dev/null &&
+    "$rankmap" map "$name.mtx" -m fake.toml "$@" -f csv -o "$name.csv" -q >/dev/null || {
+    failed=$((failed + 1)); echo "FAIL: $name: rankmap map"; return; }
+  if run_launch "$name.launch" "$ranks" "$name.csv" >"$name.out" 2>&1 &&
+    grep -q "placement ok: $ranks ranks checked" "$name.out"; then
+    passed=$((passed + 1)); echo "ok: $name"
+  else
+    failed=$((failed + 1)); echo "FAIL: $name"; cat "$name.out"; echo "--- $name.launch:"; cat "$name.launch"
+  fi
+}
+
+# Interleaved hosts on a partial allocation: ranks alternate fake0, fake1.
+scenario rr 4 --nodes "fake[0-1]" --baseline rr
+# Seeded random slots over three hosts (one left with a free core).
+scenario random 5 --baseline random --seed 5
+
+# The check itself can fail: a csv that disagrees with the launch file.
+sed 's/^0,fake0,/0,fake1,/' rr.csv >wrong.csv
+run_launch rr.launch 4 wrong.csv >wrong.out 2>&1
+if grep -q "placement WRONG: 4 ranks checked" wrong.out && grep -q "on host fake0, expected fake1" wrong.out; then
+  passed=$((passed + 1)); echo "ok: a wrong expectation is caught"
+else
+  failed=$((failed + 1)); echo "FAIL: a wrong expectation was not caught"; cat wrong.out
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
