@@ -1,5 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
+#include <tuple>
+
 #include "helpers.hpp"
 #include "rankmap/graph.hpp"
 
@@ -139,4 +143,43 @@ TEST(WriteGraph, MtxAndCsvReadBack) {
   const Graph c = read_graph(dir.path() / "g.csv");
   EXPECT_EQ(c.ranks, 4u);
   EXPECT_EQ(edges_of(c), edges_of(g));
+}
+
+// The builder's in-order fast path and its sorting path give the same graph,
+// whatever order the edges come in; duplicates add up either way.
+TEST(GraphBuilder, OrderDoesNotMatter) {
+  struct E {
+    std::uint32_t s, d;
+    std::uint64_t b, m;
+  };
+  std::vector<E> edges;
+  for (std::uint32_t s = 0; s < 50; ++s)
+    for (std::uint32_t d : {s, (s * 7 + 3) % 50, (s * 7 + 3) % 50, (s + 1) % 50}) edges.push_back({s, d, s + 10ULL * d, 1});
+  auto build = [](const std::vector<E>& list) {
+    GraphBuilder b(60);  // ranks 50..59 have no traffic
+    for (const E& e : list) b.add(e.s, e.d, e.b, e.m);
+    return b.build();
+  };
+  std::vector<E> in_order = edges;
+  std::sort(in_order.begin(), in_order.end(), [](const E& x, const E& y) { return std::tie(x.s, x.d) < std::tie(y.s, y.d); });
+  const Graph a = build(in_order);
+  std::vector<E> shuffled = edges;
+  std::reverse(shuffled.begin(), shuffled.end());
+  std::swap(shuffled[3], shuffled[150]);
+  const Graph b = build(shuffled);
+  EXPECT_EQ(a.offsets, b.offsets);
+  EXPECT_EQ(a.targets, b.targets);
+  EXPECT_EQ(a.bytes, b.bytes);
+  EXPECT_EQ(a.msgs, b.msgs);
+  EXPECT_EQ(a.offsets.back(), a.num_edges());
+  EXPECT_EQ(a.offsets[50], a.num_edges());
+  // Rank 7 sends to itself, to 7*7+3 = 52 mod 50 = 2 (twice: 2 messages), and to 8.
+  const Edges e = edges_of(a);
+  EXPECT_EQ(e.at({7, 2}), (std::pair<std::uint64_t, std::uint64_t>{2 * (7 + 20), 2}));
+  EXPECT_EQ(e.at({7, 7}).first, 77u);
+  // 50 ranks x 3 distinct targets, less 2: 7s+3 = s+1 (mod 50) for s = 8 and 33.
+  EXPECT_EQ(a.num_edges(), 148u);
+  GraphBuilder empty(3);
+  const Graph z = empty.build();
+  EXPECT_EQ(z.offsets, (std::vector<std::uint64_t>{0, 0, 0, 0}));
 }

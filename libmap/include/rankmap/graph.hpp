@@ -23,9 +23,11 @@ struct Graph {
 
 // Collects edges in any order; build() adds up duplicates. Self-traffic is
 // kept (it never crosses a network, but it is the application's traffic).
+// Edges that arrive sorted by (src, dst), as most files list them, go
+// straight into the result; the first one out of order switches to sorting.
 class GraphBuilder {
  public:
-  explicit GraphBuilder(std::uint32_t ranks) : ranks_(ranks) {}
+  explicit GraphBuilder(std::uint32_t ranks);
   void reserve(std::size_t edges);
   void add(std::uint32_t src, std::uint32_t dst, std::uint64_t bytes, std::uint64_t msgs);
   // Consumes the builder's memory.
@@ -36,8 +38,12 @@ class GraphBuilder {
     std::uint32_t src, dst;
     std::uint64_t bytes, msgs;
   };
-  std::uint32_t ranks_;
-  std::vector<Entry> entries_;
+  void switch_to_unsorted();
+
+  Graph sorted_;             // the result so far while input is in order
+  std::uint32_t last_src_ = 0;
+  bool in_order_ = true;
+  std::vector<Entry> entries_;  // everything, once input was out of order
 };
 
 // Reads a graph by its extension: .mtx (Matrix Market coordinate, 1-based,

@@ -33,7 +33,10 @@ struct Network {
   int num_dims() const { return static_cast<int>(dims.size()); }
   std::size_t num_coords() const;
   // Hops along one dimension from a to b (shortest, with wrap).
-  int hops_1d(int dim, int a, int b) const;
+  int hops_1d(int dim, int a, int b) const {
+    const int delta = a > b ? a - b : b - a;
+    return wrap[dim] && dims[dim] - delta < delta ? dims[dim] - delta : delta;
+  }
   // Largest shortest-path distance between two coordinates.
   int diameter() const;
   // Directed links: one per coordinate, dimension and direction; see

@@ -3,19 +3,72 @@
 #include <algorithm>
 #include <numeric>
 
+#include "rankmap/error.hpp"
+
 namespace rankmap {
 
 std::uint64_t Graph::total_bytes() const { return std::accumulate(bytes.begin(), bytes.end(), std::uint64_t{0}); }
 std::uint64_t Graph::total_msgs() const { return std::accumulate(msgs.begin(), msgs.end(), std::uint64_t{0}); }
 
-void GraphBuilder::reserve(std::size_t edges) { entries_.reserve(edges); }
+GraphBuilder::GraphBuilder(std::uint32_t ranks) {
+  sorted_.ranks = ranks;
+  sorted_.offsets.assign(static_cast<std::size_t>(ranks) + 1, 0);
+}
 
-void GraphBuilder::add(std::uint32_t src, std::uint32_t dst, std::uint64_t bytes,
-                       std::uint64_t msgs) {
+void GraphBuilder::reserve(std::size_t edges) {
+  if (!in_order_) return entries_.reserve(edges);
+  sorted_.targets.reserve(edges);
+  sorted_.bytes.reserve(edges);
+  sorted_.msgs.reserve(edges);
+}
+
+void GraphBuilder::add(std::uint32_t src, std::uint32_t dst, std::uint64_t bytes, std::uint64_t msgs) {
+  if (in_order_) {
+    Graph& g = sorted_;
+    const bool same_row = src == last_src_ && g.targets.size() > g.offsets[src];
+    if (src > last_src_ || !same_row || dst > g.targets.back()) {
+      if (src >= last_src_) {
+        // Rows last_src_+1 .. src start here.
+        for (std::uint32_t r = last_src_ + 1; r <= src; ++r) g.offsets[r] = g.targets.size();
+        last_src_ = src;
+        g.targets.push_back(dst);
+        g.bytes.push_back(bytes);
+        g.msgs.push_back(msgs);
+        return;
+      }
+    } else if (dst == g.targets.back()) {  // a repeat of the previous edge
+      g.bytes.back() += bytes;
+      g.msgs.back() += msgs;
+      return;
+    }
+    switch_to_unsorted();
+  }
   entries_.push_back({src, dst, bytes, msgs});
 }
 
+void GraphBuilder::switch_to_unsorted() {
+  Graph& g = sorted_;
+  entries_.reserve(std::max(g.targets.capacity(), 2 * g.targets.size() + 16));
+  std::uint32_t r = 0;
+  for (std::size_t e = 0; e < g.targets.size(); ++e) {
+    while (r < last_src_ && g.offsets[r + 1] <= e) ++r;
+    entries_.push_back({r, g.targets[e], g.bytes[e], g.msgs[e]});
+  }
+  g.targets = {};
+  g.bytes = {};
+  g.msgs = {};
+  in_order_ = false;
+}
+
 Graph GraphBuilder::build() {
+  if (in_order_) {
+    Graph& g = sorted_;
+    for (std::size_t r = static_cast<std::size_t>(last_src_) + 1; r < g.offsets.size(); ++r)
+      g.offsets[r] = g.targets.size();
+    return std::move(sorted_);
+  }
+  if (entries_.size() > 0xffffffffULL) throw Error("graph has more than 4294967295 edges");
+  const std::uint32_t ranks_ = sorted_.ranks;
   Graph g;
   g.ranks = ranks_;
   // Counting sort by source keeps this linear for the millions of edges of a

@@ -1,6 +1,6 @@
+#include "core/mapped_file.hpp"
 #include "graph/readers.hpp"
 #include "rankmap/error.hpp"
-#include "rankmap/io.hpp"
 
 namespace rankmap {
 
@@ -14,8 +14,8 @@ Graph read_graph(const std::filesystem::path& path) {
   else if (ext == ".csv") reader = detail::read_csv;
   else
     throw Error(path.string(), 0, "unknown graph format '" + ext + "' (expected .mtx, .graph, .grf or .csv)");
-  const std::string text = read_text_file(path);
-  return reader(text, path.string());
+  const detail::MappedFile file(path);
+  return reader(file.text(), path.string());
 }
 
 }  // namespace rankmap

@@ -37,6 +37,8 @@ Graph read_mtx(std::string_view text, const std::string& source) {
   if (symmetry != "general" && symmetry != "symmetric")
     in.fail("expected symmetry general or symmetric, got '" + std::string(symmetry) + "'");
   const bool symmetric = symmetry == "symmetric";
+  enum class Values { integer, real, pattern };
+  const Values values = field == "integer" ? Values::integer : field == "real" ? Values::real : Values::pattern;
 
   // Size line, after comments.
   do {
@@ -62,9 +64,9 @@ Graph read_mtx(std::string_view text, const std::string& source) {
     if (i < 1 || i > rows || j < 1 || j > rows)
       in.fail("rank " + std::to_string(i < 1 || i > rows ? i : j) + " is outside 1.." + std::to_string(rows) + " (the header's rank count)");
     std::uint64_t bytes = 1;
-    if (field == "integer") bytes = parse_count(need(f, in, "a byte count"), in, "a byte count");
-    else if (field == "real") bytes = parse_real_bytes(need(f, in, "a byte count"), in);
-    if (!f.empty()) in.fail("expected 'sender receiver" + std::string(field == "pattern" ? "" : " bytes") + "', found more fields");
+    if (values == Values::integer) bytes = parse_count(need(f, in, "a byte count"), in, "a byte count");
+    else if (values == Values::real) bytes = parse_real_bytes(need(f, in, "a byte count"), in);
+    if (!f.empty()) in.fail("expected 'sender receiver" + std::string(values == Values::pattern ? "" : " bytes") + "', found more fields");
     const auto src = static_cast<std::uint32_t>(i - 1), dst = static_cast<std::uint32_t>(j - 1);
     builder.add(src, dst, bytes, 1);
     if (symmetric && src != dst) builder.add(dst, src, bytes, 1);

@@ -38,47 +38,71 @@ class LineScanner {
   std::size_t line_ = 0;
 };
 
-// Splits one line into fields separated by any of `separators`.
+// Splits one line into fields separated by one or two separator characters
+// (" \t", ","...). Compared directly: the generic find_first_of calls memchr
+// once per character, which dominated reading a 500 MB graph.
 class Fields {
  public:
   explicit Fields(std::string_view line, std::string_view separators = " \t")
-      : rest_(line), seps_(separators) {}
+      : rest_(line), a_(separators.empty() ? ' ' : separators[0]),
+        b_(separators.size() > 1 ? separators[1] : a_) {}
   bool next(std::string_view& field) {
-    const std::size_t start = rest_.find_first_not_of(seps_);
-    if (start == std::string_view::npos) return false;
-    rest_.remove_prefix(start);
-    const std::size_t end = rest_.find_first_of(seps_);
-    field = rest_.substr(0, end);
-    rest_.remove_prefix(end == std::string_view::npos ? rest_.size() : end);
+    std::size_t i = 0;
+    const std::size_t n = rest_.size();
+    while (i < n && is_sep(rest_[i])) ++i;
+    if (i == n) {
+      rest_ = {};
+      return false;
+    }
+    std::size_t j = i;
+    while (j < n && !is_sep(rest_[j])) ++j;
+    field = rest_.substr(i, j - i);
+    rest_.remove_prefix(j);
     return true;
   }
-  bool empty() const { return rest_.find_first_not_of(seps_) == std::string_view::npos; }
+  bool empty() const {
+    for (char c : rest_)
+      if (!is_sep(c)) return false;
+    return true;
+  }
 
  private:
+  bool is_sep(char c) const { return c == a_ || c == b_; }
   std::string_view rest_;
-  std::string_view seps_;
+  char a_, b_;
 };
 
 inline bool is_blank(std::string_view line) {
   return line.find_first_not_of(" \t") == std::string_view::npos;
 }
 
-// A whole non-negative number; `what` names it in the error ("a byte count").
-inline std::uint64_t parse_count(std::string_view field, const LineScanner& at, const char* what) {
-  std::uint64_t v = 0;
-  auto [p, ec] = std::from_chars(field.data(), field.data() + field.size(), v);
-  if (ec == std::errc() && p == field.data() + field.size()) return v;
+// The failure paths, kept out of line so the parsing loops stay small.
+[[noreturn, gnu::cold, gnu::noinline]] inline void fail_count(std::string_view field, const LineScanner& at,
+                                                             const char* what, std::errc ec) {
   if (!field.empty() && field[0] == '-')
     at.fail(std::string("expected ") + what + " (non-negative), got '" + std::string(field) + "'");
   if (ec == std::errc::result_out_of_range)
     at.fail(std::string("expected ") + what + ", got '" + std::string(field) + "', which is too large");
   at.fail(std::string("expected ") + what + " (a whole number), got '" + std::string(field) + "'");
 }
+[[noreturn, gnu::cold, gnu::noinline]] inline void fail_missing(const LineScanner& at, const char* what) {
+  at.fail(std::string("expected ") + what + ", found the end of the line");
+}
+
+// A whole non-negative number; `what` names it in the error ("a byte count").
+inline std::uint64_t parse_count(std::string_view field, const LineScanner& at, const char* what) {
+  std::uint64_t v = 0;
+  auto [p, ec] = std::from_chars(field.data(), field.data() + field.size(), v);
+  if (ec == std::errc() && p == field.data() + field.size()) [[likely]]
+    return v;
+  fail_count(field, at, what, ec);
+}
 
 // Takes the next field or fails naming what was expected.
 inline std::string_view need(Fields& fields, const LineScanner& at, const char* what) {
   std::string_view f;
-  if (!fields.next(f)) at.fail(std::string("expected ") + what + ", found the end of the line");
+  if (!fields.next(f)) [[unlikely]]
+    fail_missing(at, what);
   return f;
 }
 

@@ -2,6 +2,7 @@
 // that re-reading a written file checks the writer.
 #include <filesystem>
 
+#include "core/mapped_file.hpp"
 #include "launch/ranges.hpp"
 #include "launch/slot_lookup.hpp"
 #include "rankmap/error.hpp"
@@ -217,7 +218,7 @@ Mapping read_host_per_line(std::string_view text, const std::filesystem::path& p
   return m;
 }
 
-Mapping read_csv_mapping(std::string_view text, const std::string& source, const Allocation& a,
+Mapping read_csv_mapping(std::string_view text, const std::string& source,
                          const SlotLookup& look) {
   LineScanner in(text, source);
   std::string_view line;
@@ -263,14 +264,15 @@ Mapping read_csv_mapping(std::string_view text, const std::string& source, const
 
 Mapping read_launch_file(const std::filesystem::path& path, LaunchFormat format, const Machine& machine,
                          const Allocation& allocation) {
-  const std::string text = read_text_file(path);
+  const detail::MappedFile file(path);
+  const std::string_view text = file.text();
   const SlotLookup look(machine, allocation);
   switch (format) {
     case LaunchFormat::openmpi: return read_openmpi(text, path.string(), allocation, look);
     case LaunchFormat::mpich: return read_mpich(text, path.string(), allocation, look);
     case LaunchFormat::slurm:
     case LaunchFormat::mvapich: return read_host_per_line(text, path, format, allocation, look);
-    case LaunchFormat::csv: return read_csv_mapping(text, path.string(), allocation, look);
+    case LaunchFormat::csv: return read_csv_mapping(text, path.string(), look);
   }
   throw Error("unknown launch format");
 }

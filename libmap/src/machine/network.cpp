@@ -15,11 +15,6 @@ std::size_t Network::num_coords() const {
   return n;
 }
 
-int Network::hops_1d(int dim, int a, int b) const {
-  const int delta = std::abs(a - b);
-  return wrap[dim] ? std::min(delta, dims[dim] - delta) : delta;
-}
-
 int Network::diameter() const {
   int d = 0;
   for (int i = 0; i < num_dims(); ++i) d += wrap[i] ? dims[i] / 2 : dims[i] - 1;

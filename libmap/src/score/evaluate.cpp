@@ -29,6 +29,14 @@ Metrics evaluate(const Graph& graph, const Machine& machine, const Allocation& a
     return h;
   };
 
+  // Per rank: its node and package, looked up once rather than per edge.
+  std::vector<int> node_of(graph.ranks), package_of(graph.ranks);
+  for (std::uint32_t r = 0; r < graph.ranks; ++r) {
+    const Placement p = mapping.ranks[r];
+    node_of[r] = p.node;
+    package_of[r] = allocation.slots(p.node)[p.slot].package;
+  }
+
   Metrics m;
   m.ranks = graph.ranks;
   std::vector<char> used(nalloc, 0);
@@ -37,7 +45,7 @@ Metrics evaluate(const Graph& graph, const Machine& machine, const Allocation& a
 
   std::uint64_t distinct_bytes = 0, distinct_msgs = 0;
   for (std::uint32_t r = 0; r < graph.ranks; ++r) {
-    const Placement pr = mapping.ranks[r];
+    const int nr = node_of[r];
     for (std::uint64_t e = graph.offsets[r]; e < graph.offsets[r + 1]; ++e) {
       const std::uint32_t s = graph.targets[e];
       const std::uint64_t b = graph.bytes[e], msg = graph.msgs[e];
@@ -46,14 +54,13 @@ Metrics evaluate(const Graph& graph, const Machine& machine, const Allocation& a
       if (s == r) continue;  // self-traffic never leaves the process
       distinct_bytes += b;
       distinct_msgs += msg;
-      const Placement ps = mapping.ranks[s];
-      if (pr.node == ps.node) {
-        if (allocation.slots(pr.node)[pr.slot].package != allocation.slots(ps.node)[ps.slot].package)
-          m.cross_socket_bytes += b;
+      const int ns = node_of[s];
+      if (nr == ns) {
+        if (package_of[r] != package_of[s]) m.cross_socket_bytes += b;
         continue;
       }
       m.inter_node_bytes += b;
-      const int h = hops(pr.node, ps.node);
+      const int h = hops(nr, ns);
       m.hop_bytes += b * static_cast<std::uint64_t>(h);
       m.hop_msgs += msg * static_cast<std::uint64_t>(h);
       if (b || msg) m.max_dilation = std::max(m.max_dilation, h);
@@ -78,7 +85,7 @@ Metrics evaluate(const Graph& graph, const Machine& machine, const Allocation& a
     for (std::uint32_t i = first_rank[u]; i < first_rank[u + 1]; ++i) {
       const std::uint32_t r = ranks_by_node[i];
       for (std::uint64_t e = graph.offsets[r]; e < graph.offsets[r + 1]; ++e) {
-        const auto v = static_cast<std::uint32_t>(mapping.ranks[graph.targets[e]].node);
+        const auto v = static_cast<std::uint32_t>(node_of[graph.targets[e]]);
         if (v == u || graph.bytes[e] == 0) continue;
         if (pair_bytes[v] == 0) touched.push_back(v);
         pair_bytes[v] += graph.bytes[e];
