@@ -1,14 +1,11 @@
 // rankmap eval GRAPH --machine M --mapping FILE: the scores of an existing
 // mapping (any launch format), next to the block baseline's.
-#include <iostream>
 #include <optional>
 
 #include "commands.hpp"
 #include "common.hpp"
-#include "rankmap/baseline.hpp"
 #include "rankmap/error.hpp"
 #include "rankmap/launch.hpp"
-#include "rankmap/metrics.hpp"
 #include "report.hpp"
 
 namespace rankmap::cli {
@@ -30,11 +27,8 @@ int run_eval(const EvalOptions& o) {
   const Mapping mapping = read_launch_file(o.mapping, format, machine, allocation);
   verify_mapping(mapping, allocation, graph.ranks, o.mapping);
   progress.done("read " + o.mapping);
-  const Metrics ours = evaluate(graph, machine, allocation, mapping);
-  const Metrics block = evaluate(graph, machine, allocation, baseline_mapping(Baseline::block, allocation, graph.ranks));
+  report(graph, machine, allocation, mapping, {"mapping", o.json, 0.0, o.p_mpi});
   progress.done("scored the mapping and the block baseline");
-  print_comparison(std::cout, ours, "mapping", block);
-  if (!o.json.empty()) write_json(o.json, report_json(ours, block, machine.network, 0.0, o.p_mpi));
   return 0;
 }
 

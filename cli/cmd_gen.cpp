@@ -60,8 +60,10 @@ int run_stencil(const GenOptions& o) {
                              " --bytes " + std::to_string(o.bytes));
   else if (ext == ".csv")
     text = format_csv(g);
+  else if (ext == ".grf")
+    text = format_scotch(g);
   else
-    throw Error(o.output, 0, "expected an output ending in .mtx or .csv");
+    throw Error(o.output, 0, "expected an output ending in .mtx, .csv or .grf");
   write_files_atomically({{o.output, std::move(text)}});
   progress.done("wrote " + o.output);
   std::cout << "wrote " << o.output << ": " << g.ranks << " ranks, " << g.num_edges() << " edges\n";
@@ -79,7 +81,7 @@ void add_gen(CLI::App& app, Action& action) {
   cmd->add_option("--points", o->points, "Stencil points: 2d+1 (faces, the default) or 3^d (with edges and corners)");
   cmd->add_flag("--periodic", o->periodic, "Neighbours wrap around the grid");
   cmd->add_option("--bytes", o->bytes, "Bytes sent to each neighbour (one message)")->capture_default_str();
-  cmd->add_option("--output,-o", o->output, "Graph file to write (.mtx or .csv)")->required();
+  cmd->add_option("--output,-o", o->output, "Graph file to write (.mtx, .csv or .grf)")->required();
   cmd->add_flag("--quiet,-q", o->quiet, "No progress lines on stderr");
   cmd->callback([o, &action] { action = [o] { return run_stencil(*o); }; });
 }

@@ -2,7 +2,6 @@
 // writes the launch file (verified by re-reading it before it is renamed
 // into place), then prints its scores next to the block baseline's.
 #include <chrono>
-#include <iostream>
 #include <optional>
 
 #include "commands.hpp"
@@ -10,7 +9,6 @@
 #include "rankmap/baseline.hpp"
 #include "rankmap/error.hpp"
 #include "rankmap/launch.hpp"
-#include "rankmap/metrics.hpp"
 #include "report.hpp"
 
 namespace rankmap::cli {
@@ -41,11 +39,8 @@ int run_map(const MapOptions& o) {
 
   write_launch_files(o.output, format, machine, allocation, mapping);
   progress.done("wrote and re-checked " + o.output);
-  const Metrics ours = evaluate(graph, machine, allocation, mapping);
-  const Metrics block = evaluate(graph, machine, allocation, baseline_mapping(Baseline::block, allocation, graph.ranks));
+  report(graph, machine, allocation, mapping, {std::string(baseline_name(kind)), o.json, map_seconds, o.p_mpi});
   progress.done("scored");
-  print_comparison(std::cout, ours, std::string(baseline_name(kind)), block);
-  if (!o.json.empty()) write_json(o.json, report_json(ours, block, machine.network, map_seconds, o.p_mpi));
   return 0;
 }
 

@@ -1,7 +1,9 @@
 #include "report.hpp"
 
 #include <cstdio>
+#include <iostream>
 
+#include "rankmap/baseline.hpp"
 #include "rankmap/gain.hpp"
 #include "rankmap/io.hpp"
 
@@ -61,6 +63,15 @@ void print_comparison(std::ostream& out, const Metrics& m, const std::string& la
                 static_cast<unsigned long long>(m.ranks), static_cast<unsigned long long>(m.nodes),
                 static_cast<unsigned long long>(m.total_bytes), static_cast<unsigned long long>(m.total_msgs));
   out << line;
+}
+
+void report(const Graph& graph, const Machine& machine, const Allocation& allocation, const Mapping& mapping,
+            const ReportRequest& request) {
+  const Metrics ours = evaluate(graph, machine, allocation, mapping);
+  const Metrics block = evaluate(graph, machine, allocation, baseline_mapping(Baseline::block, allocation, graph.ranks));
+  print_comparison(std::cout, ours, request.label, block);
+  if (!request.json.empty())
+    write_json(request.json, report_json(ours, block, machine.network, request.map_seconds, request.p_mpi));
 }
 
 void write_json(const std::string& path, const nlohmann::json& doc) {

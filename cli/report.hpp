@@ -22,6 +22,18 @@ nlohmann::json report_json(const Metrics& mapping, const Metrics& block, const N
 void print_comparison(std::ostream& out, const Metrics& mapping, const std::string& label,
                       const Metrics& block);
 
+struct ReportRequest {
+  std::string label;          // the mapping's column heading
+  std::string json;           // JSON path, or empty
+  double map_seconds = 0;
+  std::optional<double> p_mpi;
+};
+
+// Scores `mapping` and the block baseline of the same allocation, prints the
+// comparison on stdout and writes the JSON report when asked.
+void report(const Graph& graph, const Machine& machine, const Allocation& allocation,
+            const Mapping& mapping, const ReportRequest& request);
+
 // Writes through a temporary file; nothing is left on failure.
 void write_json(const std::string& path, const nlohmann::json& doc);
 

@@ -28,7 +28,7 @@ case $mpi in
   *) echo "usage: $0 openmpi|mpich RANKMAP" >&2; exit 2 ;;
 esac
 
-export here
+export here FAKESSH_TMP=$work
 export -f launch
 # run_launch FILE RANKS CSV: the launcher, bounded in time.
 run_launch() { timeout 60 bash -c 'launch "$@"' _ "$1" "$2" ./check_placement "$3"; }

@@ -183,3 +183,20 @@ TEST(GraphBuilder, OrderDoesNotMatter) {
   const Graph z = empty.build();
   EXPECT_EQ(z.offsets, (std::vector<std::uint64_t>{0, 0, 0, 0}));
 }
+
+// Scotch wants symmetric loads: each edge carries the bytes of both
+// directions, loops are dropped, and the file reads back as that graph.
+TEST(WriteGraph, ScotchIsSymmetrised) {
+  test::TempDir dir;
+  GraphBuilder b(4);
+  b.add(0, 1, 5, 1);
+  b.add(1, 0, 7, 1);
+  b.add(2, 0, 3, 1);  // one way only
+  b.add(3, 3, 9, 1);  // a loop
+  b.add(1, 3, 0, 4);  // messages without bytes
+  const std::string text = format_scotch(b.build());
+  EXPECT_EQ(text, "0\n4 4\n0 010\n2 12 1 3 2\n1 12 0\n1 3 0\n0\n");
+  std::ofstream(dir.path() / "g.grf") << text;
+  EXPECT_EQ(edges_of(read_graph(dir.path() / "g.grf")),
+            (Edges{{{0, 1}, {12, 1}}, {{0, 2}, {3, 1}}, {{1, 0}, {12, 1}}, {{2, 0}, {3, 1}}}));
+}

@@ -63,5 +63,10 @@ namespace rankmap {
 // ("src,dst,bytes,msgs", with a "# ranks=N" line).
 std::string format_mtx(const Graph& graph, const std::string& comment = "");
 std::string format_csv(const Graph& graph);
+// Scotch source graph (.grf, base 0, edge loads). Scotch wants a symmetric
+// graph without loops: an edge's load is the bytes sent both ways, so that
+// Scotch's cost (sum of load x distance over edges) equals rankmap's
+// hop-bytes. Self-traffic and pairs without bytes are left out.
+std::string format_scotch(const Graph& graph);
 
 }  // namespace rankmap
