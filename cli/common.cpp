@@ -4,8 +4,8 @@
 
 namespace rankmap::cli {
 
-void MachineOptions::add_to(CLI::App& cmd) {
-  cmd.add_option("--machine,-m", machine, "Machine description (TOML)")->required();
+void MachineOptions::add_to(CLI::App& cmd, bool required) {
+  cmd.add_option("--machine,-m", machine, "Machine description (TOML)")->required(required);
   cmd.add_option("--nodes", nodes,
                  "Allocated nodes: a Slurm hostlist (node[00-07,12]) or @file, one host per line "
                  "(default: every node)");
@@ -28,7 +28,7 @@ void Progress::done(const std::string& what) {
   const auto now = Clock::now();
   const double stage = std::chrono::duration<double>(now - stage_).count();
   stage_ = now;
-  if (!quiet_ && stage >= 1.0)
+  if (!quiet_ && (stage >= 1.0 || verbose_))
     std::fprintf(stderr, "rankmap: %s (%.1f s)\n", what.c_str(), stage);
 }
 

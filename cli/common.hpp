@@ -16,7 +16,8 @@ struct MachineOptions {
   int ppn = 0;
   bool hwthreads = false;
 
-  void add_to(CLI::App& cmd);
+  // `required`: whether --machine must be given (map --dump-config needs none).
+  void add_to(CLI::App& cmd, bool required = true);
 };
 
 struct LoadedMachine {
@@ -25,17 +26,18 @@ struct LoadedMachine {
 };
 LoadedMachine load(const MachineOptions& options);
 
-// Reports a finished stage on stderr when it took a second or more, so long
-// runs show where the time goes and short ones stay quiet.
+// Reports a finished stage on stderr when it took a second or more (every
+// stage when verbose), so long runs show where the time goes and short ones
+// stay quiet.
 class Progress {
  public:
-  explicit Progress(bool quiet) : quiet_(quiet) {}
+  explicit Progress(bool quiet, bool verbose = false) : quiet_(quiet), verbose_(verbose) {}
   void done(const std::string& what);
   double seconds_since_start() const;
 
  private:
   using Clock = std::chrono::steady_clock;
-  bool quiet_;
+  bool quiet_, verbose_;
   Clock::time_point start_ = Clock::now(), stage_ = start_;
 };
 

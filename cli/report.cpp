@@ -9,7 +9,7 @@
 
 namespace rankmap::cli {
 
-nlohmann::json metrics_json(const Metrics& m) {
+nlohmann::ordered_json metrics_json(const Metrics& m) {
   return {
       {"ranks", m.ranks},
       {"nodes", m.nodes},
@@ -25,9 +25,9 @@ nlohmann::json metrics_json(const Metrics& m) {
   };
 }
 
-nlohmann::json report_json(const Metrics& mapping, const Metrics& block, const Network& net,
+nlohmann::ordered_json report_json(const Metrics& mapping, const Metrics& block, const Network& net,
                            double map_seconds, std::optional<double> p_mpi) {
-  nlohmann::json doc = metrics_json(mapping);
+  nlohmann::ordered_json doc = metrics_json(mapping);
   doc["map_seconds"] = map_seconds;
   doc["baseline"] = metrics_json(block);
   doc["baseline"]["name"] = "block";
@@ -74,7 +74,7 @@ void report(const Graph& graph, const Machine& machine, const Allocation& alloca
     write_json(request.json, report_json(ours, block, machine.network, request.map_seconds, request.p_mpi));
 }
 
-void write_json(const std::string& path, const nlohmann::json& doc) {
+void write_json(const std::string& path, const nlohmann::ordered_json& doc) {
   write_files_atomically({{path, doc.dump(2) + "\n"}});
 }
 

@@ -11,12 +11,13 @@
 
 namespace rankmap::cli {
 
-nlohmann::json metrics_json(const Metrics& m);
+// ordered_json: keys stay in the order written, the mapping's before `baseline`.
+nlohmann::ordered_json metrics_json(const Metrics& m);
 
 // The report of design.md: the mapping's keys, `baseline` with the same keys
 // for the block mapping, `map_seconds`, and `predicted_gain` (null without
 // p_mpi).
-nlohmann::json report_json(const Metrics& mapping, const Metrics& block, const Network& net,
+nlohmann::ordered_json report_json(const Metrics& mapping, const Metrics& block, const Network& net,
                            double map_seconds, std::optional<double> p_mpi);
 
 void print_comparison(std::ostream& out, const Metrics& mapping, const std::string& label,
@@ -35,6 +36,6 @@ void report(const Graph& graph, const Machine& machine, const Allocation& alloca
             const Mapping& mapping, const ReportRequest& request);
 
 // Writes through a temporary file; nothing is left on failure.
-void write_json(const std::string& path, const nlohmann::json& doc);
+void write_json(const std::string& path, const nlohmann::ordered_json& doc);
 
 }  // namespace rankmap::cli

@@ -11,6 +11,11 @@ cd "$work" || exit 1
 desmos=$src/data/machines/desmos.toml
 passed=0
 failed=0
+# json FILE KEY.PATH: one value of a JSON report.
+json() { python3 -c 'import json, sys
+v = json.load(open(sys.argv[1]))
+for k in sys.argv[2].split("."): v = v[k]
+print(v)' "$1" "$2"; }
 
 ok() { passed=$((passed + 1)); }
 bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
@@ -90,7 +95,8 @@ for f in openmpi mpich slurm mvapich csv; do
   if cmp -s a.$f b.$f && grep -v map_seconds a.$f.json | cmp -s - <(grep -v map_seconds b.$f.json); then ok; else bad "determinism $f"; fi
   # What map wrote, eval reads back and scores identically.
   "$rankmap" eval good.mtx "${m[@]}" --mapping a.$f --json e.$f.json >/dev/null || bad "eval $f"
-  if [ "$(grep '"hop_bytes"' a.$f.json | head -1)" = "$(grep '"hop_bytes"' e.$f.json | head -1)" ]; then ok; else bad "eval of $f disagrees with map"; fi
+  if [ "$(json a.$f.json hop_bytes)" = "$(json e.$f.json hop_bytes)" ] &&
+    [ "$(json a.$f.json max_link_bytes)" = "$(json e.$f.json max_link_bytes)" ]; then ok; else bad "eval of $f disagrees with map"; fi
 done
 "$rankmap" map good.mtx "${m[@]}" --baseline random --seed 4 -o c.rank -q >/dev/null
 if cmp -s a.openmpi c.rank; then bad "seed 4 gave the same mapping as seed 3"; else ok; fi

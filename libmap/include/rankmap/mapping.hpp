@@ -22,7 +22,9 @@ struct Mapping {
 
 // The independent check every written mapping goes through: `ranks` ranks,
 // each placed exactly once, on an allocated node, in a slot that exists, no
-// slot used twice. Throws Error(source, 0, ...) naming the first violation.
+// slot used twice (when ranks exceed slots, which only an oversubscribed run
+// allows, no slot more than ceil(ranks / slots) times). Throws
+// Error(source, 0, ...) naming the first violation.
 void verify_mapping(const Mapping& mapping, const Allocation& allocation,
                     std::size_t ranks, const std::string& source);
 

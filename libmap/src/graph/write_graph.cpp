@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "graph/undirected.hpp"
 #include "rankmap/graph.hpp"
 
 namespace rankmap {
@@ -55,46 +56,18 @@ std::string format_csv(const Graph& g) {
 }
 
 std::string format_scotch(const Graph& g) {
-  // The transpose gives each rank its incoming traffic; merging a row of the
-  // graph with the same row of its transpose gives bytes both ways.
-  std::vector<std::uint64_t> in_start(static_cast<std::size_t>(g.ranks) + 1, 0);
-  for (std::uint32_t t : g.targets) ++in_start[t + 1];
-  for (std::size_t r = 0; r < g.ranks; ++r) in_start[r + 1] += in_start[r];
-  std::vector<std::uint32_t> in_source(g.num_edges());
-  std::vector<std::uint64_t> in_bytes(g.num_edges());
-  {
-    std::vector<std::uint64_t> fill(in_start.begin(), in_start.end() - 1);
-    for (std::uint32_t r = 0; r < g.ranks; ++r)  // rows in order: sources come out sorted
-      for (std::uint64_t e = g.offsets[r]; e < g.offsets[r + 1]; ++e) {
-        const std::uint64_t at = fill[g.targets[e]]++;
-        in_source[at] = r;
-        in_bytes[at] = g.bytes[e];
-      }
-  }
-  std::string body;
-  body.reserve(g.num_edges() * 20);
-  std::uint64_t arcs = 0;
-  std::vector<std::pair<std::uint32_t, std::uint64_t>> row;
-  for (std::uint32_t r = 0; r < g.ranks; ++r) {
-    row.clear();
-    std::uint64_t i = g.offsets[r], j = in_start[r];
-    while (i < g.offsets[r + 1] || j < in_start[r + 1]) {
-      const std::uint32_t a = i < g.offsets[r + 1] ? g.targets[i] : UINT32_MAX;
-      const std::uint32_t b = j < in_start[r + 1] ? in_source[j] : UINT32_MAX;
-      const std::uint32_t v = std::min(a, b);
-      std::uint64_t both = 0;
-      if (a == v) both += g.bytes[i++];
-      if (b == v) both += in_bytes[j++];
-      if (v != r && both > 0) row.emplace_back(v, both);
+  const detail::UndirectedGraph u = detail::make_undirected(g);
+  std::string out = "0\n" + std::to_string(u.n) + " " + std::to_string(u.adjncy.size()) + "\n0 010\n";
+  out.reserve(out.size() + u.adjncy.size() * 20);
+  for (std::uint32_t r = 0; r < u.n; ++r) {
+    const std::uint64_t first = u.xadj[r], last = u.xadj[r + 1];
+    put(out, last - first, first == last ? '\n' : ' ');
+    for (std::uint64_t e = first; e < last; ++e) {
+      put(out, u.weight[e], ' ');
+      put(out, u.adjncy[e], e + 1 == last ? '\n' : ' ');
     }
-    put(body, row.size(), row.empty() ? '\n' : ' ');
-    for (std::size_t k = 0; k < row.size(); ++k) {
-      put(body, row[k].second, ' ');
-      put(body, row[k].first, k + 1 == row.size() ? '\n' : ' ');
-    }
-    arcs += row.size();
   }
-  return "0\n" + std::to_string(g.ranks) + " " + std::to_string(arcs) + "\n0 010\n" + body;
+  return out;
 }
 
 }  // namespace rankmap

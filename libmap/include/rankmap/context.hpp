@@ -1,0 +1,51 @@
+// rankmap::Context: every knob of the mapping engine, with named presets.
+// `--dump-config` writes one as TOML and `-C FILE` reads it back.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rankmap {
+
+struct Context {
+  std::string preset = "default";
+  std::uint64_t seed = 1;
+
+  struct Partition {
+    bool cartesian = true;         // a grid in rank order: boxes laid onto the torus
+    bool metis_kway = true;        // METIS k-way into one part per node
+    bool recursive_bisection = true;  // bisect graph and torus coordinates together
+    bool scotch = false;           // Scotch static mapping onto the allocation
+    int metis_cuts = 1;            // METIS ncuts: tries, keeping the best
+  } partition;
+
+  struct Placement {
+    bool greedy = true;            // grow from the heaviest part, nearest free node
+    bool cuthill_mckee = true;     // Boost.Graph RCM order along a snake of the torus
+    bool scotch = false;           // Scotch maps the part graph onto the allocation
+    int swap_passes = 8;           // part-swap passes on hop-bytes, then link load
+  } placement;
+
+  struct Refinement {
+    int rank_swap_passes = 2;      // swap ranks between nodes (exact sizes kept)
+  } refinement;
+
+  bool within_node = true;         // split each node's ranks over its packages and cores
+  bool oversubscribe = false;      // allow more ranks than slots (ranks share slots)
+};
+
+std::vector<std::string> preset_names();  // fast, default, quality
+// Throws Error("--preset", ...) for an unknown name.
+Context create_context(std::string_view preset);
+
+// TOML text of every field; load_context(dump) gives the same Context.
+std::string dump_context(const Context& context);
+// Reads a dumped context; unknown keys and bad values are errors naming the
+// file and line.
+Context load_context(const std::filesystem::path& path);
+Context parse_context(std::string_view toml_text, const std::string& source);
+
+}  // namespace rankmap

@@ -1,0 +1,22 @@
+// The graph made undirected for partitioners: an edge's weight is the bytes
+// sent both ways; self-traffic and pairs without bytes are dropped. METIS
+// and Scotch both want this shape. Internal to libmap.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "rankmap/graph.hpp"
+
+namespace rankmap::detail {
+
+struct UndirectedGraph {
+  std::uint32_t n = 0;
+  std::vector<std::uint64_t> xadj;     // n + 1
+  std::vector<std::uint32_t> adjncy;   // both directions of every edge
+  std::vector<std::uint64_t> weight;   // bytes both ways
+};
+
+UndirectedGraph make_undirected(const Graph& graph);
+
+}  // namespace rankmap::detail

@@ -1,0 +1,151 @@
+#include "rankmap/context.hpp"
+
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <sstream>
+
+#include "rankmap/error.hpp"
+#include "rankmap/io.hpp"
+
+namespace rankmap {
+
+std::vector<std::string> preset_names() { return {"fast", "default", "quality"}; }
+
+Context create_context(std::string_view preset) {
+  Context c;
+  c.preset = std::string(preset);
+  if (preset == "fast") {
+    // One partition, one cheap start, a short refinement: for very large jobs.
+    c.partition = {true, true, false, false, 1};
+    c.placement = {false, true, false, 2};
+    c.refinement.rank_swap_passes = 0;
+  } else if (preset == "default") {
+    // Defaults of the struct.
+  } else if (preset == "quality") {
+    c.partition = {true, true, true, true, 4};
+    c.placement = {true, true, true, 32};
+    c.refinement.rank_swap_passes = 8;
+  } else {
+    throw Error("--preset", 0, "unknown preset '" + std::string(preset) + "' (expected fast, default or quality)");
+  }
+  return c;
+}
+
+std::string dump_context(const Context& c) {
+  std::ostringstream out;
+  auto b = [](bool v) { return v ? "true" : "false"; };
+  out << "# rankmap context; read back with -C FILE\n"
+      << "preset = \"" << c.preset << "\"\n"
+      << "seed = " << c.seed << "\n"
+      << "within_node = " << b(c.within_node) << "\n"
+      << "oversubscribe = " << b(c.oversubscribe) << "\n\n"
+      << "[partition]\n"
+      << "cartesian = " << b(c.partition.cartesian) << "\n"
+      << "metis_kway = " << b(c.partition.metis_kway) << "\n"
+      << "recursive_bisection = " << b(c.partition.recursive_bisection) << "\n"
+      << "scotch = " << b(c.partition.scotch) << "\n"
+      << "metis_cuts = " << c.partition.metis_cuts << "\n\n"
+      << "[placement]\n"
+      << "greedy = " << b(c.placement.greedy) << "\n"
+      << "cuthill_mckee = " << b(c.placement.cuthill_mckee) << "\n"
+      << "scotch = " << b(c.placement.scotch) << "\n"
+      << "swap_passes = " << c.placement.swap_passes << "\n\n"
+      << "[refinement]\n"
+      << "rank_swap_passes = " << c.refinement.rank_swap_passes << "\n";
+  return out.str();
+}
+
+namespace {
+
+class ContextReader {
+ public:
+  explicit ContextReader(std::string source) : source_(std::move(source)) {}
+
+  Context read(const toml::table& root) {
+    Context c;
+    known(root, {"preset", "seed", "within_node", "oversubscribe", "partition", "placement", "refinement"}, "top level");
+    if (auto* p = root.get("preset")) {
+      // A preset sets the defaults; the keys below override them.
+      auto name = p->value<std::string>();
+      if (!name) fail(*p, "'preset' must be a string");
+      try {
+        c = create_context(*name);
+      } catch (const Error& e) {
+        fail(*p, "unknown preset '" + *name + "' (expected fast, default or quality)");
+      }
+    }
+    if (auto* s = root.get("seed")) c.seed = static_cast<std::uint64_t>(integer(*s, "seed", 0, INT64_MAX));
+    flag(root, "within_node", c.within_node);
+    flag(root, "oversubscribe", c.oversubscribe);
+    if (const toml::table* t = table(root, "partition")) {
+      known(*t, {"cartesian", "metis_kway", "recursive_bisection", "scotch", "metis_cuts"}, "[partition]");
+      flag(*t, "cartesian", c.partition.cartesian);
+      flag(*t, "metis_kway", c.partition.metis_kway);
+      flag(*t, "recursive_bisection", c.partition.recursive_bisection);
+      flag(*t, "scotch", c.partition.scotch);
+      if (auto* n = t->get("metis_cuts")) c.partition.metis_cuts = static_cast<int>(integer(*n, "metis_cuts", 1, 100));
+      if (!c.partition.metis_kway && !c.partition.recursive_bisection && !c.partition.scotch)
+        fail(*t, "[partition] must enable at least one of metis_kway, recursive_bisection, scotch "
+                 "(cartesian alone does not apply to every graph)");
+    }
+    if (const toml::table* t = table(root, "placement")) {
+      known(*t, {"greedy", "cuthill_mckee", "scotch", "swap_passes"}, "[placement]");
+      flag(*t, "greedy", c.placement.greedy);
+      flag(*t, "cuthill_mckee", c.placement.cuthill_mckee);
+      flag(*t, "scotch", c.placement.scotch);
+      if (auto* n = t->get("swap_passes")) c.placement.swap_passes = static_cast<int>(integer(*n, "swap_passes", 0, 10000));
+    }
+    if (const toml::table* t = table(root, "refinement")) {
+      known(*t, {"rank_swap_passes"}, "[refinement]");
+      if (auto* n = t->get("rank_swap_passes"))
+        c.refinement.rank_swap_passes = static_cast<int>(integer(*n, "rank_swap_passes", 0, 10000));
+    }
+    return c;
+  }
+
+ private:
+  [[noreturn]] void fail(const toml::node& n, const std::string& what) const {
+    throw Error(source_, n.source().begin.line, what);
+  }
+  void known(const toml::table& t, std::initializer_list<std::string_view> keys, const std::string& where) {
+    for (auto&& [k, v] : t)
+      if (std::find(keys.begin(), keys.end(), k.str()) == keys.end())
+        fail(v, "unknown key '" + std::string(k.str()) + "' in " + where);
+  }
+  const toml::table* table(const toml::table& root, const char* key) {
+    const toml::node* n = root.get(key);
+    if (n && !n->is_table()) fail(*n, std::string("'") + key + "' must be a table");
+    return n ? n->as_table() : nullptr;
+  }
+  void flag(const toml::table& t, const char* key, bool& out) {
+    if (const toml::node* n = t.get(key)) {
+      auto v = n->value<bool>();
+      if (!n->is_boolean() || !v) fail(*n, std::string("'") + key + "' must be true or false");
+      out = *v;
+    }
+  }
+  std::int64_t integer(const toml::node& n, const char* key, std::int64_t lo, std::int64_t hi) {
+    auto v = n.value<std::int64_t>();
+    if (!n.is_integer() || !v || *v < lo || *v > hi)
+      fail(n, std::string("'") + key + "' must be a whole number from " + std::to_string(lo) + " to " + std::to_string(hi));
+    return *v;
+  }
+  std::string source_;
+};
+
+}  // namespace
+
+Context parse_context(std::string_view text, const std::string& source) {
+  toml::table root;
+  try {
+    root = toml::parse(text, source);
+  } catch (const toml::parse_error& e) {
+    throw Error(source, e.source().begin.line, "TOML syntax: " + std::string(e.description()));
+  }
+  return ContextReader(source).read(root);
+}
+
+Context load_context(const std::filesystem::path& path) { return parse_context(read_text_file(path), path.string()); }
+
+}  // namespace rankmap

@@ -1,0 +1,93 @@
+// What the stages of map() exchange. Internal to libmap.
+//
+// Parts: the ranks are split into one part per used node; part p has
+// sizes[p] ranks and starts out meant for used node p. Placement may move a
+// part to any used node that takes the same number of ranks.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "graph/undirected.hpp"
+#include "rankmap/context.hpp"
+#include "rankmap/graph.hpp"
+#include "rankmap/mapping.hpp"
+
+namespace rankmap::detail {
+
+// Hop distances between allocated nodes (positions in the Allocation).
+class NodeGeometry {
+ public:
+  NodeGeometry(const Machine& machine, const Allocation& allocation);
+  int hops(int a, int b) const {
+    int h = 0;
+    for (int d = 0; d < net_.num_dims(); ++d) h += net_.hops_1d(d, coord_[a][d], coord_[b][d]);
+    return h;
+  }
+  int coord(int node, int dim) const { return coord_[node][dim]; }
+  std::size_t coord_index(int node) const { return coord_index_[node]; }
+  const Network& network() const { return net_; }
+  int size() const { return static_cast<int>(coord_.size()); }
+
+ private:
+  const Network& net_;
+  std::vector<std::array<int, kMaxDims>> coord_;
+  std::vector<std::size_t> coord_index_;
+};
+
+// How many ranks each allocated node takes: all its slots when the ranks
+// fill the allocation; otherwise the most compact set of nodes around the
+// allocation's centre; with oversubscription, shares in proportion to slots.
+std::vector<std::uint32_t> ranks_per_node(const Allocation& allocation, std::size_t ranks,
+                                          bool oversubscribe, const NodeGeometry& geometry);
+
+// Stage 1: a part (0..sizes.size()-1) for every rank, with exactly sizes[p]
+// ranks in part p.
+std::vector<int> partition_metis_kway(const UndirectedGraph& g, const std::vector<std::uint32_t>& sizes,
+                                      std::uint64_t seed, int cuts);
+std::vector<int> partition_scotch(const UndirectedGraph& g, const std::vector<std::uint32_t>& sizes,
+                                  const std::vector<int>& used_nodes, const NodeGeometry& geometry,
+                                  std::uint64_t seed);
+// Bisects graph and node coordinates together: part p lands near the
+// nodes it was cut with, so the identity placement is already good.
+std::vector<int> partition_recursive_bisection(const UndirectedGraph& g, const std::vector<std::uint32_t>& sizes,
+                                               const std::vector<int>& used_nodes, const NodeGeometry& geometry,
+                                               std::uint64_t seed);
+// Grid graphs in rank order: node of every rank for each way of cutting the
+// grid into node-sized boxes laid onto the torus with neighbouring boxes on
+// neighbouring nodes (at most max_candidates). Empty when the graph is not a
+// grid or the allocation is not the whole, uniform machine.
+std::vector<std::vector<int>> cartesian_candidates(const UndirectedGraph& g, const Allocation& allocation,
+                                                   const NodeGeometry& geometry, std::size_t max_candidates);
+// Swaps single ranks between nodes while hop-bytes falls; returns passes made.
+int refine_rank_swaps(const UndirectedGraph& g, const NodeGeometry& geo, std::vector<int>& node_of_rank, int passes);
+
+// Moves ranks between parts, cheapest first, until every part has its size.
+void enforce_part_sizes(const UndirectedGraph& g, std::vector<int>& part, const std::vector<std::uint32_t>& sizes);
+
+// Traffic between parts, both ways (hop-bytes is symmetric in the pair).
+struct PartGraph {
+  int parts = 0;
+  std::vector<std::uint64_t> xadj;
+  std::vector<int> adjncy;
+  std::vector<std::uint64_t> weight;
+};
+PartGraph make_part_graph(const UndirectedGraph& g, const std::vector<int>& part, int parts);
+
+// Stage 2: node (index into used_nodes) of every part.
+std::vector<int> place_greedy(const PartGraph& q, const std::vector<std::uint32_t>& sizes,
+                              const std::vector<int>& used_nodes, const NodeGeometry& geometry);
+std::vector<int> place_cuthill_mckee(const PartGraph& q, const std::vector<std::uint32_t>& sizes,
+                                     const std::vector<int>& used_nodes, const NodeGeometry& geometry);
+std::uint64_t placement_hop_bytes(const PartGraph& q, const std::vector<int>& slot_of_part,
+                                  const std::vector<int>& used_nodes, const NodeGeometry& geometry);
+// Swaps parts of equal size while hop-bytes falls; returns the passes made.
+int refine_placement(const PartGraph& q, const std::vector<std::uint32_t>& sizes, const std::vector<int>& used_nodes,
+                     const NodeGeometry& geometry, std::vector<int>& slot_of_part, int passes);
+
+// Stage 3: each rank's slot on its node (node_of_rank: allocation positions).
+Mapping assign_slots(const UndirectedGraph& g, const std::vector<int>& node_of_rank, const Machine& machine,
+                     const Allocation& allocation, bool within_node);
+
+}  // namespace rankmap::detail

@@ -1,0 +1,61 @@
+#include <algorithm>
+#include <numeric>
+
+#include "map/engine.hpp"
+#include "rankmap/error.hpp"
+
+namespace rankmap::detail {
+
+NodeGeometry::NodeGeometry(const Machine& machine, const Allocation& allocation)
+    : net_(machine.network), coord_(allocation.size()), coord_index_(allocation.size()) {
+  for (std::size_t k = 0; k < allocation.size(); ++k) {
+    const Node& node = machine.nodes[allocation.nodes[k]];
+    std::copy(node.coord.begin(), node.coord.end(), coord_[k].begin());
+    coord_index_[k] = node.coord_index;
+  }
+}
+
+std::vector<std::uint32_t> ranks_per_node(const Allocation& a, std::size_t ranks, bool oversubscribe,
+                                          const NodeGeometry& geometry) {
+  const std::size_t slots = a.total_slots();
+  const int n = static_cast<int>(a.size());
+  std::vector<std::uint32_t> count(n, 0);
+  if (ranks > slots) {
+    if (!oversubscribe)
+      throw Error(std::to_string(ranks) + " ranks do not fit the " + std::to_string(slots) + " slots of " +
+                  std::to_string(n) + " nodes (use more nodes, --ppn, --hwthreads, or --oversubscribe)");
+    // Shares in proportion to slots; the remainder goes to the first nodes.
+    std::size_t given = 0;
+    for (int k = 0; k < n; ++k) given += count[k] = static_cast<std::uint32_t>(ranks * a.slots(k).size() / slots);
+    for (int k = 0; given < ranks; k = (k + 1) % n, ++given) ++count[k];
+    return count;
+  }
+  if (ranks == slots) {
+    for (int k = 0; k < n; ++k) count[k] = static_cast<std::uint32_t>(a.slots(k).size());
+    return count;
+  }
+  // Fewer ranks than slots: fill the nodes closest to the allocation's
+  // centre (the node with the least total distance to the others).
+  int centre = 0;
+  long best = -1;
+  const int sample = std::min(n, 2048);  // large allocations: a strided sample is enough
+  for (int c = 0; c < n; c += std::max(1, n / sample)) {
+    long total = 0;
+    for (int k = 0; k < n; k += std::max(1, n / sample)) total += geometry.hops(c, k);
+    if (best < 0 || total < best) best = total, centre = c;
+  }
+  std::vector<int> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int x, int y) { return geometry.hops(centre, x) < geometry.hops(centre, y); });
+  std::size_t left = ranks;
+  for (int k : order) {
+    const auto take = static_cast<std::uint32_t>(std::min<std::size_t>(left, a.slots(k).size()));
+    count[k] = take;
+    left -= take;
+    if (left == 0) break;
+  }
+  return count;
+}
+
+}  // namespace rankmap::detail

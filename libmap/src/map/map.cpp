@@ -1,0 +1,116 @@
+// map(): runs the candidate pipelines the Context enables and keeps the
+// mapping with the least hop-bytes, then the least loaded link, then the
+// least cross-socket traffic.
+#include "rankmap/map.hpp"
+
+#include <tuple>
+
+#include "map/engine.hpp"
+#include "rankmap/error.hpp"
+#include "rankmap/metrics.hpp"
+
+namespace rankmap {
+
+namespace {
+
+using namespace detail;
+
+struct Candidate {
+  std::string name;
+  Mapping mapping;
+  Metrics metrics;
+};
+
+}  // namespace
+
+Mapping map(const Graph& graph, const Machine& machine, const Allocation& allocation, const Context& context,
+            const StageCallback& on_stage) {
+  auto stage = [&](const std::string& what) {
+    if (on_stage) on_stage(what);
+  };
+  if (graph.ranks == 0) throw Error("the graph has no ranks");
+  const NodeGeometry geometry(machine, allocation);
+  const std::vector<std::uint32_t> per_node = ranks_per_node(allocation, graph.ranks, context.oversubscribe, geometry);
+  std::vector<int> used;              // allocation positions that take ranks
+  std::vector<std::uint32_t> sizes;   // ranks each takes
+  for (int k = 0; k < static_cast<int>(per_node.size()); ++k)
+    if (per_node[k] > 0) used.push_back(k), sizes.push_back(per_node[k]);
+  const UndirectedGraph g = make_undirected(graph);
+
+  std::vector<Candidate> candidates;
+  auto finish = [&](const std::string& name, std::vector<int> node_of_rank) {
+    if (context.refinement.rank_swap_passes > 0)
+      refine_rank_swaps(g, geometry, node_of_rank, context.refinement.rank_swap_passes);
+    Mapping m = assign_slots(g, node_of_rank, machine, allocation, context.within_node);
+    Metrics s = evaluate(graph, machine, allocation, m);
+    stage("candidate " + name + ": hop-bytes " + std::to_string(s.hop_bytes) + ", max link " +
+          std::to_string(s.max_link_bytes) + ", cross-socket " + std::to_string(s.cross_socket_bytes));
+    candidates.push_back({name, std::move(m), std::move(s)});
+  };
+  // From a partition into parts (part p cut for used node p): try each
+  // enabled placement, keep the best after swaps.
+  auto place = [&](const std::string& name, const std::vector<int>& part, bool identity_is_meaningful) {
+    const PartGraph q = make_part_graph(g, part, static_cast<int>(used.size()));
+    std::vector<std::vector<int>> starts;
+    if (identity_is_meaningful) {
+      std::vector<int> identity(used.size());
+      for (std::size_t p = 0; p < used.size(); ++p) identity[p] = static_cast<int>(p);
+      starts.push_back(std::move(identity));
+    }
+    if (context.placement.greedy) starts.push_back(place_greedy(q, sizes, used, geometry));
+    if (context.placement.cuthill_mckee) starts.push_back(place_cuthill_mckee(q, sizes, used, geometry));
+    if (starts.empty()) {  // nothing enabled: the order the partitioner gave
+      std::vector<int> identity(used.size());
+      for (std::size_t p = 0; p < used.size(); ++p) identity[p] = static_cast<int>(p);
+      starts.push_back(std::move(identity));
+    }
+    std::vector<int> best;
+    std::uint64_t best_cost = 0;
+    for (auto& slot : starts) {
+      const std::uint64_t before = placement_hop_bytes(q, slot, used, geometry);
+      refine_placement(q, sizes, used, geometry, slot, context.placement.swap_passes);
+      const std::uint64_t c = placement_hop_bytes(q, slot, used, geometry);
+      stage("placement start of " + name + ": hop-bytes " + std::to_string(before) + " -> " + std::to_string(c));
+      if (best.empty() || c < best_cost) best = slot, best_cost = c;
+    }
+    std::vector<int> node_of_rank(graph.ranks);
+    for (std::uint32_t r = 0; r < graph.ranks; ++r) node_of_rank[r] = used[best[part[r]]];
+    stage("placed " + name);
+    finish(name, std::move(node_of_rank));
+  };
+
+  // hop-bytes of a node assignment, for choosing among many cheaply.
+  auto node_hop_bytes = [&](const std::vector<int>& node_of_rank) {
+    std::uint64_t total = 0;
+    for (std::uint32_t r = 0; r < g.n; ++r)
+      for (std::uint64_t e = g.xadj[r]; e < g.xadj[r + 1]; ++e)
+        total += g.weight[e] * static_cast<std::uint64_t>(geometry.hops(node_of_rank[r], node_of_rank[g.adjncy[e]]));
+    return total / 2;
+  };
+  if (context.partition.cartesian) {
+    std::vector<int> best;
+    std::uint64_t best_cost = 0;
+    for (auto& candidate : cartesian_candidates(g, allocation, geometry, 256)) {
+      const std::uint64_t c = node_hop_bytes(candidate);
+      if (best.empty() || c < best_cost) best = std::move(candidate), best_cost = c;
+    }
+    if (!best.empty()) finish("Cartesian", std::move(best));
+  }
+
+  const std::uint64_t seed = context.seed;
+  if (context.partition.recursive_bisection && used.size() > 1)
+    place("recursive bisection", partition_recursive_bisection(g, sizes, used, geometry, seed), true);
+  if (context.partition.metis_kway || used.size() == 1)
+    place("METIS k-way", partition_metis_kway(g, sizes, seed, context.partition.metis_cuts), false);
+  if (context.partition.scotch && used.size() > 1)
+    place("Scotch", partition_scotch(g, sizes, used, geometry, seed), true);
+
+  const Candidate* best = &candidates.front();
+  for (const Candidate& c : candidates)
+    if (std::tie(c.metrics.hop_bytes, c.metrics.max_link_bytes, c.metrics.cross_socket_bytes) <
+        std::tie(best->metrics.hop_bytes, best->metrics.max_link_bytes, best->metrics.cross_socket_bytes))
+      best = &c;
+  return best->mapping;
+}
+
+}  // namespace rankmap

@@ -1,0 +1,233 @@
+// Stage 2: which used node each part goes to. Several starts, then swaps.
+// A placement is slot_of_part[p] = j: part p on used_nodes[j]; part p may
+// only take node j when sizes[p] == sizes[j] (node j was cut for part j).
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/cuthill_mckee_ordering.hpp>
+
+#include <algorithm>
+#include <numeric>
+#include <queue>
+#include <unordered_map>
+
+#include "map/engine.hpp"
+
+namespace rankmap::detail {
+namespace {
+
+// Used nodes by coordinate index, and their torus neighbours.
+class UsedNodeIndex {
+ public:
+  UsedNodeIndex(const std::vector<int>& used, const NodeGeometry& geo) : geo_(geo) {
+    for (int j = 0; j < static_cast<int>(used.size()); ++j) at_.emplace(geo.coord_index(used[j]), j);
+  }
+  // Used nodes at most one hop from coordinate index c (c's own included).
+  template <class F>
+  void near(std::size_t c, F&& f) const {
+    visit(c, f);
+    const Network& net = geo_.network();
+    std::size_t stride = 1;
+    for (int d = 0; d < net.num_dims(); ++d) {
+      const int n = net.dims[d];
+      const int x = static_cast<int>((c / stride) % n);
+      for (int step : {-1, +1}) {
+        int y = x + step;
+        if (y < 0 || y >= n) {
+          if (!net.wrap[d] || n <= 2) continue;
+          y = (y + n) % n;
+        }
+        visit(c - static_cast<std::size_t>(x) * stride + static_cast<std::size_t>(y) * stride, f);
+      }
+      stride *= static_cast<std::size_t>(n);
+    }
+  }
+
+ private:
+  template <class F>
+  void visit(std::size_t c, F& f) const {
+    if (auto it = at_.find(c); it != at_.end()) f(it->second);
+  }
+  const NodeGeometry& geo_;
+  std::unordered_map<std::size_t, int> at_;
+};
+
+// Used nodes in a snake order through the torus (each row reverses the
+// previous one's direction), so that consecutive nodes are neighbours.
+std::vector<int> snake_order(const std::vector<int>& used, const NodeGeometry& geo) {
+  const int nd = geo.network().num_dims();
+  std::vector<std::pair<std::vector<int>, int>> keyed;
+  for (int j = 0; j < static_cast<int>(used.size()); ++j) {
+    std::vector<int> key(nd);
+    // Most significant dimension first; a lower dimension runs backwards when
+    // the sum of the higher coordinates is odd.
+    int parity = 0;
+    for (int d = nd - 1; d >= 0; --d) {
+      const int c = geo.coord(used[j], d);
+      key[nd - 1 - d] = parity % 2 ? geo.network().dims[d] - 1 - c : c;
+      parity += key[nd - 1 - d];
+    }
+    keyed.emplace_back(std::move(key), j);
+  }
+  std::sort(keyed.begin(), keyed.end());
+  std::vector<int> order;
+  for (auto& [key, j] : keyed) order.push_back(j);
+  return order;
+}
+
+// Assigns parts, in the given order, to the next free node of their size
+// along `nodes`.
+std::vector<int> lay_out(const std::vector<int>& parts_in_order, const std::vector<int>& nodes,
+                         const std::vector<std::uint32_t>& sizes) {
+  std::vector<int> slot(parts_in_order.size(), -1);
+  std::unordered_map<std::uint32_t, std::size_t> next;  // size class -> cursor in `nodes`
+  for (int p : parts_in_order) {
+    std::size_t& i = next[sizes[p]];
+    while (sizes[nodes[i]] != sizes[p]) ++i;
+    slot[p] = nodes[i++];
+  }
+  return slot;
+}
+
+// hop-bytes between part p, if it sat at used node j, and its placed
+// partners (slot -1: not placed yet).
+std::uint64_t part_cost(const PartGraph& q, int p, int j, const std::vector<int>& slot_of_part,
+                        const std::vector<int>& used, const NodeGeometry& geo) {
+  std::uint64_t c = 0;
+  for (std::uint64_t e = q.xadj[p]; e < q.xadj[p + 1]; ++e) {
+    const int other = slot_of_part[q.adjncy[e]];
+    if (other >= 0) c += q.weight[e] * static_cast<std::uint64_t>(geo.hops(used[j], used[other]));
+  }
+  return c;
+}
+
+}  // namespace
+
+std::uint64_t placement_hop_bytes(const PartGraph& q, const std::vector<int>& slot_of_part,
+                                  const std::vector<int>& used, const NodeGeometry& geo) {
+  std::uint64_t total = 0;
+  for (int p = 0; p < q.parts; ++p) total += part_cost(q, p, slot_of_part[p], slot_of_part, used, geo);
+  return total / 2;  // every pair was counted from both ends
+}
+
+std::vector<int> place_cuthill_mckee(const PartGraph& q, const std::vector<std::uint32_t>& sizes,
+                                     const std::vector<int>& used, const NodeGeometry& geo) {
+  using namespace boost;
+  using G = adjacency_list<vecS, vecS, undirectedS,
+                           property<vertex_color_t, default_color_type, property<vertex_degree_t, int>>>;
+  G graph(static_cast<std::size_t>(q.parts));
+  for (int p = 0; p < q.parts; ++p)
+    for (std::uint64_t e = q.xadj[p]; e < q.xadj[p + 1]; ++e)
+      if (q.adjncy[e] > p) add_edge(static_cast<std::size_t>(p), static_cast<std::size_t>(q.adjncy[e]), graph);
+  std::vector<std::size_t> order(static_cast<std::size_t>(q.parts));
+  cuthill_mckee_ordering(graph, order.rbegin(), get(vertex_color, graph), make_degree_map(graph));
+  return lay_out(std::vector<int>(order.begin(), order.end()), snake_order(used, geo), sizes);
+}
+
+std::vector<int> place_greedy(const PartGraph& q, const std::vector<std::uint32_t>& sizes,
+                              const std::vector<int>& used, const NodeGeometry& geo) {
+  const int parts = q.parts;
+  const UsedNodeIndex index(used, geo);
+  std::vector<int> slot(parts, -1), part_at(parts, -1);
+  std::vector<std::uint64_t> pull(parts, 0);  // traffic to parts already placed
+  // The heaviest part starts at the node closest to all others.
+  std::vector<std::uint64_t> load(parts, 0);
+  for (int p = 0; p < parts; ++p)
+    for (std::uint64_t e = q.xadj[p]; e < q.xadj[p + 1]; ++e) load[p] += q.weight[e];
+  const int first = static_cast<int>(std::max_element(load.begin(), load.end()) - load.begin());
+  int centre = -1;
+  long best = -1;
+  const int stride = std::max(1, parts / 1024);
+  for (int j = 0; j < parts; ++j) {
+    if (sizes[j] != sizes[first]) continue;
+    long total = 0;
+    for (int i = 0; i < parts; i += stride) total += geo.hops(used[j], used[i]);
+    if (best < 0 || total < best) best = total, centre = j;
+  }
+  using Item = std::pair<std::uint64_t, int>;  // (pull, -part): heaviest pull, then lowest part
+  std::priority_queue<Item> queue;
+  auto place = [&](int p, int j) {
+    slot[p] = j;
+    part_at[j] = p;
+    for (std::uint64_t e = q.xadj[p]; e < q.xadj[p + 1]; ++e) {
+      const int r = q.adjncy[e];
+      if (slot[r] >= 0) continue;
+      pull[r] += q.weight[e];
+      queue.emplace(pull[r], -r);
+    }
+  };
+  place(first, centre);
+  int placed = 1, scan = 0;
+  while (placed < parts) {
+    int p = -1;
+    while (!queue.empty() && p < 0) {
+      auto [w, neg] = queue.top();
+      queue.pop();
+      if (slot[-neg] < 0 && pull[-neg] == w) p = -neg;
+    }
+    if (p < 0) {  // a part with no traffic to placed ones: next in index order
+      while (slot[scan] >= 0) ++scan;
+      p = scan;
+    }
+    // Candidates: free nodes of p's size next to where its placed partners are.
+    int best_j = -1;
+    std::uint64_t best_cost = 0;
+    auto consider = [&](int j) {
+      if (part_at[j] >= 0 || sizes[j] != sizes[p]) return;
+      const std::uint64_t c = part_cost(q, p, j, slot, used, geo);
+      if (best_j < 0 || c < best_cost || (c == best_cost && j < best_j)) best_j = j, best_cost = c;
+    };
+    for (std::uint64_t e = q.xadj[p]; e < q.xadj[p + 1]; ++e)
+      if (slot[q.adjncy[e]] >= 0) index.near(geo.coord_index(used[slot[q.adjncy[e]]]), consider);
+    if (best_j < 0)  // no free node nearby: every free node of the size
+      for (int j = 0; j < parts; ++j) consider(j);
+    place(p, best_j);
+    ++placed;
+  }
+  return slot;
+}
+
+int refine_placement(const PartGraph& q, const std::vector<std::uint32_t>& sizes, const std::vector<int>& used,
+                     const NodeGeometry& geo, std::vector<int>& slot, int passes) {
+  const UsedNodeIndex index(used, geo);
+  std::vector<int> part_at(q.parts);
+  for (int p = 0; p < q.parts; ++p) part_at[slot[p]] = p;
+  auto weight_between = [&](int a, int b) -> std::uint64_t {
+    auto first = q.adjncy.begin() + static_cast<std::ptrdiff_t>(q.xadj[a]);
+    auto last = q.adjncy.begin() + static_cast<std::ptrdiff_t>(q.xadj[a + 1]);
+    auto it = std::lower_bound(first, last, b);
+    return it != last && *it == b ? q.weight[static_cast<std::size_t>(it - q.adjncy.begin())] : 0;
+  };
+  int pass = 0;
+  for (; pass < passes; ++pass) {
+    bool improved = false;
+    for (int a = 0; a < q.parts; ++a) {
+      const int x = slot[a];
+      const std::uint64_t a_here = part_cost(q, a, x, slot, used, geo);
+      if (a_here == 0) continue;
+      int best_b = -1;
+      long long best_delta = 0;
+      auto consider = [&](int y) {
+        const int b = part_at[y];
+        if (b == a || sizes[b] != sizes[a]) return;
+        const long long before = static_cast<long long>(a_here + part_cost(q, b, y, slot, used, geo));
+        const long long after = static_cast<long long>(part_cost(q, a, y, slot, used, geo) + part_cost(q, b, x, slot, used, geo) +
+                                                       2 * weight_between(a, b) * static_cast<std::uint64_t>(geo.hops(used[x], used[y])));
+        const long long delta = after - before;
+        if (delta < best_delta || (delta == best_delta && delta < 0 && b < best_b)) best_delta = delta, best_b = b;
+      };
+      // Move a next to each of its partners.
+      for (std::uint64_t e = q.xadj[a]; e < q.xadj[a + 1]; ++e)
+        index.near(geo.coord_index(used[slot[q.adjncy[e]]]), consider);
+      if (best_b >= 0) {
+        const int y = slot[best_b];
+        std::swap(slot[a], slot[best_b]);
+        part_at[x] = best_b;
+        part_at[y] = a;
+        improved = true;
+      }
+    }
+    if (!improved) break;
+  }
+  return pass;
+}
+
+}  // namespace rankmap::detail

@@ -1,0 +1,120 @@
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "helpers.hpp"
+#include "rankmap/baseline.hpp"
+#include "rankmap/map.hpp"
+#include "rankmap/metrics.hpp"
+#include "rankmap/stencil.hpp"
+
+using namespace rankmap;
+
+namespace {
+
+Metrics map_and_score(const Graph& g, const Machine& m, const Allocation& a, const Context& c) {
+  const Mapping mapping = map(g, m, a, c);
+  verify_mapping(mapping, a, g.ranks, "map()");
+  return evaluate(g, m, a, mapping);
+}
+
+}  // namespace
+
+// 16x8x8 7-point stencil, 64 nodes of 2 x 8 cores on a 4x4x4 torus.
+// A 16-cell region has at least the 40 faces of a 4x2x2 box, so 64 parts cut
+// at least (64*40 - 640 outer faces) / 2 = 960 edges; 4x2x2 blocks reach it
+// with every neighbouring block one hop away: hop-bytes = inter-node bytes
+// = 2 * 960 * B. Each node's best 8+8 socket split cuts 4 edges: 64*4*2*B.
+TEST(MapKnownOptimum, StencilOnFourCubedTorus) {
+  const std::uint64_t B = 1000;
+  const Graph g = make_stencil({{16, 8, 8}, false, false, B});
+  const Machine m = test::make_machine("[4, 4, 4]", "", "n[00-63]", "package:2 core:8 pu:1");
+  const Allocation a = make_allocation(m, {});
+  const Metrics s = map_and_score(g, m, a, create_context("default"));
+  EXPECT_EQ(s.inter_node_bytes, 2 * 960 * B);
+  EXPECT_EQ(s.hop_bytes, 2 * 960 * B);
+  EXPECT_EQ(s.max_dilation, 1);
+  EXPECT_EQ(s.cross_socket_bytes, 64 * 4 * 2 * B);
+}
+
+// 8x4x6 stencil on Desmos (32 nodes x 6 cores, 4x2x2x2). A 6-cell region has
+// at least the 22 faces of a 1x2x3 box: the cut is at least
+// (32*22 - 208 outer faces) / 2 = 248 edges. 2x1x3 blocks form a 4x4x2 block
+// grid that embeds with dilation 1 (the 4-long axis goes round the Z-W square).
+TEST(MapKnownOptimum, StencilOnDesmos) {
+  const std::uint64_t B = 1000;
+  const Graph g = make_stencil({{8, 4, 6}, false, false, B});
+  const Machine m = load_machine(test::source_dir() / "data/machines/desmos.toml");
+  const Allocation a = make_allocation(m, {});
+  const Metrics s = map_and_score(g, m, a, create_context("default"));
+  EXPECT_EQ(s.inter_node_bytes, 2 * 248 * B);
+  EXPECT_EQ(s.hop_bytes, 2 * 248 * B);
+  EXPECT_EQ(s.max_dilation, 1);
+}
+
+TEST(Map, SameSeedSameMapping) {
+  const Graph g = make_stencil({{5, 4, 4}, true, true, 7});  // 80 ranks
+  const Machine m = load_machine(test::source_dir() / "data/machines/angara-k1.toml");
+  const Allocation alloc = make_allocation(m, {{"a01", "a02", "a03", "b01", "b02", "b03", "a10", "b12"}, 0, false});
+  for (const char* preset : {"fast", "default", "quality"}) {
+    Context c = create_context(preset);
+    c.seed = 5;
+    const Mapping first = map(g, m, alloc, c);
+    EXPECT_EQ(first, map(g, m, alloc, c)) << preset;
+    verify_mapping(first, alloc, g.ranks, preset);
+  }
+}
+
+TEST(Map, NeverWorseThanBlockOnTheseCases) {
+  const Machine m = load_machine(test::source_dir() / "data/machines/angara-k1.toml");
+  const Allocation a = make_allocation(m, {});
+  for (const auto& spec : {StencilSpec{{12, 8, 4}, false, false, 100}, StencilSpec{{24, 16}, true, true, 100},
+                           StencilSpec{{384}, false, true, 100}}) {
+    const Graph g = make_stencil(spec);
+    const Metrics ours = map_and_score(g, m, a, create_context("default"));
+    const Metrics block = evaluate(g, m, a, baseline_mapping(Baseline::block, a, g.ranks));
+    EXPECT_LE(ours.hop_bytes, block.hop_bytes) << g.ranks;
+  }
+}
+
+// Fewer ranks than slots: the used nodes are the ones nearest the centre of
+// the allocation, and no node is used that a tighter set could avoid.
+TEST(Map, FewerRanksFillTheNearestNodes) {
+  const Machine m = test::make_machine("[8]", "[false]", "n[0-7]", "core:4");
+  const Allocation a = make_allocation(m, {});
+  const Graph g = make_stencil({{12}, false, false, 10});  // 12 ranks: three full nodes
+  const Mapping mapping = map(g, m, a, create_context("default"));
+  std::set<int> nodes;
+  for (const Placement& p : mapping.ranks) nodes.insert(p.node);
+  EXPECT_EQ(nodes.size(), 3u);
+  EXPECT_EQ(*nodes.rbegin() - *nodes.begin(), 2);  // three neighbouring nodes of the line
+  EXPECT_EQ(evaluate(g, m, a, mapping).hop_bytes, 2u * 2 * 10);  // two node boundaries, one hop each
+}
+
+TEST(Map, OversubscribeOnlyWhenAsked) {
+  const Machine m = test::make_machine("[2]", "", "n[0-1]", "core:2");
+  const Allocation a = make_allocation(m, {});
+  const Graph g = make_stencil({{6}, false, false, 1});
+  test::expect_error([&] { map(g, m, a, create_context("default")); }, 0, "6 ranks do not fit the 4 slots");
+  Context c = create_context("default");
+  c.oversubscribe = true;
+  const Mapping mapping = map(g, m, a, c);
+  EXPECT_NO_THROW(verify_mapping(mapping, a, 6, "oversubscribed"));
+}
+
+TEST(Context, PresetsDumpAndReadBack) {
+  test::TempDir dir;
+  for (const auto& name : preset_names()) {
+    Context c = create_context(name);
+    c.seed = 99;
+    const auto path = dir.write(name + ".toml", dump_context(c));
+    const Context back = load_context(path);
+    EXPECT_EQ(dump_context(back), dump_context(c));
+  }
+  EXPECT_NE(dump_context(create_context("fast")), dump_context(create_context("quality")));
+  test::expect_error([] { create_context("turbo"); }, 0, "unknown preset 'turbo'");
+  test::expect_error([&] { load_context(dir.write("bad.toml", "seed = 1\n[placement]\nswap_passes = -2\n")); }, 3,
+                     "'swap_passes' must be a whole number");
+  test::expect_error([&] { load_context(dir.write("bad2.toml", "[partition]\nmetis = true\n")); }, 2,
+                     "unknown key 'metis' in [partition]");
+}
