@@ -6,20 +6,23 @@
 #include "common.hpp"
 #include "rankmap/error.hpp"
 #include "rankmap/io.hpp"
-#include "rankmap/stencil.hpp"
+#include "rankmap/generate.hpp"
+#include "rankmap/graph.hpp"
 
 namespace rankmap::cli {
 namespace {
 
 struct GenOptions {
-  std::string dims, output;
+  std::string dims, grid, output;
   int points = 0;
   bool periodic = false;
-  std::uint64_t bytes = 1024;
+  std::uint64_t bytes = 1024, col_bytes = 0, seed = 1;
+  std::uint32_t ranks = 64, cells_per_rank = 64;
   bool quiet = false;
 };
 
-std::vector<int> parse_dims(const std::string& text) {
+// Sizes joined by 'x': "16x8x8".
+std::vector<int> parse_dims(const std::string& text, const char* option) {
   std::vector<int> dims;
   std::size_t pos = 0;
   while (pos <= text.size()) {
@@ -28,17 +31,35 @@ std::vector<int> parse_dims(const std::string& text) {
     int v = 0;
     auto [p, ec] = std::from_chars(text.data() + pos, text.data() + x, v);
     if (ec != std::errc() || p != text.data() + x || v < 1)
-      throw Error("--dims", 0, "expected sizes joined by 'x', e.g. 16x8x8, got '" + text + "'");
+      throw Error(option, 0, "expected sizes joined by 'x', e.g. 16x8x8, got '" + text + "'");
     dims.push_back(v);
     pos = x + 1;
   }
   return dims;
 }
 
+// Writes by extension (.mtx, .csv, .grf) through a temporary file.
+void write_graph(const Graph& g, const GenOptions& o, const std::string& description, Progress& progress) {
+  progress.done("generated");
+  const std::string ext = std::filesystem::path(o.output).extension().string();
+  std::string text;
+  if (ext == ".mtx")
+    text = format_mtx(g, "rankmap gen " + description);
+  else if (ext == ".csv")
+    text = format_csv(g);
+  else if (ext == ".grf")
+    text = format_scotch(g);
+  else
+    throw Error(o.output, 0, "expected an output ending in .mtx, .csv or .grf");
+  write_files_atomically({{o.output, std::move(text)}});
+  progress.done("wrote " + o.output);
+  std::cout << "wrote " << o.output << ": " << g.ranks << " ranks, " << g.num_edges() << " edges\n";
+}
+
 int run_stencil(const GenOptions& o) {
   Progress progress(o.quiet);
   StencilSpec spec;
-  spec.dims = parse_dims(o.dims);
+  spec.dims = parse_dims(o.dims, "--dims");
   spec.periodic = o.periodic;
   spec.bytes = o.bytes;
   const int nd = static_cast<int>(spec.dims.size());
@@ -50,40 +71,67 @@ int run_stencil(const GenOptions& o) {
   else
     throw Error("--points", 0, "a " + std::to_string(nd) + "D stencil has " + std::to_string(faces) + " or " +
                                    std::to_string(full) + " points, not " + std::to_string(o.points));
-  const Graph g = make_stencil(spec);
-  progress.done("generated");
-  const std::string ext = std::filesystem::path(o.output).extension().string();
-  std::string text;
-  if (ext == ".mtx")
-    text = format_mtx(g, "rankmap gen stencil --dims " + o.dims + " --points " +
-                             std::to_string(spec.full ? full : faces) + (o.periodic ? " --periodic" : "") +
-                             " --bytes " + std::to_string(o.bytes));
-  else if (ext == ".csv")
-    text = format_csv(g);
-  else if (ext == ".grf")
-    text = format_scotch(g);
-  else
-    throw Error(o.output, 0, "expected an output ending in .mtx, .csv or .grf");
-  write_files_atomically({{o.output, std::move(text)}});
-  progress.done("wrote " + o.output);
-  std::cout << "wrote " << o.output << ": " << g.ranks << " ranks, " << g.num_edges() << " edges\n";
+  write_graph(make_stencil(spec), o,
+              "stencil --dims " + o.dims + " --points " + std::to_string(spec.full ? full : faces) +
+                  (o.periodic ? " --periodic" : "") + " --bytes " + std::to_string(o.bytes),
+              progress);
+  return 0;
+}
+
+int run_irregular(const GenOptions& o) {
+  Progress progress(o.quiet);
+  write_graph(make_irregular({o.ranks, o.cells_per_rank, o.bytes, o.seed}), o,
+              "irregular --ranks " + std::to_string(o.ranks) + " --cells-per-rank " + std::to_string(o.cells_per_rank) +
+                  " --bytes " + std::to_string(o.bytes) + " --seed " + std::to_string(o.seed),
+              progress);
+  return 0;
+}
+
+int run_alltoall(const GenOptions& o) {
+  Progress progress(o.quiet);
+  const std::vector<int> grid = parse_dims(o.grid, "--grid");
+  if (grid.size() != 2) throw Error("--grid", 0, "expected ROWSxCOLS, e.g. 16x32");
+  write_graph(make_row_alltoall({grid[0], grid[1], o.bytes, o.col_bytes}), o,
+              "alltoall --grid " + o.grid + " --bytes " + std::to_string(o.bytes) + " --col-bytes " +
+                  std::to_string(o.col_bytes),
+              progress);
   return 0;
 }
 
 }  // namespace
 
 void add_gen(CLI::App& app, Action& action) {
-  CLI::App* gen = app.add_subcommand("gen", "Generate synthetic communication graphs");
+  CLI::App* gen = app.add_subcommand("gen", "Generate synthetic communication graphs (.mtx, .csv or .grf)");
   gen->require_subcommand(1);
   auto o = std::make_shared<GenOptions>();
-  CLI::App* cmd = gen->add_subcommand("stencil", "A structured-grid halo exchange, ranks X fastest");
-  cmd->add_option("--dims", o->dims, "Ranks along each axis, e.g. 16x8x8")->required();
-  cmd->add_option("--points", o->points, "Stencil points: 2d+1 (faces, the default) or 3^d (with edges and corners)");
-  cmd->add_flag("--periodic", o->periodic, "Neighbours wrap around the grid");
-  cmd->add_option("--bytes", o->bytes, "Bytes sent to each neighbour (one message)")->capture_default_str();
-  cmd->add_option("--output,-o", o->output, "Graph file to write (.mtx, .csv or .grf)")->required();
-  cmd->add_flag("--quiet,-q", o->quiet, "No progress lines on stderr");
-  cmd->callback([o, &action] { action = [o] { return run_stencil(*o); }; });
+  auto output = [&](CLI::App* cmd) {
+    cmd->add_option("--output,-o", o->output, "Graph file to write (.mtx, .csv or .grf)")->required();
+    cmd->add_flag("--quiet,-q", o->quiet, "No progress lines on stderr");
+  };
+
+  CLI::App* stencil = gen->add_subcommand("stencil", "A structured-grid halo exchange, ranks X fastest");
+  stencil->add_option("--dims", o->dims, "Ranks along each axis, e.g. 16x8x8")->required();
+  stencil->add_option("--points", o->points, "Stencil points: 2d+1 (faces, the default) or 3^d (with edges and corners)");
+  stencil->add_flag("--periodic", o->periodic, "Neighbours wrap around the grid");
+  stencil->add_option("--bytes", o->bytes, "Bytes sent to each neighbour (one message)")->capture_default_str();
+  output(stencil);
+  stencil->callback([o, &action] { action = [o] { return run_stencil(*o); }; });
+
+  CLI::App* irregular = gen->add_subcommand("irregular", "A random 3D mesh cut into ranks by METIS (the quotient graph)");
+  irregular->add_option("--ranks", o->ranks, "Ranks")->capture_default_str()->check(CLI::Range(2u, 1u << 24));
+  irregular->add_option("--cells-per-rank", o->cells_per_rank, "Mesh cells per rank")->capture_default_str()
+      ->check(CLI::Range(1u, 1u << 16));
+  irregular->add_option("--bytes", o->bytes, "Bytes per shared mesh edge")->capture_default_str();
+  irregular->add_option("--seed", o->seed, "Seed of the random mesh")->capture_default_str();
+  output(irregular);
+  irregular->callback([o, &action] { action = [o] { return run_irregular(*o); }; });
+
+  CLI::App* alltoall = gen->add_subcommand("alltoall", "A 2D process grid with all-to-all in rows (FFT, PME)");
+  alltoall->add_option("--grid", o->grid, "ROWSxCOLS, ranks row-major")->required();
+  alltoall->add_option("--bytes", o->bytes, "Bytes to each rank of the same row")->capture_default_str();
+  alltoall->add_option("--col-bytes", o->col_bytes, "Bytes to each rank of the same column")->capture_default_str();
+  output(alltoall);
+  alltoall->callback([o, &action] { action = [o] { return run_alltoall(*o); }; });
 }
 
 }  // namespace rankmap::cli

@@ -6,7 +6,7 @@
 #include "rankmap/baseline.hpp"
 #include "rankmap/map.hpp"
 #include "rankmap/metrics.hpp"
-#include "rankmap/stencil.hpp"
+#include "rankmap/generate.hpp"
 
 using namespace rankmap;
 

@@ -4,7 +4,7 @@
 
 #include "helpers.hpp"
 #include "rankmap/gain.hpp"
-#include "rankmap/stencil.hpp"
+#include "rankmap/generate.hpp"
 
 using namespace rankmap;
 

@@ -1,4 +1,4 @@
-#include "rankmap/stencil.hpp"
+#include "rankmap/generate.hpp"
 
 #include <array>
 

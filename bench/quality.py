@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""Mapping quality: rankmap's default preset against the launcher's block
+mapping and Scotch's static mapping, on the same instances in one run.
+
+Usage: bench/quality.py [RANKMAP]    (default build/cli/rankmap)
+Writes the instances and reports to bench/out/quality/ and prints a
+Markdown table. Targets (bench/RESULTS.md): never worse than block on any
+instance; on the irregular instances, as geometric means, hop-bytes at most
+0.90x and max link load at most 0.80x Scotch's.
+"""
+import json
+import math
+import os
+import random
+import subprocess
+import sys
+
+here = os.path.dirname(os.path.abspath(__file__))
+root = os.path.dirname(here)
+rankmap = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "build/cli/rankmap"))
+out = os.path.join(here, "out", "quality")
+os.makedirs(out, exist_ok=True)
+m444 = os.path.join(here, "machines/torus-4x4x4.toml")
+m888 = os.path.join(here, "machines/torus-8x8x8.toml")
+angara = os.path.join(root, "data/machines/angara-k1.toml")
+
+
+def run(*args):
+    subprocess.run([rankmap, *args], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def graph(name, *gen_args):
+    path = os.path.join(out, name + ".mtx")
+    if not os.path.exists(path):
+        run("gen", *gen_args, "-o", path, "-q")
+    return path
+
+
+def random_nodes(count, seed):
+    """`count` random hosts of the 8x8x8 machine, as a --nodes @file."""
+    path = os.path.join(out, f"nodes-{count}-{seed}.txt")
+    hosts = random.Random(seed).sample([f"n{i:03d}" for i in range(512)], count)
+    with open(path, "w") as f:
+        f.write("\n".join(hosts) + "\n")
+    return "@" + path
+
+
+# name, kind, graph, machine, extra map options
+instances = [
+    ("stencil 32x32 on 4^3", "stencil", graph("st32x32", "stencil", "--dims", "32x32"), m444, []),
+    ("stencil 64x16 periodic on 4^3", "stencil", graph("st64x16p", "stencil", "--dims", "64x16", "--periodic"), m444, []),
+    ("stencil 10x10x10 27-pt on 4^3", "stencil", graph("st10c", "stencil", "--dims", "10x10x10", "--points", "27"), m444, []),
+    ("stencil 8x8x6 on Angara-K1", "stencil", graph("st886", "stencil", "--dims", "8x8x6"), angara, []),
+    ("irregular 1024 #1 on 4^3", "irregular", graph("irr1", "irregular", "--ranks", "1024", "--seed", "1"), m444, []),
+    ("irregular 1024 #2 on 4^3", "irregular", graph("irr2", "irregular", "--ranks", "1024", "--seed", "2"), m444, []),
+    ("irregular 1024 #3 on 4^3", "irregular", graph("irr3", "irregular", "--ranks", "1024", "--seed", "3"), m444, []),
+    ("irregular 384 on Angara-K1", "irregular", graph("irr384", "irregular", "--ranks", "384", "--seed", "4"), angara, []),
+    ("irregular 1024 on 64 random of 8^3", "irregular", graph("irr1", "irregular", "--ranks", "1024", "--seed", "1"), m888,
+     ["--nodes", random_nodes(64, 1)]),
+    ("irregular 2048 on 128 random of 8^3", "irregular", graph("irr2048", "irregular", "--ranks", "2048", "--seed", "5"), m888,
+     ["--nodes", random_nodes(128, 2)]),
+    ("alltoall rows 16x64 on 4^3", "alltoall", graph("a2a16x64", "alltoall", "--grid", "16x64"), m444, []),
+    ("alltoall rows 32x32 on 4^3", "alltoall", graph("a2a32x32", "alltoall", "--grid", "32x32"), m444, []),
+    ("stencil 16x8x8 on 64 random of 8^3", "stencil", graph("st16x8x8", "stencil", "--dims", "16x8x8"), m888,
+     ["--nodes", random_nodes(64, 3)]),
+]
+
+mappers = {
+    "rankmap": ["--preset", "default"],
+    "block": ["--baseline", "block"],
+    "scotch": ["-C", os.path.join(here, "scotch-only.toml")],
+}
+
+rows = []
+for name, kind, g, machine, extra in instances:
+    result = {}
+    for mapper, opts in mappers.items():
+        tag = f"{os.path.basename(g)}-{os.path.basename(machine)}-{len(rows)}-{mapper}"
+        report = os.path.join(out, tag + ".json")
+        run("map", g, "-m", machine, *extra, *opts, "-f", "csv", "-o", os.path.join(out, tag + ".csv"), "--json", report, "-q")
+        with open(report) as f:
+            result[mapper] = json.load(f)
+    rows.append((name, kind, result))
+
+print("| instance | block hop-bytes | Scotch hop-bytes | rankmap hop-bytes | rankmap/block | rankmap/Scotch | "
+      "rankmap/Scotch max link | rankmap s | Scotch s |")
+print("|---|---|---|---|---|---|---|---|---|")
+geo_hop, geo_link, worse_than_block = [], [], []
+for name, kind, r in rows:
+    ours, block, scotch = r["rankmap"], r["block"], r["scotch"]
+    hop_b = ours["hop_bytes"] / block["hop_bytes"] if block["hop_bytes"] else 1.0
+    hop_s = ours["hop_bytes"] / scotch["hop_bytes"] if scotch["hop_bytes"] else 1.0
+    link_s = ours["max_link_bytes"] / scotch["max_link_bytes"] if scotch["max_link_bytes"] else 1.0
+    if ours["hop_bytes"] > block["hop_bytes"]:
+        worse_than_block.append(name)
+    if kind == "irregular":
+        geo_hop.append(hop_s)
+        geo_link.append(link_s)
+    print(f"| {name} | {block['hop_bytes']} | {scotch['hop_bytes']} | {ours['hop_bytes']} | {hop_b:.3f} | {hop_s:.3f} | "
+          f"{link_s:.3f} | {ours['map_seconds']:.2f} | {scotch['map_seconds']:.2f} |")
+
+
+def geomean(values):
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
+
+
+print()
+print(f"irregular instances, geometric mean vs Scotch: hop-bytes {geomean(geo_hop):.3f} (target <= 0.90), "
+      f"max link {geomean(geo_link):.3f} (target <= 0.80)")
+print("worse than block on: " + (", ".join(worse_than_block) if worse_than_block else "no instance"))
