@@ -99,6 +99,18 @@ for f in openmpi mpich slurm mvapich csv; do
     [ "$(json a.$f.json max_link_bytes)" = "$(json e.$f.json max_link_bytes)" ]; then ok; else bad "eval of $f disagrees with map"; fi
 done
 "$rankmap" map good.mtx "${m[@]}" --baseline random --seed 4 -o c.rank -q >/dev/null
+# The engine too, in every preset, across separate processes (Scotch included).
+for preset in fast default quality; do
+  "$rankmap" map good.mtx "${m[@]}" --preset $preset --seed 7 -o p1.rank -q >/dev/null &&
+    "$rankmap" map good.mtx "${m[@]}" --preset $preset --seed 7 -o p2.rank -q >/dev/null
+  if cmp -s p1.rank p2.rank; then ok; else bad "determinism of preset $preset"; fi
+done
+# --dump-config writes what -C reads back, and -C changes what map does.
+"$rankmap" map --preset quality --seed 9 --dump-config >q.toml
+"$rankmap" map -C q.toml --dump-config >q2.toml
+if cmp -s q.toml q2.toml && grep -q '^seed = 9$' q.toml; then ok; else bad "dump-config round trip"; fi
+printf 'seed = 1\n[placement]\nswap_passes = -1\n' >badctx.toml
+expect_error "bad context file" "badctx.toml:3: 'swap_passes' must be a whole number" out.rank -- map good.mtx "${m[@]}" -C badctx.toml -o out.rank
 if cmp -s a.openmpi c.rank; then bad "seed 4 gave the same mapping as seed 3"; else ok; fi
 
 # Hand-checked scores: the 8x4x6 stencil in block order on Desmos puts ranks

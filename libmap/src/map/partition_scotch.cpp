@@ -46,14 +46,26 @@ std::vector<int> partition_scotch(const UndirectedGraph& g, const std::vector<st
   for (std::size_t e = 0; e < g.weight.size(); ++e)
     edlotab[e] = static_cast<SCOTCH_Num>(std::max(1.0, std::floor(static_cast<double>(g.weight[e]) * scale)));
 
-  SCOTCH_randomSeed(static_cast<SCOTCH_Num>(seed % 2147483647));
-  SCOTCH_randomReset();
   Scoped<SCOTCH_Graph, SCOTCH_graphExit> graph;
   check(SCOTCH_graphInit(&graph.value), "SCOTCH_graphInit");
   graph.live = true;
   check(SCOTCH_graphBuild(&graph.value, 0, static_cast<SCOTCH_Num>(g.n), verttab.data(), nullptr, nullptr, nullptr,
                           static_cast<SCOTCH_Num>(edgetab.size()), edgetab.data(), edlotab.data()),
         "SCOTCH_graphBuild");
+  // Scotch's threads and its global random state make its results differ
+  // between runs; a context of its own, deterministic with a fixed seed,
+  // makes them reproducible (rankmap's output must be).
+  Scoped<SCOTCH_Context, SCOTCH_contextExit> ctx;
+  check(SCOTCH_contextInit(&ctx.value), "SCOTCH_contextInit");
+  ctx.live = true;
+  check(SCOTCH_contextOptionSetNum(&ctx.value, SCOTCH_OPTIONNUMDETERMINISTIC, 1), "SCOTCH_contextOptionSetNum");
+  check(SCOTCH_contextOptionSetNum(&ctx.value, SCOTCH_OPTIONNUMRANDOMFIXEDSEED, 1), "SCOTCH_contextOptionSetNum");
+  SCOTCH_contextRandomSeed(&ctx.value, static_cast<SCOTCH_Num>(seed % 2147483647));
+  // Declared after the context, so released before it.
+  Scoped<SCOTCH_Graph, SCOTCH_graphExit> bound;
+  check(SCOTCH_graphInit(&bound.value), "SCOTCH_graphInit");
+  bound.live = true;
+  check(SCOTCH_contextBindGraph(&ctx.value, &graph.value, &bound.value), "SCOTCH_contextBindGraph");
 
   const Network& net = geometry.network();
   std::vector<SCOTCH_Num> dims(net.dims.begin(), net.dims.end());
@@ -77,7 +89,7 @@ std::vector<int> partition_scotch(const UndirectedGraph& g, const std::vector<st
   strat.live = true;
   check(SCOTCH_stratGraphMapBuild(&strat.value, SCOTCH_STRATBALANCE, k, 0.01), "SCOTCH_stratGraphMapBuild");
   std::vector<SCOTCH_Num> parttab(g.n);
-  check(SCOTCH_graphMap(&graph.value, &sub.value, &strat.value, parttab.data()), "SCOTCH_graphMap");
+  check(SCOTCH_graphMap(&bound.value, &sub.value, &strat.value, parttab.data()), "SCOTCH_graphMap");
   for (std::uint32_t v = 0; v < g.n; ++v) part[v] = static_cast<int>(parttab[v]);  // index in `terminals`
   enforce_part_sizes(g, part, sizes);
   return part;
