@@ -17,13 +17,13 @@ Context create_context(std::string_view preset) {
   c.preset = std::string(preset);
   if (preset == "fast") {
     // One partition, one cheap start, a short refinement: for very large jobs.
-    c.partition = {true, true, false, false, 1};
-    c.placement = {false, true, false, 2};
+    c.partition = {true, true, false, false, 1, 65536};
+    c.placement = {false, true, false, 1};
     c.refinement.rank_swap_passes = 0;
   } else if (preset == "default") {
     // Defaults of the struct.
   } else if (preset == "quality") {
-    c.partition = {true, true, true, true, 4};
+    c.partition = {true, true, true, true, 4, 0};
     c.placement = {true, true, true, 32};
     c.refinement.rank_swap_passes = 8;
   } else {
@@ -45,7 +45,8 @@ std::string dump_context(const Context& c) {
       << "metis_kway = " << b(c.partition.metis_kway) << "\n"
       << "recursive_bisection = " << b(c.partition.recursive_bisection) << "\n"
       << "scotch = " << b(c.partition.scotch) << "\n"
-      << "metis_cuts = " << c.partition.metis_cuts << "\n\n"
+      << "metis_cuts = " << c.partition.metis_cuts << "\n"
+      << "coarsen_to = " << c.partition.coarsen_to << "\n\n"
       << "[placement]\n"
       << "greedy = " << b(c.placement.greedy) << "\n"
       << "cuthill_mckee = " << b(c.placement.cuthill_mckee) << "\n"
@@ -79,7 +80,9 @@ class ContextReader {
     flag(root, "within_node", c.within_node);
     flag(root, "oversubscribe", c.oversubscribe);
     if (const toml::table* t = table(root, "partition")) {
-      known(*t, {"cartesian", "metis_kway", "recursive_bisection", "scotch", "metis_cuts"}, "[partition]");
+      known(*t, {"cartesian", "metis_kway", "recursive_bisection", "scotch", "metis_cuts", "coarsen_to"}, "[partition]");
+      if (auto* n = t->get("coarsen_to"))
+        c.partition.coarsen_to = static_cast<std::uint32_t>(integer(*n, "coarsen_to", 0, 0xffffffffLL));
       flag(*t, "cartesian", c.partition.cartesian);
       flag(*t, "metis_kway", c.partition.metis_kway);
       flag(*t, "recursive_bisection", c.partition.recursive_bisection);

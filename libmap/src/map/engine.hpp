@@ -63,6 +63,11 @@ std::vector<std::vector<int>> cartesian_candidates(const UndirectedGraph& g, con
 // Swaps single ranks between nodes while hop-bytes falls; returns passes made.
 int refine_rank_swaps(const UndirectedGraph& g, const NodeGeometry& geo, std::vector<int>& node_of_rank, int passes);
 
+// For thousands of nodes: nodes split by coordinates into compact groups,
+// ranks into as many parts, parts matched to groups, recursively.
+std::vector<int> partition_hierarchy(const UndirectedGraph& g, const std::vector<std::uint32_t>& sizes,
+                                     const std::vector<int>& used_nodes, const NodeGeometry& geometry,
+                                     std::uint64_t seed);
 // Moves ranks between parts, cheapest first, until every part has its size.
 void enforce_part_sizes(const UndirectedGraph& g, std::vector<int>& part, const std::vector<std::uint32_t>& sizes);
 

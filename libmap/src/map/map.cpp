@@ -15,11 +15,39 @@ namespace {
 
 using namespace detail;
 
+// Above this many nodes map() uses the hierarchy (partition_hierarchy.cpp).
+constexpr std::size_t kLargeAllocation = 2048;
+
 struct Candidate {
   std::string name;
   Mapping mapping;
   Metrics metrics;
 };
+
+// The hierarchy on the graph, or on runs of consecutive ranks merged first
+// when the graph is larger than context.partition.coarsen_to: ranks are
+// numbered in the application's decomposition order, so neighbours in rank
+// order usually talk. A run never straddles two nodes' shares.
+std::vector<int> hierarchy_partition(const UndirectedGraph& g, const std::vector<std::uint32_t>& sizes,
+                                     const std::vector<int>& used, const NodeGeometry& geometry, const Context& context) {
+  std::uint32_t group = 1;
+  const std::uint32_t limit = context.partition.coarsen_to;
+  auto fits = [&](std::uint32_t c) {
+    if (g.n % c) return false;
+    for (std::uint32_t s : sizes)
+      if (s % c) return false;
+    return true;
+  };
+  while (limit > 0 && g.n / group > limit && fits(group * 2)) group *= 2;
+  if (group == 1) return partition_hierarchy(g, sizes, used, geometry, context.seed);
+  std::vector<std::uint32_t> merged_sizes;
+  for (std::uint32_t s : sizes) merged_sizes.push_back(s / group);
+  const std::vector<int> merged =
+      partition_hierarchy(contract_consecutive(g, group), merged_sizes, used, geometry, context.seed);
+  std::vector<int> part(g.n);
+  for (std::uint32_t r = 0; r < g.n; ++r) part[r] = merged[r / group];
+  return part;
+}
 
 }  // namespace
 
@@ -49,6 +77,9 @@ Mapping map(const Graph& graph, const Machine& machine, const Allocation& alloca
   };
   // From a partition into parts (part p cut for used node p): try each
   // enabled placement, keep the best after swaps.
+  // Thousands of nodes: one METIS call per node part, and placement starts
+  // that look at all nodes, are too slow; the hierarchy and local swaps are not.
+  const bool large = used.size() > kLargeAllocation;
   auto place = [&](const std::string& name, const std::vector<int>& part, bool identity_is_meaningful) {
     const PartGraph q = make_part_graph(g, part, static_cast<int>(used.size()));
     std::vector<std::vector<int>> starts;
@@ -57,8 +88,8 @@ Mapping map(const Graph& graph, const Machine& machine, const Allocation& alloca
       for (std::size_t p = 0; p < used.size(); ++p) identity[p] = static_cast<int>(p);
       starts.push_back(std::move(identity));
     }
-    if (context.placement.greedy) starts.push_back(place_greedy(q, sizes, used, geometry));
-    if (context.placement.cuthill_mckee) starts.push_back(place_cuthill_mckee(q, sizes, used, geometry));
+    if (context.placement.greedy && !large) starts.push_back(place_greedy(q, sizes, used, geometry));
+    if (context.placement.cuthill_mckee && !large) starts.push_back(place_cuthill_mckee(q, sizes, used, geometry));
     if (starts.empty()) {  // nothing enabled: the order the partitioner gave
       std::vector<int> identity(used.size());
       for (std::size_t p = 0; p < used.size(); ++p) identity[p] = static_cast<int>(p);
@@ -98,9 +129,12 @@ Mapping map(const Graph& graph, const Machine& machine, const Allocation& alloca
   }
 
   const std::uint64_t seed = context.seed;
-  if (context.partition.recursive_bisection && used.size() > 1)
+  // On large allocations the hierarchy stands in for k-way and bisection.
+  if (large && (context.partition.metis_kway || context.partition.recursive_bisection))
+    place("hierarchy", hierarchy_partition(g, sizes, used, geometry, context), true);
+  else if (context.partition.recursive_bisection && used.size() > 1)
     place("recursive bisection", partition_recursive_bisection(g, sizes, used, geometry, seed), true);
-  if (context.partition.metis_kway || used.size() == 1)
+  if (!large && (context.partition.metis_kway || used.size() == 1))
     place("METIS k-way", partition_metis_kway(g, sizes, seed, context.partition.metis_cuts), false);
   if (context.partition.scotch && used.size() > 1)
     place("Scotch", partition_scotch(g, sizes, used, geometry, seed), true);

@@ -60,23 +60,7 @@ class Bisector {
     split(right_ranks, right);
   }
 
-  UndirectedGraph induced(const std::vector<std::uint32_t>& ranks) {
-    for (std::size_t i = 0; i < ranks.size(); ++i) local_[ranks[i]] = static_cast<int>(i);
-    UndirectedGraph sub;
-    sub.n = static_cast<std::uint32_t>(ranks.size());
-    sub.xadj.assign(ranks.size() + 1, 0);
-    for (std::size_t i = 0; i < ranks.size(); ++i) {
-      const std::uint32_t v = ranks[i];
-      for (std::uint64_t e = g_.xadj[v]; e < g_.xadj[v + 1]; ++e)
-        if (local_[g_.adjncy[e]] >= 0) {
-          sub.adjncy.push_back(static_cast<std::uint32_t>(local_[g_.adjncy[e]]));
-          sub.weight.push_back(g_.weight[e]);
-        }
-      sub.xadj[i + 1] = sub.adjncy.size();
-    }
-    for (std::uint32_t v : ranks) local_[v] = -1;
-    return sub;
-  }
+  UndirectedGraph induced(const std::vector<std::uint32_t>& ranks) { return induced_subgraph(g_, ranks, local_); }
 
   const UndirectedGraph& g_;
   const std::vector<std::uint32_t>& sizes_;

@@ -187,8 +187,11 @@ std::vector<int> place_greedy(const PartGraph& q, const std::vector<std::uint32_
 
 int refine_placement(const PartGraph& q, const std::vector<std::uint32_t>& sizes, const std::vector<int>& used,
                      const NodeGeometry& geo, std::vector<int>& slot, int passes) {
+  // Look around this many of a part's heaviest partners (fewer on large
+  // allocations, where a pass visits tens of thousands of parts).
+  const std::size_t kPartners = q.parts > 4096 ? 4 : 8;
   const UsedNodeIndex index(used, geo);
-  std::vector<int> part_at(q.parts);
+  std::vector<int> part_at(q.parts), seen(q.parts, -1);
   for (int p = 0; p < q.parts; ++p) part_at[slot[p]] = p;
   auto weight_between = [&](int a, int b) -> std::uint64_t {
     auto first = q.adjncy.begin() + static_cast<std::ptrdiff_t>(q.xadj[a]);
@@ -196,27 +199,36 @@ int refine_placement(const PartGraph& q, const std::vector<std::uint32_t>& sizes
     auto it = std::lower_bound(first, last, b);
     return it != last && *it == b ? q.weight[static_cast<std::size_t>(it - q.adjncy.begin())] : 0;
   };
-  int pass = 0;
+  std::vector<std::pair<std::uint64_t, int>> partners;
+  int pass = 0, stamp = 0;
   for (; pass < passes; ++pass) {
     bool improved = false;
     for (int a = 0; a < q.parts; ++a) {
       const int x = slot[a];
       const std::uint64_t a_here = part_cost(q, a, x, slot, used, geo);
       if (a_here == 0) continue;
+      ++stamp;
       int best_b = -1;
       long long best_delta = 0;
       auto consider = [&](int y) {
+        if (seen[y] == stamp) return;
+        seen[y] = stamp;
         const int b = part_at[y];
         if (b == a || sizes[b] != sizes[a]) return;
         const long long before = static_cast<long long>(a_here + part_cost(q, b, y, slot, used, geo));
-        const long long after = static_cast<long long>(part_cost(q, a, y, slot, used, geo) + part_cost(q, b, x, slot, used, geo) +
-                                                       2 * weight_between(a, b) * static_cast<std::uint64_t>(geo.hops(used[x], used[y])));
+        const long long after =
+            static_cast<long long>(part_cost(q, a, y, slot, used, geo) + part_cost(q, b, x, slot, used, geo) +
+                                   2 * weight_between(a, b) * static_cast<std::uint64_t>(geo.hops(used[x], used[y])));
         const long long delta = after - before;
         if (delta < best_delta || (delta == best_delta && delta < 0 && b < best_b)) best_delta = delta, best_b = b;
       };
-      // Move a next to each of its partners.
-      for (std::uint64_t e = q.xadj[a]; e < q.xadj[a + 1]; ++e)
-        index.near(geo.coord_index(used[slot[q.adjncy[e]]]), consider);
+      // Move a next to one of its heaviest partners.
+      partners.clear();
+      for (std::uint64_t e = q.xadj[a]; e < q.xadj[a + 1]; ++e) partners.emplace_back(q.weight[e], q.adjncy[e]);
+      const std::size_t keep = std::min(kPartners, partners.size());
+      std::partial_sort(partners.begin(), partners.begin() + static_cast<std::ptrdiff_t>(keep), partners.end(),
+                        [](const auto& u, const auto& v) { return u.first != v.first ? u.first > v.first : u.second < v.second; });
+      for (std::size_t i = 0; i < keep; ++i) index.near(geo.coord_index(used[slot[partners[i].second]]), consider);
       if (best_b >= 0) {
         const int y = slot[best_b];
         std::swap(slot[a], slot[best_b]);

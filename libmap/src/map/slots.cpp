@@ -94,7 +94,7 @@ std::uint64_t cut_between(const LocalTraffic& w, const std::vector<std::vector<s
 // least traffic between groups: growth from several seeds, then swaps.
 std::vector<std::vector<std::size_t>> split_into_groups(const LocalTraffic& w, const std::vector<std::size_t>& members,
                                                         const std::vector<std::size_t>& sizes) {
-  constexpr std::size_t kSeeds = 16;
+  constexpr std::size_t kSeeds = 4;
   const std::size_t step = std::max<std::size_t>(1, members.size() / kSeeds);
   std::vector<std::vector<std::size_t>> best;
   std::uint64_t best_cut = 0;

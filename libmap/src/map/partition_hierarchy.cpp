@@ -1,0 +1,144 @@
+// For large allocations (thousands of nodes), where one METIS call into a
+// part per node is too slow: the used nodes are split by coordinates into up
+// to kFanout compact groups, the ranks into as many parts (METIS k-way, exact
+// sizes), parts are matched to groups so that heavy part pairs sit in near
+// groups, and each group is split again, down to single nodes. Every METIS
+// call cuts into at most kFanout parts.
+#include <algorithm>
+#include <numeric>
+
+#include "map/engine.hpp"
+
+namespace rankmap::detail {
+
+std::vector<int> metis_split(const UndirectedGraph& g, const std::vector<std::uint32_t>& sizes, std::uint64_t seed,
+                             int cuts, bool recursive);
+
+namespace {
+
+constexpr std::size_t kFanout = 64;
+
+class Hierarchy {
+ public:
+  Hierarchy(const UndirectedGraph& g, const std::vector<std::uint32_t>& sizes, const std::vector<int>& used,
+            const NodeGeometry& geo, std::uint64_t seed)
+      : g_(g), sizes_(sizes), used_(used), geo_(geo), seed_(seed), part_(g.n, 0), local_(g.n, -1) {}
+
+  std::vector<int> run() {
+    std::vector<std::uint32_t> ranks(g_.n);
+    std::iota(ranks.begin(), ranks.end(), 0u);
+    std::vector<int> parts(sizes_.size());
+    std::iota(parts.begin(), parts.end(), 0);
+    split(ranks, parts);
+    return std::move(part_);
+  }
+
+ private:
+  // Halves node groups across their widest dimension until there are
+  // `count` groups (or groups of one node).
+  std::vector<std::vector<int>> group_nodes(std::vector<int> parts, std::size_t count) const {
+    std::vector<std::vector<int>> groups{std::move(parts)};
+    while (groups.size() < count) {
+      std::vector<std::vector<int>> next;
+      bool split_any = false;
+      for (auto& grp : groups) {
+        if (grp.size() == 1) {
+          next.push_back(std::move(grp));
+          continue;
+        }
+        const Network& net = geo_.network();
+        int dim = 0, widest = -1;
+        for (int d = 0; d < net.num_dims(); ++d) {
+          int lo = net.dims[d], hi = -1;
+          for (int p : grp) lo = std::min(lo, geo_.coord(used_[p], d)), hi = std::max(hi, geo_.coord(used_[p], d));
+          if (hi - lo > widest) widest = hi - lo, dim = d;
+        }
+        std::stable_sort(grp.begin(), grp.end(), [&](int a, int b) {
+          const int ca = geo_.coord(used_[a], dim), cb = geo_.coord(used_[b], dim);
+          return ca != cb ? ca < cb : geo_.coord_index(used_[a]) < geo_.coord_index(used_[b]);
+        });
+        const auto half = static_cast<std::ptrdiff_t>(grp.size() / 2);
+        next.emplace_back(grp.begin(), grp.begin() + half);
+        next.emplace_back(grp.begin() + half, grp.end());
+        split_any = true;
+      }
+      groups = std::move(next);
+      if (!split_any) break;
+    }
+    return groups;
+  }
+
+  void split(const std::vector<std::uint32_t>& ranks, const std::vector<int>& parts) {
+    if (parts.size() == 1) {
+      for (std::uint32_t r : ranks) part_[r] = parts[0];
+      return;
+    }
+    const auto groups = group_nodes(parts, std::min(kFanout, parts.size()));
+    const int k = static_cast<int>(groups.size());
+    std::vector<std::uint32_t> group_size(k, 0);
+    for (int i = 0; i < k; ++i)
+      for (int p : groups[i]) group_size[i] += sizes_[p];
+    const UndirectedGraph sub = induced(ranks);
+    const std::vector<int> piece = metis_split(sub, group_size, seed_, 1, false);
+    const std::vector<int> group_of_piece = match(sub, piece, groups, group_size);
+    std::vector<std::vector<std::uint32_t>> ranks_of(k);
+    for (std::size_t i = 0; i < ranks.size(); ++i) ranks_of[group_of_piece[piece[i]]].push_back(ranks[i]);
+    for (int i = 0; i < k; ++i) split(ranks_of[i], groups[i]);
+  }
+
+  // Piece i was cut with group i's size; any group of the same size will do.
+  // Greedy pairwise swaps of equal-size groups, on traffic x distance
+  // between group centres.
+  std::vector<int> match(const UndirectedGraph& sub, const std::vector<int>& piece,
+                         const std::vector<std::vector<int>>& groups, const std::vector<std::uint32_t>& size) const {
+    const int k = static_cast<int>(groups.size());
+    std::vector<std::uint64_t> traffic(static_cast<std::size_t>(k) * k, 0);
+    for (std::uint32_t v = 0; v < sub.n; ++v)
+      for (std::uint64_t e = sub.xadj[v]; e < sub.xadj[v + 1]; ++e)
+        if (piece[v] != piece[sub.adjncy[e]]) traffic[piece[v] * k + piece[sub.adjncy[e]]] += sub.weight[e];
+    std::vector<int> centre(k);
+    for (int i = 0; i < k; ++i) centre[i] = used_[groups[i][groups[i].size() / 2]];
+    std::vector<int> at(k);  // group of piece
+    std::iota(at.begin(), at.end(), 0);
+    auto cost_of = [&](int p, int group) {
+      std::uint64_t c = 0;
+      for (int q = 0; q < k; ++q)
+        if (q != p) c += traffic[p * k + q] * static_cast<std::uint64_t>(geo_.hops(centre[group], centre[at[q]]));
+      return c;
+    };
+    for (int pass = 0; pass < 4; ++pass) {
+      bool improved = false;
+      for (int a = 0; a < k; ++a)
+        for (int b = a + 1; b < k; ++b) {
+          if (size[at[a]] != size[at[b]]) continue;
+          const long long before = static_cast<long long>(cost_of(a, at[a]) + cost_of(b, at[b]));
+          std::swap(at[a], at[b]);
+          const long long after = static_cast<long long>(cost_of(a, at[a]) + cost_of(b, at[b]));
+          if (after < before) improved = true;
+          else std::swap(at[a], at[b]);
+        }
+      if (!improved) break;
+    }
+    return at;
+  }
+
+  UndirectedGraph induced(const std::vector<std::uint32_t>& ranks) { return induced_subgraph(g_, ranks, local_); }
+
+  const UndirectedGraph& g_;
+  const std::vector<std::uint32_t>& sizes_;
+  const std::vector<int>& used_;
+  const NodeGeometry& geo_;
+  std::uint64_t seed_;
+  std::vector<int> part_;
+  std::vector<int> local_;
+};
+
+}  // namespace
+
+std::vector<int> partition_hierarchy(const UndirectedGraph& g, const std::vector<std::uint32_t>& sizes,
+                                     const std::vector<int>& used_nodes, const NodeGeometry& geometry,
+                                     std::uint64_t seed) {
+  return Hierarchy(g, sizes, used_nodes, geometry, seed).run();
+}
+
+}  // namespace rankmap::detail
