@@ -10,7 +10,7 @@ rankmap=build/cli/rankmap
 set -x
 "$rankmap" inspect data/machines/desmos.toml
 "$rankmap" map data/graphs/stencil-8x4x6.mtx --machine data/machines/desmos.toml \
-  --baseline rr --format openmpi -o build/example/stencil.rankfile --json build/example/stencil.json
+  --format openmpi -o build/example/stencil.rankfile --json build/example/stencil.json
 "$rankmap" eval data/graphs/stencil-8x4x6.mtx --machine data/machines/desmos.toml \
   --mapping build/example/stencil.rankfile
 head -3 build/example/stencil.rankfile

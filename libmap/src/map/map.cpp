@@ -139,6 +139,8 @@ Mapping map(const Graph& graph, const Machine& machine, const Allocation& alloca
   if (context.partition.scotch && used.size() > 1)
     place("Scotch", partition_scotch(g, sizes, used, geometry, seed), true);
 
+  if (candidates.empty())
+    throw Error("no mapping pipeline applies: enable metis_kway, recursive_bisection or scotch in [partition]");
   const Candidate* best = &candidates.front();
   for (const Candidate& c : candidates)
     if (std::tie(c.metrics.hop_bytes, c.metrics.max_link_bytes, c.metrics.cross_socket_bytes) <

@@ -1,0 +1,115 @@
+// The stages of map() one at a time, on cases small enough to work out by hand.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include "helpers.hpp"
+#include "map/engine.hpp"
+#include "rankmap/generate.hpp"
+
+using namespace rankmap;
+using namespace rankmap::detail;
+
+namespace {
+
+// An undirected graph from (a, b, bytes both ways) triples.
+UndirectedGraph undirected(std::uint32_t n, const std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>>& edges) {
+  GraphBuilder b(n);
+  for (auto [x, y, w] : edges) {
+    b.add(x, y, w, 1);
+    b.add(y, x, 0, 0);  // the reverse direction exists, with no bytes of its own
+  }
+  return make_undirected(b.build());
+}
+
+}  // namespace
+
+// Parts of 3 and 1 must become 2 and 2: rank 2 is the one whose move loses
+// least (it sends 1 byte to part 0 and 5 to rank 3 in part 1).
+TEST(Stages, EnforcePartSizesMovesTheCheapestRank) {
+  const UndirectedGraph g = undirected(4, {{0, 1, 9}, {1, 2, 1}, {2, 3, 5}});
+  std::vector<int> part{0, 0, 0, 1};
+  enforce_part_sizes(g, part, {2, 2});
+  EXPECT_EQ(part, (std::vector<int>{0, 0, 1, 1}));
+}
+
+TEST(Stages, PartGraphAddsTrafficBothWays) {
+  GraphBuilder b(4);
+  b.add(0, 2, 3, 1);
+  b.add(2, 0, 4, 1);
+  b.add(1, 3, 10, 1);
+  b.add(0, 1, 99, 1);  // inside part 0
+  const PartGraph q = make_part_graph(make_undirected(b.build()), {0, 0, 1, 1}, 2);
+  EXPECT_EQ(q.xadj, (std::vector<std::uint64_t>{0, 1, 2}));
+  EXPECT_EQ(q.adjncy, (std::vector<int>{1, 0}));
+  EXPECT_EQ(q.weight, (std::vector<std::uint64_t>{17, 17}));
+}
+
+// Four parts in a chain 0-1-2-3 on a 4-node line placed in the order
+// 0, 2, 1, 3: hop-bytes 1*2 + 1*1 + 1*2 = 5; the swaps must find the
+// chain laid straight (hop-bytes 3, one hop per link of the chain).
+TEST(Stages, PlacementSwapsStraightenAChain) {
+  const Machine m = test::make_machine("[4]", "[false]", "n[0-3]");
+  const Allocation a = make_allocation(m, {});
+  const NodeGeometry geo(m, a);
+  const UndirectedGraph g = undirected(4, {{0, 1, 1}, {1, 2, 1}, {2, 3, 1}});
+  const PartGraph q = make_part_graph(g, {0, 1, 2, 3}, 4);
+  const std::vector<int> used{0, 1, 2, 3};
+  const std::vector<std::uint32_t> sizes{1, 1, 1, 1};
+  std::vector<int> slot{0, 2, 1, 3};
+  EXPECT_EQ(placement_hop_bytes(q, slot, used, geo), 5u);
+  refine_placement(q, sizes, used, geo, slot, 10);
+  EXPECT_EQ(placement_hop_bytes(q, slot, used, geo), 3u);
+  // Greedy growth and Cuthill-McKee find a straight chain directly.
+  EXPECT_EQ(placement_hop_bytes(q, place_greedy(q, sizes, used, geo), used, geo), 3u);
+  EXPECT_EQ(placement_hop_bytes(q, place_cuthill_mckee(q, sizes, used, geo), used, geo), 3u);
+}
+
+// One node of 2 packages x 2 cores, 4 ranks: 0-2 and 1-3 talk most, so each
+// pair shares a package; the light pairs cross.
+TEST(Stages, SlotsPutHeavyPairsOnOnePackage) {
+  const Machine m = test::make_machine("[1]", "", "n0", "package:2 core:2 pu:1");
+  const Allocation a = make_allocation(m, {});
+  const UndirectedGraph g = undirected(4, {{0, 2, 100}, {1, 3, 100}, {0, 1, 1}, {2, 3, 1}});
+  const Mapping map = assign_slots(g, {0, 0, 0, 0}, m, a, true);
+  auto package = [&](int r) { return a.slots(0)[map.ranks[r].slot].package; };
+  EXPECT_EQ(package(0), package(2));
+  EXPECT_EQ(package(1), package(3));
+  EXPECT_NE(package(0), package(1));
+  verify_mapping(map, a, 4, "slots");
+}
+
+// A 4x2 grid in rank order on a 2-node ring of 4-core nodes: the boxes that
+// keep the cut smallest are 2x2 (two edges cut), not 4x1 (four edges).
+TEST(Stages, CartesianFindsTheGridAndItsBoxes) {
+  const Machine m = test::make_machine("[2]", "", "n[0-1]", "core:4");
+  const Allocation a = make_allocation(m, {});
+  const NodeGeometry geo(m, a);
+  const UndirectedGraph g = make_undirected(make_stencil({{4, 2}, false, false, 1}));
+  const auto candidates = cartesian_candidates(g, a, geo, 16);
+  ASSERT_FALSE(candidates.empty());
+  std::uint64_t best = UINT64_MAX;
+  for (const auto& node_of_rank : candidates) {
+    std::uint64_t cut = 0;
+    for (std::uint32_t r = 0; r < g.n; ++r)
+      for (std::uint64_t e = g.xadj[r]; e < g.xadj[r + 1]; ++e) cut += node_of_rank[r] != node_of_rank[g.adjncy[e]];
+    best = std::min(best, cut / 2);
+  }
+  EXPECT_EQ(best, 2u);
+  // Not a grid in rank order: ranks 0-10 and 0-5 are two steps apart on some
+  // axis of every shape of 16 ranks (16, 2x8, 4x4, 8x2, 2x2x4, 2x4x2, 4x2x2).
+  const Machine m16 = test::make_machine("[2]", "", "n[0-1]", "core:8");
+  const Allocation a16 = make_allocation(m16, {});
+  const UndirectedGraph odd = undirected(16, {{0, 10, 1}, {0, 5, 1}});
+  EXPECT_TRUE(cartesian_candidates(odd, a16, NodeGeometry(m16, a16), 16).empty());
+}
+
+TEST(Stages, ContractConsecutiveAddsWeights) {
+  const UndirectedGraph g = undirected(4, {{0, 1, 5}, {1, 2, 3}, {0, 3, 2}});
+  const UndirectedGraph c = contract_consecutive(g, 2);
+  EXPECT_EQ(c.n, 2u);
+  EXPECT_EQ(c.adjncy, (std::vector<std::uint32_t>{1, 0}));
+  EXPECT_EQ(c.weight, (std::vector<std::uint64_t>{5, 5}));  // 1-2 (3) and 0-3 (2); 0-1 is inside
+}
