@@ -1,9 +1,11 @@
-// For large allocations (thousands of nodes), where one METIS call into a
-// part per node is too slow: the used nodes are split by coordinates into up
-// to kFanout compact groups, the ranks into as many parts (METIS k-way, exact
-// sizes), parts are matched to groups so that heavy part pairs sit in near
-// groups, and each group is split again, down to single nodes. Every METIS
-// call cuts into at most kFanout parts.
+// Cutting the graph and the torus together. The used nodes are split by
+// coordinates into up to `fanout` compact groups, the ranks into as many
+// parts of the groups' capacities (METIS, exact sizes), parts are matched to
+// groups so that heavy part pairs sit in near groups, and each group is split
+// again, down to single nodes. Ranks cut together stay on nodes cut together.
+//  - fanout 2: the joint recursive bisection (METIS recursive bisection).
+//  - fanout 64: the hierarchy for thousands of nodes, where one METIS call
+//    into a part per node is too slow (METIS k-way, at most 64 parts a call).
 #include <algorithm>
 #include <numeric>
 
@@ -16,13 +18,11 @@ std::vector<int> metis_split(const UndirectedGraph& g, const std::vector<std::ui
 
 namespace {
 
-constexpr std::size_t kFanout = 64;
-
 class Hierarchy {
  public:
   Hierarchy(const UndirectedGraph& g, const std::vector<std::uint32_t>& sizes, const std::vector<int>& used,
-            const NodeGeometry& geo, std::uint64_t seed)
-      : g_(g), sizes_(sizes), used_(used), geo_(geo), seed_(seed), part_(g.n, 0), local_(g.n, -1) {}
+            const NodeGeometry& geo, std::uint64_t seed, std::size_t fanout)
+      : g_(g), sizes_(sizes), used_(used), geo_(geo), seed_(seed), fanout_(fanout), part_(g.n, 0), local_(g.n, -1) {}
 
   std::vector<int> run() {
     std::vector<std::uint32_t> ranks(g_.n);
@@ -73,13 +73,13 @@ class Hierarchy {
       for (std::uint32_t r : ranks) part_[r] = parts[0];
       return;
     }
-    const auto groups = group_nodes(parts, std::min(kFanout, parts.size()));
+    const auto groups = group_nodes(parts, std::min(fanout_, parts.size()));
     const int k = static_cast<int>(groups.size());
     std::vector<std::uint32_t> group_size(k, 0);
     for (int i = 0; i < k; ++i)
       for (int p : groups[i]) group_size[i] += sizes_[p];
     const UndirectedGraph sub = induced(ranks);
-    const std::vector<int> piece = metis_split(sub, group_size, seed_, 1, false);
+    const std::vector<int> piece = metis_split(sub, group_size, seed_, 1, /*recursive=*/fanout_ == 2);
     const std::vector<int> group_of_piece = match(sub, piece, groups, group_size);
     std::vector<std::vector<std::uint32_t>> ranks_of(k);
     for (std::size_t i = 0; i < ranks.size(); ++i) ranks_of[group_of_piece[piece[i]]].push_back(ranks[i]);
@@ -129,6 +129,7 @@ class Hierarchy {
   const std::vector<int>& used_;
   const NodeGeometry& geo_;
   std::uint64_t seed_;
+  std::size_t fanout_;
   std::vector<int> part_;
   std::vector<int> local_;
 };
@@ -138,7 +139,13 @@ class Hierarchy {
 std::vector<int> partition_hierarchy(const UndirectedGraph& g, const std::vector<std::uint32_t>& sizes,
                                      const std::vector<int>& used_nodes, const NodeGeometry& geometry,
                                      std::uint64_t seed) {
-  return Hierarchy(g, sizes, used_nodes, geometry, seed).run();
+  return Hierarchy(g, sizes, used_nodes, geometry, seed, 64).run();
+}
+
+std::vector<int> partition_recursive_bisection(const UndirectedGraph& g, const std::vector<std::uint32_t>& sizes,
+                                               const std::vector<int>& used_nodes, const NodeGeometry& geometry,
+                                               std::uint64_t seed) {
+  return Hierarchy(g, sizes, used_nodes, geometry, seed, 2).run();
 }
 
 }  // namespace rankmap::detail
