@@ -75,26 +75,25 @@ Mapping map(const Graph& graph, const Machine& machine, const Allocation& alloca
           std::to_string(s.max_link_bytes) + ", cross-socket " + std::to_string(s.cross_socket_bytes));
     candidates.push_back({name, std::move(m), std::move(s)});
   };
-  // From a partition into parts (part p cut for used node p): try each
-  // enabled placement, keep the best after swaps.
   // Thousands of nodes: one METIS call per node part, and placement starts
   // that look at all nodes, are too slow; the hierarchy and local swaps are not.
   const bool large = used.size() > kLargeAllocation;
+  const bool greedy = context.placement.greedy && !large;
+  const bool cuthill_mckee = context.placement.cuthill_mckee && !large;
+  // From a partition into parts (part p cut for used node p): try each
+  // enabled placement, keep the best after swaps. The partitioner's own
+  // order (part p on node p) is a start when it means something, or when
+  // nothing else is enabled.
   auto place = [&](const std::string& name, const std::vector<int>& part, bool identity_is_meaningful) {
     const PartGraph q = make_part_graph(g, part, static_cast<int>(used.size()));
     std::vector<std::vector<int>> starts;
-    if (identity_is_meaningful) {
+    if (identity_is_meaningful || (!greedy && !cuthill_mckee)) {
       std::vector<int> identity(used.size());
       for (std::size_t p = 0; p < used.size(); ++p) identity[p] = static_cast<int>(p);
       starts.push_back(std::move(identity));
     }
-    if (context.placement.greedy && !large) starts.push_back(place_greedy(q, sizes, used, geometry));
-    if (context.placement.cuthill_mckee && !large) starts.push_back(place_cuthill_mckee(q, sizes, used, geometry));
-    if (starts.empty()) {  // nothing enabled: the order the partitioner gave
-      std::vector<int> identity(used.size());
-      for (std::size_t p = 0; p < used.size(); ++p) identity[p] = static_cast<int>(p);
-      starts.push_back(std::move(identity));
-    }
+    if (greedy) starts.push_back(place_greedy(q, sizes, used, geometry));
+    if (cuthill_mckee) starts.push_back(place_cuthill_mckee(q, sizes, used, geometry));
     std::vector<int> best;
     std::uint64_t best_cost = 0;
     for (auto& slot : starts) {
