@@ -103,6 +103,10 @@ Mapping map(const Graph& graph, const Machine& machine, const Allocation& alloca
       stage("placement start of " + name + ": hop-bytes " + std::to_string(before) + " -> " + std::to_string(c));
       if (best.empty() || c < best_cost) best = slot, best_cost = c;
     }
+    if (!large && context.placement.swap_passes > 0) {
+      refine_link_load(graph, part, q, sizes, used, geometry, best, context.placement.swap_passes);
+      stage("link-load swaps of " + name + ": hop-bytes " + std::to_string(placement_hop_bytes(q, best, used, geometry)));
+    }
     std::vector<int> node_of_rank(graph.ranks);
     for (std::uint32_t r = 0; r < graph.ranks; ++r) node_of_rank[r] = used[best[part[r]]];
     stage("placed " + name);
