@@ -45,32 +45,6 @@ UndirectedGraph make_undirected(const Graph& g) {
   return u;
 }
 
-UndirectedGraph contract_consecutive(const UndirectedGraph& g, std::uint32_t group) {
-  UndirectedGraph c;
-  c.n = g.n / group;
-  c.xadj.assign(static_cast<std::size_t>(c.n) + 1, 0);
-  std::vector<std::uint64_t> acc(c.n, 0);
-  std::vector<std::uint32_t> touched;
-  for (std::uint32_t s = 0; s < c.n; ++s) {
-    for (std::uint32_t v = s * group; v < (s + 1) * group; ++v)
-      for (std::uint64_t e = g.xadj[v]; e < g.xadj[v + 1]; ++e) {
-        const std::uint32_t t = g.adjncy[e] / group;
-        if (t == s) continue;
-        if (acc[t] == 0) touched.push_back(t);
-        acc[t] += g.weight[e];
-      }
-    std::sort(touched.begin(), touched.end());
-    for (std::uint32_t t : touched) {
-      c.adjncy.push_back(t);
-      c.weight.push_back(acc[t]);
-      acc[t] = 0;
-    }
-    touched.clear();
-    c.xadj[s + 1] = c.adjncy.size();
-  }
-  return c;
-}
-
 UndirectedGraph induced_subgraph(const UndirectedGraph& g, const std::vector<std::uint32_t>& vertices,
                                  std::vector<int>& scratch) {
   for (std::size_t i = 0; i < vertices.size(); ++i) scratch[vertices[i]] = static_cast<int>(i);

@@ -19,10 +19,6 @@ struct UndirectedGraph {
 
 UndirectedGraph make_undirected(const Graph& graph);
 
-// Merges each run of `group` consecutive vertices into one (n must be a
-// multiple of group); weights between merged vertices add up.
-UndirectedGraph contract_consecutive(const UndirectedGraph& g, std::uint32_t group);
-
 // The subgraph on `vertices` (renumbered 0.. in that order). `scratch` has
 // one entry per vertex of g, all -1; it is left that way.
 UndirectedGraph induced_subgraph(const UndirectedGraph& g, const std::vector<std::uint32_t>& vertices,

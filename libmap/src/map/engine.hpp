@@ -79,6 +79,9 @@ struct PartGraph {
   std::vector<std::uint64_t> weight;
 };
 PartGraph make_part_graph(const UndirectedGraph& g, const std::vector<int>& part, int parts);
+// Merges each run of `group` consecutive vertices into one (n must be a
+// multiple of group): the part graph of r -> r / group.
+UndirectedGraph contract_consecutive(const UndirectedGraph& g, std::uint32_t group);
 
 // Stage 2: node (index into used_nodes) of every part.
 std::vector<int> place_greedy(const PartGraph& q, const std::vector<std::uint32_t>& sizes,
