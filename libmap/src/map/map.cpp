@@ -21,7 +21,7 @@ constexpr std::size_t kLargeAllocation = 2048;
 struct Candidate {
   std::string name;
   Mapping mapping;
-  Metrics metrics;
+  Metrics metrics;  // filled only when there is a choice to make
 };
 
 // The hierarchy on the graph, or on runs of consecutive ranks merged first
@@ -64,16 +64,14 @@ Mapping map(const Graph& graph, const Machine& machine, const Allocation& alloca
   for (int k = 0; k < static_cast<int>(per_node.size()); ++k)
     if (per_node[k] > 0) used.push_back(k), sizes.push_back(per_node[k]);
   const UndirectedGraph g = make_undirected(graph);
+  stage("made the graph undirected");
 
   std::vector<Candidate> candidates;
   auto finish = [&](const std::string& name, std::vector<int> node_of_rank) {
     if (context.refinement.rank_swap_passes > 0)
       refine_rank_swaps(g, geometry, node_of_rank, context.refinement.rank_swap_passes);
-    Mapping m = assign_slots(g, node_of_rank, machine, allocation, context.within_node);
-    Metrics s = evaluate(graph, machine, allocation, m);
-    stage("candidate " + name + ": hop-bytes " + std::to_string(s.hop_bytes) + ", max link " +
-          std::to_string(s.max_link_bytes) + ", cross-socket " + std::to_string(s.cross_socket_bytes));
-    candidates.push_back({name, std::move(m), std::move(s)});
+    candidates.push_back({name, assign_slots(g, node_of_rank, machine, allocation, context.within_node), {}});
+    stage("candidate " + name);
   };
   // Thousands of nodes: one METIS call per node part, and placement starts
   // that look at all nodes, are too slow; the hierarchy and local swaps are not.
@@ -85,6 +83,7 @@ Mapping map(const Graph& graph, const Machine& machine, const Allocation& alloca
   // order (part p on node p) is a start when it means something, or when
   // nothing else is enabled.
   auto place = [&](const std::string& name, const std::vector<int>& part, bool identity_is_meaningful) {
+    stage("partitioned " + name);
     const PartGraph q = make_part_graph(g, part, static_cast<int>(used.size()));
     std::vector<std::vector<int>> starts;
     if (identity_is_meaningful || (!greedy && !cuthill_mckee)) {
@@ -97,10 +96,13 @@ Mapping map(const Graph& graph, const Machine& machine, const Allocation& alloca
     std::vector<int> best;
     std::uint64_t best_cost = 0;
     for (auto& slot : starts) {
-      const std::uint64_t before = placement_hop_bytes(q, slot, used, geometry);
       refine_placement(q, sizes, used, geometry, slot, context.placement.swap_passes);
+      if (starts.size() == 1) {  // nothing to compare it with
+        best = std::move(slot);
+        break;
+      }
       const std::uint64_t c = placement_hop_bytes(q, slot, used, geometry);
-      stage("placement start of " + name + ": hop-bytes " + std::to_string(before) + " -> " + std::to_string(c));
+      stage("placement start of " + name + " after swaps: hop-bytes " + std::to_string(c));
       if (best.empty() || c < best_cost) best = slot, best_cost = c;
     }
     if (!large && context.placement.swap_passes > 0) {
@@ -129,6 +131,7 @@ Mapping map(const Graph& graph, const Machine& machine, const Allocation& alloca
       if (best.empty() || c < best_cost) best = std::move(candidate), best_cost = c;
     }
     if (!best.empty()) finish("Cartesian", std::move(best));
+    else stage("not a grid that fits the allocation in rank order");
   }
 
   const std::uint64_t seed = context.seed;
@@ -144,6 +147,12 @@ Mapping map(const Graph& graph, const Machine& machine, const Allocation& alloca
 
   if (candidates.empty())
     throw Error("no mapping pipeline applies: enable metis_kway, recursive_bisection or scotch in [partition]");
+  if (candidates.size() == 1) return std::move(candidates.front().mapping);
+  for (Candidate& c : candidates) {
+    c.metrics = evaluate(graph, machine, allocation, c.mapping);
+    stage("scored " + c.name + ": hop-bytes " + std::to_string(c.metrics.hop_bytes) + ", max link " +
+          std::to_string(c.metrics.max_link_bytes) + ", cross-socket " + std::to_string(c.metrics.cross_socket_bytes));
+  }
   const Candidate* best = &candidates.front();
   for (const Candidate& c : candidates)
     if (std::tie(c.metrics.hop_bytes, c.metrics.max_link_bytes, c.metrics.cross_socket_bytes) <

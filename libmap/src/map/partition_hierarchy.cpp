@@ -79,7 +79,14 @@ class Hierarchy {
     for (int i = 0; i < k; ++i)
       for (int p : groups[i]) group_size[i] += sizes_[p];
     const UndirectedGraph sub = induced(ranks);
-    const std::vector<int> piece = metis_split(sub, group_size, seed_, 1, /*recursive=*/fanout_ == 2);
+    // One vertex per group: any split is the same; the matching below places
+    // them. (At the last level of a large run this saves thousands of calls.)
+    const bool singletons = std::all_of(group_size.begin(), group_size.end(), [](std::uint32_t s) { return s == 1; });
+    std::vector<int> piece(sub.n);
+    if (singletons)
+      std::iota(piece.begin(), piece.end(), 0);
+    else
+      piece = metis_split(sub, group_size, seed_, 1, /*recursive=*/fanout_ == 2);
     const std::vector<int> group_of_piece = match(sub, piece, groups, group_size);
     std::vector<std::vector<std::uint32_t>> ranks_of(k);
     for (std::size_t i = 0; i < ranks.size(); ++i) ranks_of[group_of_piece[piece[i]]].push_back(ranks[i]);
@@ -92,18 +99,25 @@ class Hierarchy {
   std::vector<int> match(const UndirectedGraph& sub, const std::vector<int>& piece,
                          const std::vector<std::vector<int>>& groups, const std::vector<std::uint32_t>& size) const {
     const int k = static_cast<int>(groups.size());
-    std::vector<std::uint64_t> traffic(static_cast<std::size_t>(k) * k, 0);
+    // Traffic between pieces, as a sparse list per piece.
+    std::vector<std::uint64_t> dense(static_cast<std::size_t>(k) * k, 0);
     for (std::uint32_t v = 0; v < sub.n; ++v)
       for (std::uint64_t e = sub.xadj[v]; e < sub.xadj[v + 1]; ++e)
-        if (piece[v] != piece[sub.adjncy[e]]) traffic[piece[v] * k + piece[sub.adjncy[e]]] += sub.weight[e];
-    std::vector<int> centre(k);
+        if (piece[v] != piece[sub.adjncy[e]]) dense[piece[v] * k + piece[sub.adjncy[e]]] += sub.weight[e];
+    std::vector<std::vector<std::pair<int, std::uint64_t>>> partners(k);
+    for (int p = 0; p < k; ++p)
+      for (int q = 0; q < k; ++q)
+        if (dense[p * k + q]) partners[p].emplace_back(q, dense[p * k + q]);
+    // Hops between group centres, computed once.
+    std::vector<int> centre(k), dist(static_cast<std::size_t>(k) * k);
     for (int i = 0; i < k; ++i) centre[i] = used_[groups[i][groups[i].size() / 2]];
+    for (int i = 0; i < k; ++i)
+      for (int j = 0; j < k; ++j) dist[i * k + j] = geo_.hops(centre[i], centre[j]);
     std::vector<int> at(k);  // group of piece
     std::iota(at.begin(), at.end(), 0);
     auto cost_of = [&](int p, int group) {
       std::uint64_t c = 0;
-      for (int q = 0; q < k; ++q)
-        if (q != p) c += traffic[p * k + q] * static_cast<std::uint64_t>(geo_.hops(centre[group], centre[at[q]]));
+      for (auto [q, w] : partners[p]) c += w * static_cast<std::uint64_t>(dist[group * k + at[q]]);
       return c;
     };
     for (int pass = 0; pass < 4; ++pass) {
