@@ -51,7 +51,7 @@ void write_graph(const Graph& g, const GenOptions& o, const std::string& descrip
     text = format_scotch(g);
   else
     throw Error(o.output, 0, "expected an output ending in .mtx, .csv or .grf");
-  write_files_atomically({{o.output, std::move(text)}});
+  write_files_atomically(o.output, {{"", std::move(text)}});
   progress.done("wrote " + o.output);
   std::cout << "wrote " << o.output << ": " << g.ranks << " ranks, " << g.num_edges() << " edges\n";
 }

@@ -75,7 +75,7 @@ void report(const Graph& graph, const Machine& machine, const Allocation& alloca
 }
 
 void write_json(const std::string& path, const nlohmann::ordered_json& doc) {
-  write_files_atomically({{path, doc.dump(2) + "\n"}});
+  write_files_atomically(path, {{"", doc.dump(2) + "\n"}});
 }
 
 }  // namespace rankmap::cli

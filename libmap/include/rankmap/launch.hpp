@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "rankmap/io.hpp"
 #include "rankmap/mapping.hpp"
 
 namespace rankmap {
@@ -31,14 +32,9 @@ enum class LaunchFormat { openmpi, mpich, slurm, mvapich, csv };
 LaunchFormat parse_launch_format(std::string_view name);  // throws Error("--format", ...)
 std::string_view launch_format_name(LaunchFormat f);
 
-// One output file: FILE itself (suffix "") or a companion (".env").
-struct LaunchFile {
-  std::string suffix;
-  std::string text;
-};
-
-// Renders a mapping; throws Error when the format cannot express it.
-std::vector<LaunchFile> render_launch_files(LaunchFormat format, const Machine& machine,
+// Renders a mapping as FILE itself (suffix "") and any companion (".env");
+// throws Error when the format cannot express it.
+std::vector<FilePart> render_launch_files(LaunchFormat format, const Machine& machine,
                                             const Allocation& allocation,
                                             const Mapping& mapping);
 

@@ -24,32 +24,29 @@ std::string read_text_file(const std::filesystem::path& path) {
   return text;
 }
 
-void write_files_atomically(
-    const std::vector<std::pair<std::filesystem::path, std::string>>& files) {
+void write_files_atomically(const std::filesystem::path& base, const std::vector<FilePart>& parts,
+                            const std::function<void(const std::filesystem::path& temp_base)>& check) {
+  // Beside the target so that rename() stays on one file system.
+  const std::string temp_base = base.string() + ".tmp." + std::to_string(::getpid());
   std::vector<std::filesystem::path> temps;
-  auto remove_temps = [&] {
-    std::error_code ignored;
-    for (const auto& t : temps) std::filesystem::remove(t, ignored);
-  };
   try {
-    for (const auto& [path, text] : files) {
-      // Beside the target so that rename() stays on one file system.
-      auto temp = path;
-      temp += ".tmp." + std::to_string(::getpid());
-      temps.push_back(temp);
-      std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-      if (!out) throw Error(path.string(), 0, std::string("cannot write: ") + std::strerror(errno));
-      out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    for (const FilePart& part : parts) {
+      temps.emplace_back(temp_base + part.suffix);
+      std::ofstream out(temps.back(), std::ios::binary | std::ios::trunc);
+      if (!out) throw Error(base.string() + part.suffix, 0, std::string("cannot write: ") + std::strerror(errno));
+      out.write(part.text.data(), static_cast<std::streamsize>(part.text.size()));
       out.close();
-      if (!out) throw Error(path.string(), 0, "write failed (disk full?)");
+      if (!out) throw Error(base.string() + part.suffix, 0, "write failed (disk full?)");
     }
-    for (std::size_t i = 0; i < files.size(); ++i) {
+    if (check) check(temp_base);
+    for (std::size_t i = 0; i < parts.size(); ++i) {
       std::error_code ec;
-      std::filesystem::rename(temps[i], files[i].first, ec);
-      if (ec) throw Error(files[i].first.string(), 0, "cannot rename into place: " + ec.message());
+      std::filesystem::rename(temps[i], base.string() + parts[i].suffix, ec);
+      if (ec) throw Error(base.string() + parts[i].suffix, 0, "cannot rename into place: " + ec.message());
     }
   } catch (...) {
-    remove_temps();
+    std::error_code ignored;
+    for (const auto& t : temps) std::filesystem::remove(t, ignored);
     throw;
   }
 }

@@ -211,7 +211,7 @@ Mapping read_host_per_line(std::string_view text, const std::filesystem::path& p
     } else {
       if (i >= static_cast<int>(cpus.size()))
         in.fail("local rank " + std::to_string(i) + " on '" + look.host(node) + "' has no CPU in " + env_path.string());
-      slot = slot_of_os_cpus(cpus[i], format == LaunchFormat::slurm ? ',' : ',', node, look, in);
+      slot = slot_of_os_cpus(cpus[i], ',', node, look, in);
     }
     place(m, m.size(), {node, slot}, in);
   }

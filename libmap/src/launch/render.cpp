@@ -139,7 +139,7 @@ std::string render_csv(const Machine& m, const Allocation& a, const Mapping& map
 
 }  // namespace
 
-std::vector<LaunchFile> render_launch_files(LaunchFormat format, const Machine& machine,
+std::vector<FilePart> render_launch_files(LaunchFormat format, const Machine& machine,
                                             const Allocation& allocation, const Mapping& mapping) {
   switch (format) {
     case LaunchFormat::openmpi: return {{"", render_openmpi(machine, allocation, mapping)}};
