@@ -6,15 +6,6 @@
 
 namespace rankmap::detail {
 
-NodeGeometry::NodeGeometry(const Machine& machine, const Allocation& allocation)
-    : net_(machine.network), coord_(allocation.size()), coord_index_(allocation.size()) {
-  for (std::size_t k = 0; k < allocation.size(); ++k) {
-    const Node& node = machine.nodes[allocation.nodes[k]];
-    std::copy(node.coord.begin(), node.coord.end(), coord_[k].begin());
-    coord_index_[k] = node.coord_index;
-  }
-}
-
 std::vector<std::uint32_t> ranks_per_node(const Allocation& a, std::size_t ranks, bool oversubscribe,
                                           const NodeGeometry& geometry) {
   const std::size_t slots = a.total_slots();

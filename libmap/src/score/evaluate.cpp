@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <array>
 
+#include "machine/node_geometry.hpp"
 #include "rankmap/error.hpp"
 #include "rankmap/metrics.hpp"
 
@@ -12,22 +13,8 @@ Metrics evaluate(const Graph& graph, const Machine& machine, const Allocation& a
     throw Error("mapping places " + std::to_string(mapping.size()) + " ranks but the graph has " +
                 std::to_string(graph.ranks));
   const Network& net = machine.network;
-  const int nd = net.num_dims();
   const std::size_t nalloc = allocation.size();
-
-  // Per allocated node: its coordinates and coordinate index.
-  std::vector<std::array<int, kMaxDims>> coord(nalloc);
-  std::vector<std::size_t> coord_index(nalloc);
-  for (std::size_t k = 0; k < nalloc; ++k) {
-    const Node& node = machine.nodes[allocation.nodes[k]];
-    std::copy(node.coord.begin(), node.coord.end(), coord[k].begin());
-    coord_index[k] = node.coord_index;
-  }
-  auto hops = [&](int a, int b) {
-    int h = 0;
-    for (int d = 0; d < nd; ++d) h += net.hops_1d(d, coord[a][d], coord[b][d]);
-    return h;
-  };
+  const detail::NodeGeometry geometry(machine, allocation);
 
   // Per rank: its node and package, looked up once rather than per edge.
   std::vector<int> node_of(graph.ranks), package_of(graph.ranks);
@@ -60,7 +47,7 @@ Metrics evaluate(const Graph& graph, const Machine& machine, const Allocation& a
         continue;
       }
       m.inter_node_bytes += b;
-      const int h = hops(nr, ns);
+      const int h = geometry.hops(nr, ns);
       m.hop_bytes += b * static_cast<std::uint64_t>(h);
       m.hop_msgs += msg * static_cast<std::uint64_t>(h);
       if (b || msg) m.max_dilation = std::max(m.max_dilation, h);
@@ -94,7 +81,8 @@ Metrics evaluate(const Graph& graph, const Machine& machine, const Allocation& a
     std::sort(touched.begin(), touched.end());  // a fixed order: sums are exact anyway
     for (std::uint32_t v : touched) {
       const std::uint64_t b = pair_bytes[v];
-      for_each_link(net, coord_index[u], coord_index[v], [&](std::size_t link) { m.link_bytes[link] += b; });
+      for_each_link(net, geometry.coord_index(static_cast<int>(u)), geometry.coord_index(static_cast<int>(v)),
+                    [&](std::size_t link) { m.link_bytes[link] += b; });
       pair_bytes[v] = 0;
     }
     touched.clear();

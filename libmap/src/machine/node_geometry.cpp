@@ -1,0 +1,16 @@
+#include "machine/node_geometry.hpp"
+
+#include <algorithm>
+
+namespace rankmap::detail {
+
+NodeGeometry::NodeGeometry(const Machine& machine, const Allocation& allocation)
+    : net_(machine.network), coord_(allocation.size()), coord_index_(allocation.size()) {
+  for (std::size_t k = 0; k < allocation.size(); ++k) {
+    const Node& node = machine.nodes[allocation.nodes[k]];
+    std::copy(node.coord.begin(), node.coord.end(), coord_[k].begin());
+    coord_index_[k] = node.coord_index;
+  }
+}
+
+}  // namespace rankmap::detail
