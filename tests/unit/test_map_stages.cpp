@@ -108,6 +108,31 @@ TEST(Stages, CartesianFindsTheGridAndItsBoxes) {
   EXPECT_TRUE(cartesian_candidates(odd, a16, NodeGeometry(m16, a16), 16).empty());
 }
 
+// Grids with fewer axes than the torus has dimensions need a torus
+// dimension folded between two axes. An 8x2 grid fits a 4x4 torus with
+// every edge one hop: X walks the first ring and then turns on the second,
+// whose coordinates 0,1 | 3,2 (Y within each half) are all one hop apart
+// round the ring: 7*2 + 8 = 22 edges. An 8x4x2 grid fits a 4x4x4 torus
+// likewise: 7*4*2 + 8*3*2 + 8*4*1 = 136 edges.
+TEST(Stages, CartesianFoldsATorusDimensionBetweenTwoAxes) {
+  auto best_hops = [](const UndirectedGraph& g, const Machine& m) {
+    const Allocation a = make_allocation(m, {});
+    const NodeGeometry geo(m, a);
+    std::uint64_t best = UINT64_MAX;
+    for (const auto& node_of_rank : cartesian_candidates(g, a, geo, 64)) {
+      std::uint64_t hops = 0;
+      for (std::uint32_t r = 0; r < g.n; ++r)
+        for (std::uint64_t e = g.xadj[r]; e < g.xadj[r + 1]; ++e) hops += geo.hops(node_of_rank[r], node_of_rank[g.adjncy[e]]);
+      best = std::min(best, hops / 2);
+    }
+    return best;
+  };
+  const UndirectedGraph flat = make_undirected(make_stencil({{8, 2}, false, false, 1}));
+  EXPECT_EQ(best_hops(flat, test::make_machine("[4, 4]", "[true, true]", "n[00-15]")), 22u);
+  const UndirectedGraph box = make_undirected(make_stencil({{8, 4, 2}, false, false, 1}));
+  EXPECT_EQ(best_hops(box, test::make_machine("[4, 4, 4]", "", "n[00-63]")), 136u);
+}
+
 TEST(Stages, ContractConsecutiveAddsWeights) {
   const UndirectedGraph g = undirected(4, {{0, 1, 5}, {1, 2, 3}, {0, 3, 2}});
   const UndirectedGraph c = contract_consecutive(g, 2);

@@ -23,6 +23,9 @@ struct Context {
     // Large jobs (thousands of nodes): consecutive ranks are merged until at
     // most this many vertices remain before cutting (0: never merge).
     std::uint32_t coarsen_to = 262144;
+    // When the Cartesian layout applies, keep it and skip the general
+    // pipelines (they cost minutes on a million ranks and lose to it there).
+    bool grid_only = true;
   } partition;
 
   struct Placement {

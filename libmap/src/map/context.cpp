@@ -17,13 +17,13 @@ Context create_context(std::string_view preset) {
   c.preset = std::string(preset);
   if (preset == "fast") {
     // One partition, one cheap start, a short refinement: for very large jobs.
-    c.partition = {true, true, false, false, 1, 65536};
+    c.partition = {true, true, false, false, 1, 65536, true};
     c.placement = {false, true, false, 1};
     c.refinement.rank_swap_passes = 0;
   } else if (preset == "default") {
     // Defaults of the struct.
   } else if (preset == "quality") {
-    c.partition = {true, true, true, true, 4, 0};
+    c.partition = {true, true, true, true, 4, 0, false};
     c.placement = {true, true, true, 32};
     c.refinement.rank_swap_passes = 8;
   } else {
@@ -46,7 +46,8 @@ std::string dump_context(const Context& c) {
       << "recursive_bisection = " << b(c.partition.recursive_bisection) << "\n"
       << "scotch = " << b(c.partition.scotch) << "\n"
       << "metis_cuts = " << c.partition.metis_cuts << "\n"
-      << "coarsen_to = " << c.partition.coarsen_to << "\n\n"
+      << "coarsen_to = " << c.partition.coarsen_to << "\n"
+      << "grid_only = " << b(c.partition.grid_only) << "\n\n"
       << "[placement]\n"
       << "greedy = " << b(c.placement.greedy) << "\n"
       << "cuthill_mckee = " << b(c.placement.cuthill_mckee) << "\n"
@@ -80,13 +81,14 @@ class ContextReader {
     flag(root, "within_node", c.within_node);
     flag(root, "oversubscribe", c.oversubscribe);
     if (const toml::table* t = table(root, "partition")) {
-      known(*t, {"cartesian", "metis_kway", "recursive_bisection", "scotch", "metis_cuts", "coarsen_to"}, "[partition]");
+      known(*t, {"cartesian", "metis_kway", "recursive_bisection", "scotch", "metis_cuts", "coarsen_to", "grid_only"}, "[partition]");
       if (auto* n = t->get("coarsen_to"))
         c.partition.coarsen_to = static_cast<std::uint32_t>(integer(*n, "coarsen_to", 0, 0xffffffffLL));
       flag(*t, "cartesian", c.partition.cartesian);
       flag(*t, "metis_kway", c.partition.metis_kway);
       flag(*t, "recursive_bisection", c.partition.recursive_bisection);
       flag(*t, "scotch", c.partition.scotch);
+      flag(*t, "grid_only", c.partition.grid_only);
       if (auto* n = t->get("metis_cuts")) c.partition.metis_cuts = static_cast<int>(integer(*n, "metis_cuts", 1, 100));
       if (!c.partition.metis_kway && !c.partition.recursive_bisection && !c.partition.scotch)
         fail(*t, "[partition] must enable at least one of metis_kway, recursive_bisection, scotch "

@@ -3,6 +3,7 @@
 // least cross-socket traffic.
 #include "rankmap/map.hpp"
 
+#include <algorithm>
 #include <tuple>
 
 #include "map/engine.hpp"
@@ -123,16 +124,23 @@ Mapping map(const Graph& graph, const Machine& machine, const Allocation& alloca
         total += g.weight[e] * static_cast<std::uint64_t>(geometry.hops(node_of_rank[r], node_of_rank[g.adjncy[e]]));
     return total / 2;
   };
+  bool have_grid = false;
   if (context.partition.cartesian) {
+    // Candidates come best-estimated first; scoring each costs a pass over
+    // the edges, so big graphs score fewer.
+    const std::size_t edges = g.xadj[g.n];
+    const std::size_t max_candidates = std::clamp<std::size_t>((std::size_t{1} << 26) / std::max<std::size_t>(edges, 1), 2, 64);
     std::vector<int> best;
     std::uint64_t best_cost = 0;
-    for (auto& candidate : cartesian_candidates(g, allocation, geometry, 256)) {
+    for (auto& candidate : cartesian_candidates(g, allocation, geometry, max_candidates)) {
       const std::uint64_t c = node_hop_bytes(candidate);
       if (best.empty() || c < best_cost) best = std::move(candidate), best_cost = c;
     }
-    if (!best.empty()) finish("Cartesian", std::move(best));
+    have_grid = !best.empty();
+    if (have_grid) finish("Cartesian", std::move(best));
     else stage("not a grid that fits the allocation in rank order");
   }
+  if (have_grid && context.partition.grid_only) return std::move(candidates.front().mapping);
 
   const std::uint64_t seed = context.seed;
   // On large allocations the hierarchy stands in for k-way and bisection.
