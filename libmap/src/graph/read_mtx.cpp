@@ -58,6 +58,16 @@ Graph read_mtx(std::string_view text, const std::string& source) {
   while (in.next(line)) {
     if (is_blank(line) || line[0] == '%') continue;
     if (seen == nnz) in.fail("more entries than the " + std::to_string(nnz) + " the size line announced");
+    std::uint64_t n[3];
+    if (values != Values::real && scan_counts(line, n, values == Values::pattern ? 2 : 3) && n[0] >= 1 &&
+        n[0] <= rows && n[1] >= 1 && n[1] <= rows) [[likely]] {
+      const auto src = static_cast<std::uint32_t>(n[0] - 1), dst = static_cast<std::uint32_t>(n[1] - 1);
+      const std::uint64_t bytes = values == Values::pattern ? 1 : n[2];
+      builder.add(src, dst, bytes, 1);
+      if (symmetric && src != dst) builder.add(dst, src, bytes, 1);
+      ++seen;
+      continue;
+    }
     Fields f(line);
     const std::uint64_t i = parse_count(need(f, in, "a sender rank"), in, "a sender rank");
     const std::uint64_t j = parse_count(need(f, in, "a receiver rank"), in, "a receiver rank");

@@ -98,6 +98,26 @@ inline std::uint64_t parse_count(std::string_view field, const LineScanner& at, 
   fail_count(field, at, what, ec);
 }
 
+// The common line of k whole numbers separated by blanks, read in one
+// sweep; false for anything else (a sign, a fraction, a 20-digit number, a
+// missing or extra field), which the caller then reads field by field to
+// report it. Halves the time of reading a 400 MB graph.
+inline bool scan_counts(std::string_view line, std::uint64_t* out, int k) {
+  const char* p = line.data();
+  const char* const end = p + line.size();
+  for (int i = 0; i < k; ++i) {
+    while (p < end && (*p == ' ' || *p == '\t')) ++p;
+    const char* start = p;
+    std::uint64_t v = 0;
+    while (p < end && static_cast<unsigned>(*p - '0') < 10) v = v * 10 + static_cast<unsigned>(*p++ - '0');
+    if (p == start || p - start > 19) return false;
+    if (p < end && *p != ' ' && *p != '\t') return false;
+    out[i] = v;
+  }
+  while (p < end && (*p == ' ' || *p == '\t')) ++p;
+  return p == end;
+}
+
 // Takes the next field or fails naming what was expected.
 inline std::string_view need(Fields& fields, const LineScanner& at, const char* what) {
   std::string_view f;

@@ -1,0 +1,260 @@
+/* Collective wrappers: each turns its call into the calling rank's sends
+ * under the model of models.c, counted as collective traffic. Blocking and
+ * non-blocking forms count alike, at the call. Block sizes come from the
+ * receive side where the send side may be MPI_IN_PLACE (MPI requires the
+ * two to match). */
+#include <stdlib.h>
+
+#include "shim.h"
+
+#define WRAP(NAME, PARAMS, ARGS, COUNT) \
+  int MPI_##NAME PARAMS {               \
+    RM_ENTER;                           \
+    if (rm_outer) COUNT;                \
+    const int rc = PMPI_##NAME ARGS;    \
+    RM_LEAVE;                           \
+    return rc;                          \
+  }
+
+static int comm_size(MPI_Comm comm) {
+  rm_comm_info c;
+  return rm_comm(comm, &c) == 0 ? c.size : 0;
+}
+static int is_inter(MPI_Comm comm) {
+  rm_comm_info c;
+  return rm_comm(comm, &c) == 0 && c.is_inter;
+}
+
+static void gatherv_block(MPI_Comm comm, int root, int count, MPI_Datatype type) {
+  rm_model_gather(comm, root, rm_bytes(type, count));
+}
+
+static void scatterv_blocks(MPI_Comm comm, int root, const int* counts, MPI_Datatype type) {
+  rm_comm_info c;
+  if (!counts || rm_comm(comm, &c) != 0 || (c.is_inter ? root != MPI_ROOT : c.local_rank != root)) return;
+  MPI_Count* bytes = malloc(sizeof(MPI_Count) * (size_t)(c.size + 1));
+  if (!bytes) return;
+  for (int i = 0; i < c.size; ++i) bytes[i] = (MPI_Count)rm_bytes(type, counts[i]);
+  rm_model_scatterv(comm, root, bytes);
+  free(bytes);
+}
+
+/* Every rank's block, from the receive counts that every rank knows. */
+static void allgatherv_blocks(MPI_Comm comm, const int* counts, MPI_Datatype type) {
+  const int p = comm_size(comm);
+  if (!counts || p <= 0) return;
+  uint64_t* block = malloc(sizeof(uint64_t) * (size_t)p);
+  if (!block) return;
+  for (int i = 0; i < p; ++i) block[i] = rm_bytes(type, counts[i]);
+  if (is_inter(comm)) {
+    /* Inter: counts are the remote group's; this rank sends its own block. */
+    free(block);
+    return;
+  }
+  rm_model_allgatherv(comm, block);
+  free(block);
+}
+
+static void inter_allgatherv(MPI_Comm comm, int sendcount, MPI_Datatype sendtype) {
+  if (is_inter(comm)) rm_model_allgather(comm, rm_bytes(sendtype, sendcount));
+}
+
+static void alltoallv_blocks(MPI_Comm comm, const void* sendbuf, const int* scounts, MPI_Datatype stype,
+                             const int* rcounts, MPI_Datatype rtype) {
+  const int p = comm_size(comm);
+  const int in_place = sendbuf == MPI_IN_PLACE;
+  const int* counts = in_place ? rcounts : scounts;
+  if (!counts || p <= 0) return;
+  uint64_t* bytes = malloc(sizeof(uint64_t) * (size_t)p);
+  if (!bytes) return;
+  for (int i = 0; i < p; ++i) bytes[i] = rm_bytes(in_place ? rtype : stype, counts[i]);
+  rm_model_alltoall_to(comm, bytes);
+  free(bytes);
+}
+
+static void alltoallw_blocks(MPI_Comm comm, const void* sendbuf, const int* scounts, const MPI_Datatype* stypes,
+                             const int* rcounts, const MPI_Datatype* rtypes) {
+  const int p = comm_size(comm);
+  const int in_place = sendbuf == MPI_IN_PLACE;
+  const int* counts = in_place ? rcounts : scounts;
+  const MPI_Datatype* types = in_place ? rtypes : stypes;
+  if (!counts || !types || p <= 0) return;
+  uint64_t* bytes = malloc(sizeof(uint64_t) * (size_t)p);
+  if (!bytes) return;
+  for (int i = 0; i < p; ++i) bytes[i] = rm_bytes(types[i], counts[i]);
+  rm_model_alltoall_to(comm, bytes);
+  free(bytes);
+}
+
+static void reduce_scatter_blocks(MPI_Comm comm, const int* counts, MPI_Datatype type) {
+  const int p = comm_size(comm);
+  if (!counts || p <= 0) return;
+  uint64_t* block = malloc(sizeof(uint64_t) * (size_t)p);
+  if (!block) return;
+  for (int i = 0; i < p; ++i) block[i] = rm_bytes(type, counts[i]);
+  rm_model_reduce_scatter(comm, block);
+  free(block);
+}
+
+static void reduce_scatter_equal(MPI_Comm comm, int count, MPI_Datatype type) {
+  const int p = comm_size(comm);
+  if (p <= 0) return;
+  uint64_t* block = malloc(sizeof(uint64_t) * (size_t)p);
+  if (!block) return;
+  for (int i = 0; i < p; ++i) block[i] = rm_bytes(type, count);
+  rm_model_reduce_scatter(comm, block);
+  free(block);
+}
+
+/* Neighbourhood collectives: block i to out-neighbour i. */
+static void neighbours_each(MPI_Comm comm, uint64_t bytes) {
+  int *out, n;
+  if (rm_out_neighbours(comm, &out, &n) != 0) return;
+  for (int i = 0; i < n; ++i) rm_count(RM_COLL, rm_world_of(comm, out[i]), bytes, 1);
+  free(out);
+}
+static void neighbours_v(MPI_Comm comm, const int* counts, MPI_Datatype type) {
+  int *out, n;
+  if (!counts || rm_out_neighbours(comm, &out, &n) != 0) return;
+  for (int i = 0; i < n; ++i) rm_count(RM_COLL, rm_world_of(comm, out[i]), rm_bytes(type, counts[i]), 1);
+  free(out);
+}
+static void neighbours_w(MPI_Comm comm, const int* counts, const MPI_Datatype* types) {
+  int *out, n;
+  if (!counts || !types || rm_out_neighbours(comm, &out, &n) != 0) return;
+  for (int i = 0; i < n; ++i) rm_count(RM_COLL, rm_world_of(comm, out[i]), rm_bytes(types[i], counts[i]), 1);
+  free(out);
+}
+
+#define P_BCAST (void* b, int n, MPI_Datatype t, int root, MPI_Comm c)
+WRAP(Bcast, P_BCAST, (b, n, t, root, c), rm_model_bcast(c, root, rm_bytes(t, n)))
+WRAP(Ibcast, (void* b, int n, MPI_Datatype t, int root, MPI_Comm c, MPI_Request* r), (b, n, t, root, c, r),
+     rm_model_bcast(c, root, rm_bytes(t, n)))
+
+WRAP(Reduce, (const void* s, void* d, int n, MPI_Datatype t, MPI_Op o, int root, MPI_Comm c),
+     (s, d, n, t, o, root, c), rm_model_reduce(c, root, rm_bytes(t, n)))
+WRAP(Ireduce, (const void* s, void* d, int n, MPI_Datatype t, MPI_Op o, int root, MPI_Comm c, MPI_Request* r),
+     (s, d, n, t, o, root, c, r), rm_model_reduce(c, root, rm_bytes(t, n)))
+
+WRAP(Allreduce, (const void* s, void* d, int n, MPI_Datatype t, MPI_Op o, MPI_Comm c), (s, d, n, t, o, c),
+     rm_model_allreduce(c, rm_bytes(t, n)))
+WRAP(Iallreduce, (const void* s, void* d, int n, MPI_Datatype t, MPI_Op o, MPI_Comm c, MPI_Request* r),
+     (s, d, n, t, o, c, r), rm_model_allreduce(c, rm_bytes(t, n)))
+
+WRAP(Gather, (const void* s, int sn, MPI_Datatype st, void* d, int dn, MPI_Datatype dt, int root, MPI_Comm c),
+     (s, sn, st, d, dn, dt, root, c), gatherv_block(c, root, sn, st))
+WRAP(Igather,
+     (const void* s, int sn, MPI_Datatype st, void* d, int dn, MPI_Datatype dt, int root, MPI_Comm c, MPI_Request* r),
+     (s, sn, st, d, dn, dt, root, c, r), gatherv_block(c, root, sn, st))
+WRAP(Gatherv,
+     (const void* s, int sn, MPI_Datatype st, void* d, const int dn[], const int dd[], MPI_Datatype dt, int root,
+      MPI_Comm c),
+     (s, sn, st, d, dn, dd, dt, root, c), gatherv_block(c, root, sn, st))
+WRAP(Igatherv,
+     (const void* s, int sn, MPI_Datatype st, void* d, const int dn[], const int dd[], MPI_Datatype dt, int root,
+      MPI_Comm c, MPI_Request* r),
+     (s, sn, st, d, dn, dd, dt, root, c, r), gatherv_block(c, root, sn, st))
+
+WRAP(Scatter, (const void* s, int sn, MPI_Datatype st, void* d, int dn, MPI_Datatype dt, int root, MPI_Comm c),
+     (s, sn, st, d, dn, dt, root, c), rm_model_scatter(c, root, rm_bytes(st, sn)))
+WRAP(Iscatter,
+     (const void* s, int sn, MPI_Datatype st, void* d, int dn, MPI_Datatype dt, int root, MPI_Comm c, MPI_Request* r),
+     (s, sn, st, d, dn, dt, root, c, r), rm_model_scatter(c, root, rm_bytes(st, sn)))
+WRAP(Scatterv,
+     (const void* s, const int sn[], const int sd[], MPI_Datatype st, void* d, int dn, MPI_Datatype dt, int root,
+      MPI_Comm c),
+     (s, sn, sd, st, d, dn, dt, root, c), scatterv_blocks(c, root, sn, st))
+WRAP(Iscatterv,
+     (const void* s, const int sn[], const int sd[], MPI_Datatype st, void* d, int dn, MPI_Datatype dt, int root,
+      MPI_Comm c, MPI_Request* r),
+     (s, sn, sd, st, d, dn, dt, root, c, r), scatterv_blocks(c, root, sn, st))
+
+WRAP(Allgather, (const void* s, int sn, MPI_Datatype st, void* d, int dn, MPI_Datatype dt, MPI_Comm c),
+     (s, sn, st, d, dn, dt, c), rm_model_allgather(c, is_inter(c) ? rm_bytes(st, sn) : rm_bytes(dt, dn)))
+WRAP(Iallgather,
+     (const void* s, int sn, MPI_Datatype st, void* d, int dn, MPI_Datatype dt, MPI_Comm c, MPI_Request* r),
+     (s, sn, st, d, dn, dt, c, r), rm_model_allgather(c, is_inter(c) ? rm_bytes(st, sn) : rm_bytes(dt, dn)))
+WRAP(Allgatherv,
+     (const void* s, int sn, MPI_Datatype st, void* d, const int dn[], const int dd[], MPI_Datatype dt, MPI_Comm c),
+     (s, sn, st, d, dn, dd, dt, c), (allgatherv_blocks(c, dn, dt), inter_allgatherv(c, sn, st)))
+WRAP(Iallgatherv,
+     (const void* s, int sn, MPI_Datatype st, void* d, const int dn[], const int dd[], MPI_Datatype dt, MPI_Comm c,
+      MPI_Request* r),
+     (s, sn, st, d, dn, dd, dt, c, r), (allgatherv_blocks(c, dn, dt), inter_allgatherv(c, sn, st)))
+
+WRAP(Alltoall, (const void* s, int sn, MPI_Datatype st, void* d, int dn, MPI_Datatype dt, MPI_Comm c),
+     (s, sn, st, d, dn, dt, c), rm_model_alltoall(c, rm_bytes(dt, dn)))
+WRAP(Ialltoall,
+     (const void* s, int sn, MPI_Datatype st, void* d, int dn, MPI_Datatype dt, MPI_Comm c, MPI_Request* r),
+     (s, sn, st, d, dn, dt, c, r), rm_model_alltoall(c, rm_bytes(dt, dn)))
+WRAP(Alltoallv,
+     (const void* s, const int sn[], const int sd[], MPI_Datatype st, void* d, const int dn[], const int dd[],
+      MPI_Datatype dt, MPI_Comm c),
+     (s, sn, sd, st, d, dn, dd, dt, c), alltoallv_blocks(c, s, sn, st, dn, dt))
+WRAP(Ialltoallv,
+     (const void* s, const int sn[], const int sd[], MPI_Datatype st, void* d, const int dn[], const int dd[],
+      MPI_Datatype dt, MPI_Comm c, MPI_Request* r),
+     (s, sn, sd, st, d, dn, dd, dt, c, r), alltoallv_blocks(c, s, sn, st, dn, dt))
+WRAP(Alltoallw,
+     (const void* s, const int sn[], const int sd[], const MPI_Datatype st[], void* d, const int dn[], const int dd[],
+      const MPI_Datatype dt[], MPI_Comm c),
+     (s, sn, sd, st, d, dn, dd, dt, c), alltoallw_blocks(c, s, sn, st, dn, dt))
+WRAP(Ialltoallw,
+     (const void* s, const int sn[], const int sd[], const MPI_Datatype st[], void* d, const int dn[], const int dd[],
+      const MPI_Datatype dt[], MPI_Comm c, MPI_Request* r),
+     (s, sn, sd, st, d, dn, dd, dt, c, r), alltoallw_blocks(c, s, sn, st, dn, dt))
+
+WRAP(Reduce_scatter, (const void* s, void* d, const int n[], MPI_Datatype t, MPI_Op o, MPI_Comm c),
+     (s, d, n, t, o, c), reduce_scatter_blocks(c, n, t))
+WRAP(Ireduce_scatter, (const void* s, void* d, const int n[], MPI_Datatype t, MPI_Op o, MPI_Comm c, MPI_Request* r),
+     (s, d, n, t, o, c, r), reduce_scatter_blocks(c, n, t))
+WRAP(Reduce_scatter_block, (const void* s, void* d, int n, MPI_Datatype t, MPI_Op o, MPI_Comm c), (s, d, n, t, o, c),
+     reduce_scatter_equal(c, n, t))
+WRAP(Ireduce_scatter_block, (const void* s, void* d, int n, MPI_Datatype t, MPI_Op o, MPI_Comm c, MPI_Request* r),
+     (s, d, n, t, o, c, r), reduce_scatter_equal(c, n, t))
+
+WRAP(Scan, (const void* s, void* d, int n, MPI_Datatype t, MPI_Op o, MPI_Comm c), (s, d, n, t, o, c),
+     rm_model_scan(c, rm_bytes(t, n), 0))
+WRAP(Iscan, (const void* s, void* d, int n, MPI_Datatype t, MPI_Op o, MPI_Comm c, MPI_Request* r),
+     (s, d, n, t, o, c, r), rm_model_scan(c, rm_bytes(t, n), 0))
+WRAP(Exscan, (const void* s, void* d, int n, MPI_Datatype t, MPI_Op o, MPI_Comm c), (s, d, n, t, o, c),
+     rm_model_scan(c, rm_bytes(t, n), 1))
+WRAP(Iexscan, (const void* s, void* d, int n, MPI_Datatype t, MPI_Op o, MPI_Comm c, MPI_Request* r),
+     (s, d, n, t, o, c, r), rm_model_scan(c, rm_bytes(t, n), 1))
+
+WRAP(Barrier, (MPI_Comm c), (c), rm_model_barrier(c))
+WRAP(Ibarrier, (MPI_Comm c, MPI_Request* r), (c, r), rm_model_barrier(c))
+
+WRAP(Neighbor_allgather, (const void* s, int sn, MPI_Datatype st, void* d, int dn, MPI_Datatype dt, MPI_Comm c),
+     (s, sn, st, d, dn, dt, c), neighbours_each(c, rm_bytes(st, sn)))
+WRAP(Ineighbor_allgather,
+     (const void* s, int sn, MPI_Datatype st, void* d, int dn, MPI_Datatype dt, MPI_Comm c, MPI_Request* r),
+     (s, sn, st, d, dn, dt, c, r), neighbours_each(c, rm_bytes(st, sn)))
+WRAP(Neighbor_allgatherv,
+     (const void* s, int sn, MPI_Datatype st, void* d, const int dn[], const int dd[], MPI_Datatype dt, MPI_Comm c),
+     (s, sn, st, d, dn, dd, dt, c), neighbours_each(c, rm_bytes(st, sn)))
+WRAP(Ineighbor_allgatherv,
+     (const void* s, int sn, MPI_Datatype st, void* d, const int dn[], const int dd[], MPI_Datatype dt, MPI_Comm c,
+      MPI_Request* r),
+     (s, sn, st, d, dn, dd, dt, c, r), neighbours_each(c, rm_bytes(st, sn)))
+WRAP(Neighbor_alltoall, (const void* s, int sn, MPI_Datatype st, void* d, int dn, MPI_Datatype dt, MPI_Comm c),
+     (s, sn, st, d, dn, dt, c), neighbours_each(c, rm_bytes(st, sn)))
+WRAP(Ineighbor_alltoall,
+     (const void* s, int sn, MPI_Datatype st, void* d, int dn, MPI_Datatype dt, MPI_Comm c, MPI_Request* r),
+     (s, sn, st, d, dn, dt, c, r), neighbours_each(c, rm_bytes(st, sn)))
+WRAP(Neighbor_alltoallv,
+     (const void* s, const int sn[], const int sd[], MPI_Datatype st, void* d, const int dn[], const int dd[],
+      MPI_Datatype dt, MPI_Comm c),
+     (s, sn, sd, st, d, dn, dd, dt, c), neighbours_v(c, sn, st))
+WRAP(Ineighbor_alltoallv,
+     (const void* s, const int sn[], const int sd[], MPI_Datatype st, void* d, const int dn[], const int dd[],
+      MPI_Datatype dt, MPI_Comm c, MPI_Request* r),
+     (s, sn, sd, st, d, dn, dd, dt, c, r), neighbours_v(c, sn, st))
+WRAP(Neighbor_alltoallw,
+     (const void* s, const int sn[], const MPI_Aint sd[], const MPI_Datatype st[], void* d, const int dn[],
+      const MPI_Aint dd[], const MPI_Datatype dt[], MPI_Comm c),
+     (s, sn, sd, st, d, dn, dd, dt, c), neighbours_w(c, sn, st))
+WRAP(Ineighbor_alltoallw,
+     (const void* s, const int sn[], const MPI_Aint sd[], const MPI_Datatype st[], void* d, const int dn[],
+      const MPI_Aint dd[], const MPI_Datatype dt[], MPI_Comm c, MPI_Request* r),
+     (s, sn, sd, st, d, dn, dd, dt, c, r), neighbours_w(c, sn, st))

@@ -1,0 +1,270 @@
+/* Collectives as rank-to-rank traffic: what the calling rank sends under the
+ * algorithm an MPI library typically picks (docs/profile-format.md lists
+ * them; tests/shim/expected.py implements them a second time). Each rank
+ * records only its own sends, so the whole job adds up without any
+ * exchange. Inter-communicators: every rank sends straight to the remote
+ * group (linear), as their collectives have no tree over both groups. */
+#include <stdlib.h>
+
+#include "shim.h"
+
+enum {
+  BCAST_SHORT = 12288,   /* below: binomial tree; above: scatter + ring allgather */
+  BCAST_MIN_RANKS = 8,   /* fewer ranks: always the tree */
+  ALLREDUCE_SHORT = 2048 /* up to: recursive doubling; above: ring */
+};
+
+static void to(const rm_comm_info* c, int rank, uint64_t bytes) {
+  if (rank < 0 || rank >= c->size) return;
+  rm_count(RM_COLL, c->world ? c->world[rank] : rank, bytes, 1);
+}
+
+/* Bytes of chunk j when `bytes` is cut into p chunks of ceil(bytes/p). */
+static uint64_t chunk(uint64_t bytes, int p, int j) {
+  const uint64_t size = (bytes + (uint64_t)p - 1) / (uint64_t)p;
+  const uint64_t lo = (uint64_t)j * size, hi = lo + size;
+  if (lo >= bytes) return 0;
+  return (hi > bytes ? bytes : hi) - lo;
+}
+
+static int info(MPI_Comm comm, rm_comm_info* c) { return rm_active() && rm_comm(comm, c) == 0 ? 0 : -1; }
+
+/* Inter-communicators: rooted calls. root is MPI_ROOT in the sending group. */
+static void inter_rooted_send(const rm_comm_info* c, int root, uint64_t bytes_each, int from_root) {
+  if (from_root) {
+    if (root == MPI_ROOT)
+      for (int i = 0; i < c->size; ++i) to(c, i, bytes_each);
+  } else if (root >= 0) {
+    to(c, root, bytes_each);
+  }
+}
+
+void rm_model_bcast(MPI_Comm comm, int root, uint64_t bytes) {
+  rm_comm_info c;
+  if (info(comm, &c)) return;
+  if (c.is_inter) return inter_rooted_send(&c, root, bytes, 1);
+  const int p = c.size, vr = (c.local_rank - root + p) % p;
+  if (p < 2) return;
+  if (bytes < BCAST_SHORT || p < BCAST_MIN_RANKS) {
+    /* Binomial tree: the whole message to each child. */
+    int mask = 1;
+    while (mask < p && !(vr & mask)) mask <<= 1;
+    for (mask >>= 1; mask > 0; mask >>= 1)
+      if (vr + mask < p) to(&c, (vr + mask + root) % p, bytes);
+    return;
+  }
+  /* Binomial scatter of p chunks, then a ring allgather of the chunks. */
+  int mask = 1;
+  while (mask < p && !(vr & mask)) mask <<= 1;
+  for (mask >>= 1; mask > 0; mask >>= 1) {
+    if (vr + mask >= p) continue;
+    const int last = vr + 2 * mask < p ? vr + 2 * mask : p;
+    uint64_t part = 0;
+    for (int j = vr + mask; j < last; ++j) part += chunk(bytes, p, j);
+    if (part) to(&c, (vr + mask + root) % p, part);
+  }
+  for (int s = 0; s < p - 1; ++s) {
+    const uint64_t b = chunk(bytes, p, ((vr - s) % p + p) % p);
+    if (b) to(&c, (c.local_rank + 1) % p, b);
+  }
+}
+
+void rm_model_reduce(MPI_Comm comm, int root, uint64_t bytes) {
+  rm_comm_info c;
+  if (info(comm, &c)) return;
+  if (c.is_inter) return inter_rooted_send(&c, root, bytes, 0);
+  const int p = c.size, vr = (c.local_rank - root + p) % p;
+  /* Binomial tree: each non-root sends once, to the rank without its lowest set bit. */
+  if (vr != 0) to(&c, ((vr & (vr - 1)) + root) % p, bytes);
+}
+
+void rm_model_allreduce(MPI_Comm comm, uint64_t bytes) {
+  rm_comm_info c;
+  if (info(comm, &c)) return;
+  if (c.is_inter) {
+    for (int i = 0; i < c.size; ++i) to(&c, i, bytes);
+    return;
+  }
+  const int p = c.size, r = c.local_rank;
+  if (p < 2) return;
+  if (bytes <= ALLREDUCE_SHORT) {
+    /* Recursive doubling; the first 2*rem ranks pair up first when p is
+     * not a power of two, and the odd ones hand the result back. */
+    int pof2 = 1;
+    while (pof2 * 2 <= p) pof2 *= 2;
+    const int rem = p - pof2;
+    int newrank;
+    if (r < 2 * rem) {
+      if (r % 2 == 0) to(&c, r + 1, bytes), newrank = -1;
+      else newrank = r / 2;
+    } else {
+      newrank = r - rem;
+    }
+    if (newrank >= 0)
+      for (int mask = 1; mask < pof2; mask <<= 1) {
+        const int nd = newrank ^ mask;
+        to(&c, nd < rem ? nd * 2 + 1 : nd + rem, bytes);
+      }
+    if (r < 2 * rem && r % 2 == 1) to(&c, r - 1, bytes);
+    return;
+  }
+  /* Ring: reduce-scatter, then allgather, p chunks each way. */
+  const int right = (r + 1) % p;
+  for (int s = 0; s < p - 1; ++s) {
+    const uint64_t b = chunk(bytes, p, ((r - s - 1) % p + p) % p);
+    if (b) to(&c, right, b);
+  }
+  for (int s = 0; s < p - 1; ++s) {
+    const uint64_t b = chunk(bytes, p, ((r - s) % p + p) % p);
+    if (b) to(&c, right, b);
+  }
+}
+
+/* Gather: linear, each rank's block straight to the root. */
+void rm_model_gather(MPI_Comm comm, int root, uint64_t bytes) {
+  rm_comm_info c;
+  if (info(comm, &c)) return;
+  if (c.is_inter) return inter_rooted_send(&c, root, bytes, 0);
+  if (c.local_rank != root) to(&c, root, bytes);
+}
+
+/* Scatter: linear, the root sends each rank its block. */
+void rm_model_scatterv(MPI_Comm comm, int root, const MPI_Count* bytes_to) {
+  rm_comm_info c;
+  if (info(comm, &c)) return;
+  if (c.is_inter ? root != MPI_ROOT : c.local_rank != root) return;
+  for (int i = 0; i < c.size; ++i)
+    if (c.is_inter || i != root) to(&c, i, (uint64_t)bytes_to[i]);
+}
+
+void rm_model_scatter(MPI_Comm comm, int root, uint64_t bytes_each) {
+  rm_comm_info c;
+  if (info(comm, &c)) return;
+  if (c.is_inter) return inter_rooted_send(&c, root, bytes_each, 1);
+  if (c.local_rank != root) return;
+  for (int i = 0; i < c.size; ++i)
+    if (i != root) to(&c, i, bytes_each);
+}
+
+/* Allgather: ring; at step s a rank passes on the block of rank r - s. */
+void rm_model_allgatherv(MPI_Comm comm, const uint64_t* block) {
+  rm_comm_info c;
+  if (info(comm, &c)) return;
+  const int p = c.size, r = c.local_rank;
+  if (c.is_inter) {
+    for (int i = 0; i < p; ++i) to(&c, i, block[r]);
+    return;
+  }
+  for (int s = 0; s < p - 1; ++s) {
+    const uint64_t b = block[((r - s) % p + p) % p];
+    to(&c, (r + 1) % p, b);
+  }
+}
+
+void rm_model_allgather(MPI_Comm comm, uint64_t bytes_each) {
+  rm_comm_info c;
+  if (info(comm, &c)) return;
+  if (c.is_inter) {
+    for (int i = 0; i < c.size; ++i) to(&c, i, bytes_each);
+    return;
+  }
+  for (int s = 0; s < c.size - 1; ++s) to(&c, (c.local_rank + 1) % c.size, bytes_each);
+}
+
+/* Alltoall: pairwise exchange, each block to its owner; none to self. */
+void rm_model_alltoall_to(MPI_Comm comm, const uint64_t* bytes_to) {
+  rm_comm_info c;
+  if (info(comm, &c)) return;
+  for (int i = 0; i < c.size; ++i)
+    if (c.is_inter || i != c.local_rank) to(&c, i, bytes_to[i]);
+}
+
+void rm_model_alltoall(MPI_Comm comm, uint64_t bytes_each) {
+  rm_comm_info c;
+  if (info(comm, &c)) return;
+  for (int i = 0; i < c.size; ++i)
+    if (c.is_inter || i != c.local_rank) to(&c, i, bytes_each);
+}
+
+/* Reduce-scatter: ring; at step s a rank passes on its partial sum of the
+ * block of rank r - s - 1, ending with its own block complete. */
+void rm_model_reduce_scatter(MPI_Comm comm, const uint64_t* block) {
+  rm_comm_info c;
+  if (info(comm, &c) || c.is_inter) return;
+  const int p = c.size, r = c.local_rank;
+  for (int s = 0; s < p - 1; ++s) to(&c, (r + 1) % p, block[((r - s - 1) % p + p) % p]);
+}
+
+/* Scan and exscan: recursive doubling, to r + 1, r + 2, r + 4, ... */
+void rm_model_scan(MPI_Comm comm, uint64_t bytes, int exclusive) {
+  (void)exclusive; /* the same sends either way */
+  rm_comm_info c;
+  if (info(comm, &c) || c.is_inter) return;
+  for (int mask = 1; mask < c.size; mask <<= 1)
+    if (c.local_rank + mask < c.size) to(&c, c.local_rank + mask, bytes);
+}
+
+/* Barrier: dissemination, an empty message to r + 1, r + 2, r + 4, ...
+ * (mod p); inter-communicators: to every remote rank. */
+void rm_model_barrier(MPI_Comm comm) {
+  rm_comm_info c;
+  if (info(comm, &c)) return;
+  if (c.is_inter) {
+    for (int i = 0; i < c.size; ++i) to(&c, i, 0);
+    return;
+  }
+  for (int k = 1; k < c.size; k <<= 1) to(&c, (c.local_rank + k) % c.size, 0);
+}
+
+/* Out-neighbours in the order the neighbourhood collectives use: for a
+ * Cartesian communicator, per dimension the negative then the positive
+ * neighbour (MPI_PROC_NULL included, as the buffers have a block for it). */
+int rm_out_neighbours(MPI_Comm comm, int** out, int* count) {
+  int kind = MPI_UNDEFINED;
+  *out = NULL, *count = 0;
+  if (PMPI_Topo_test(comm, &kind) != MPI_SUCCESS) return -1;
+  if (kind == MPI_CART) {
+    int nd = 0;
+    PMPI_Cartdim_get(comm, &nd);
+    *out = malloc(sizeof(int) * (size_t)(2 * nd + 1));
+    if (!*out) return -1;
+    for (int d = 0; d < nd; ++d) {
+      int src, dst;
+      PMPI_Cart_shift(comm, d, 1, &src, &dst);
+      (*out)[2 * d] = src;  /* the negative neighbour */
+      (*out)[2 * d + 1] = dst;
+    }
+    *count = 2 * nd;
+    return 0;
+  }
+  if (kind == MPI_GRAPH) {
+    int rank, n = 0;
+    PMPI_Comm_rank(comm, &rank);
+    PMPI_Graph_neighbors_count(comm, rank, &n);
+    *out = malloc(sizeof(int) * (size_t)(n + 1));
+    if (!*out) return -1;
+    PMPI_Graph_neighbors(comm, rank, n, *out);
+    *count = n;
+    return 0;
+  }
+  if (kind == MPI_DIST_GRAPH) {
+    int in = 0, n = 0, weighted = 0;
+    PMPI_Dist_graph_neighbors_count(comm, &in, &n, &weighted);
+    /* Weights are asked for whenever the graph has them, as passing
+     * MPI_UNWEIGHTED for a weighted graph is erroneous. */
+    int* sources = malloc(sizeof(int) * (size_t)(in + 1));
+    int* in_w = malloc(sizeof(int) * (size_t)(in + 1));
+    int* out_w = malloc(sizeof(int) * (size_t)(n + 1));
+    *out = malloc(sizeof(int) * (size_t)(n + 1));
+    if (!sources || !in_w || !out_w || !*out) {
+      free(sources), free(in_w), free(out_w), free(*out), *out = NULL;
+      return -1;
+    }
+    PMPI_Dist_graph_neighbors(comm, in, sources, weighted ? in_w : MPI_UNWEIGHTED, n, *out,
+                              weighted ? out_w : MPI_UNWEIGHTED);
+    free(sources), free(in_w), free(out_w);
+    *count = n;
+    return 0;
+  }
+  return -1;
+}
