@@ -38,20 +38,9 @@ std::vector<int> parse_dims(const std::string& text, const char* option) {
   return dims;
 }
 
-// Writes by extension (.mtx, .csv, .grf) through a temporary file.
 void write_graph(const Graph& g, const GenOptions& o, const std::string& description, Progress& progress) {
   progress.done("generated");
-  const std::string ext = std::filesystem::path(o.output).extension().string();
-  std::string text;
-  if (ext == ".mtx")
-    text = format_mtx(g, "rankmap gen " + description);
-  else if (ext == ".csv")
-    text = format_csv(g);
-  else if (ext == ".grf")
-    text = format_scotch(g);
-  else
-    throw Error(o.output, 0, "expected an output ending in .mtx, .csv or .grf");
-  write_files_atomically(o.output, {{"", std::move(text)}});
+  write_graph_file(g, o.output, "rankmap gen " + description);
   progress.done("wrote " + o.output);
   std::cout << "wrote " << o.output << ": " << g.ranks << " ranks, " << g.num_edges() << " edges\n";
 }

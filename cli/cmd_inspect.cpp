@@ -7,6 +7,7 @@
 #include "rankmap/graph.hpp"
 #include "rankmap/hostlist.hpp"
 #include "rankmap/machine.hpp"
+#include "rankmap/profile.hpp"
 
 namespace rankmap::cli {
 namespace {
@@ -79,9 +80,32 @@ void inspect_graph(const Graph& g, int top) {
     std::cout << "  " << pairs[i].a << " <-> " << pairs[i].b << "  " << pairs[i].bytes << "\n";
 }
 
+void inspect_profile(const Profile& p, int top) {
+  std::vector<std::string> hosts;
+  for (const ProfiledRank& r : p.ranks) hosts.push_back(r.host);
+  std::sort(hosts.begin(), hosts.end());
+  hosts.erase(std::unique(hosts.begin(), hosts.end()), hosts.end());
+  auto kind = [](const char* name, const Graph& g) {
+    std::cout << name << g.total_bytes() << " bytes in " << g.total_msgs() << " messages\n";
+  };
+  std::cout << "profile    " << p.mpi_library << " (MPI " << p.mpi_version << ")\nhosts      " << hosts.size()
+            << ": " << compress_hostlist(hosts) << "\nwall       " << p.wall_seconds << " s (longest rank)\np_mpi      "
+            << p.p_mpi << " (share of time inside MPI)\n";
+  kind("p2p        ", p.p2p);
+  kind("collective ", p.collective);
+  kind("one-sided  ", p.rma);
+  if (p.incomplete_ranks)
+    std::cout << "warning    " << p.incomplete_ranks << " rank(s) ran out of memory for their counts: totals are low\n";
+  std::cout << "all traffic:\n";
+  inspect_graph(p.total(), top);
+}
+
 int run_inspect(const InspectOptions& o) {
-  if (std::filesystem::path(o.file).extension() == ".toml")
+  const auto ext = std::filesystem::path(o.file).extension();
+  if (ext == ".toml")
     inspect_machine(load_machine(o.file));
+  else if (ext == ".rmp")
+    inspect_profile(read_profile(o.file), o.top);
   else
     inspect_graph(read_graph(o.file), o.top);
   return 0;
@@ -91,8 +115,8 @@ int run_inspect(const InspectOptions& o) {
 
 void add_inspect(CLI::App& app, Action& action) {
   auto o = std::make_shared<InspectOptions>();
-  CLI::App* cmd = app.add_subcommand("inspect", "Summarise a machine description (.toml) or a graph");
-  cmd->add_option("file", o->file, "Machine (.toml) or graph (.mtx .graph .grf .csv)")->required();
+  CLI::App* cmd = app.add_subcommand("inspect", "Summarise a machine description (.toml), a profile (.rmp) or a graph");
+  cmd->add_option("file", o->file, "Machine (.toml), profile (.rmp) or graph (.mtx .graph .grf .csv)")->required();
   cmd->add_option("--top", o->top, "How many of the heaviest rank pairs to list")->capture_default_str()->check(CLI::NonNegativeNumber);
   cmd->callback([o, &action] { action = [o] { return run_inspect(*o); }; });
 }

@@ -13,5 +13,7 @@ void add_eval(CLI::App& app, Action& action);
 void add_map(CLI::App& app, Action& action);
 void add_gen(CLI::App& app, Action& action);
 void add_inspect(CLI::App& app, Action& action);
+void add_profile(CLI::App& app, Action& action);
+void add_convert(CLI::App& app, Action& action);
 
 }  // namespace rankmap::cli

@@ -1,8 +1,26 @@
 #include "common.hpp"
 
 #include <cstdio>
+#include <filesystem>
+
+#include "rankmap/error.hpp"
+#include "rankmap/io.hpp"
 
 namespace rankmap::cli {
+
+void write_graph_file(const Graph& g, const std::string& path, const std::string& comment) {
+  const std::string ext = std::filesystem::path(path).extension().string();
+  std::string text;
+  if (ext == ".mtx")
+    text = format_mtx(g, comment);
+  else if (ext == ".csv")
+    text = format_csv(g);
+  else if (ext == ".grf")
+    text = format_scotch(g);
+  else
+    throw Error(path, 0, "expected an output ending in .mtx, .csv or .grf");
+  write_files_atomically(path, {{"", std::move(text)}});
+}
 
 void MachineOptions::add_to(CLI::App& cmd, bool required) {
   cmd.add_option("--machine,-m", machine, "Machine description (TOML)")->required(required);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "rankmap/allocation.hpp"
+#include "rankmap/graph.hpp"
 #include "rankmap/machine.hpp"
 
 namespace rankmap::cli {
@@ -25,6 +26,10 @@ struct LoadedMachine {
   Allocation allocation;
 };
 LoadedMachine load(const MachineOptions& options);
+
+// Writes a graph by the output's extension (.mtx, .csv, .grf) through a
+// temporary file; `comment` goes into the .mtx header.
+void write_graph_file(const Graph& g, const std::string& path, const std::string& comment);
 
 // Reports a finished stage on stderr when it took a second or more (every
 // stage when verbose), so long runs show where the time goes and short ones

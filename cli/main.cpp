@@ -18,6 +18,8 @@ int main(int argc, char** argv) {
   rankmap::cli::add_eval(app, action);
   rankmap::cli::add_gen(app, action);
   rankmap::cli::add_inspect(app, action);
+  rankmap::cli::add_profile(app, action);
+  rankmap::cli::add_convert(app, action);
 
   CLI11_PARSE(app, argc, argv);
   try {

@@ -68,6 +68,8 @@ static void header(text* t, int ranks, double wall_max, double wall_sum, double 
   int len = 0, major = 0, minor = 0;
   if (PMPI_Get_library_version(lib, &len) != MPI_SUCCESS) strcpy(lib, "unknown");
   lib[strcspn(lib, "\r\n")] = '\0';
+  for (char* c = lib; *c; ++c)
+    if (*c == '\t') *c = ' ';
   PMPI_Get_version(&major, &minor);
   append(t,
          "rankmap-profile 1\n"

@@ -46,7 +46,8 @@ class GraphBuilder {
   std::vector<Entry> entries_;  // everything, once input was out of order
 };
 
-// Reads a graph by its extension: .mtx (Matrix Market coordinate, 1-based,
+// Reads a graph by its extension: .rmp (the shim's profile, all traffic
+// kinds added; rankmap/profile.hpp reads the rest of it), .mtx (Matrix Market coordinate, 1-based,
 // entry "i j bytes" = bytes sent by i to j; symmetric entries count both
 // ways; one message per entry), .graph (METIS; an edge weight is the bytes
 // sent from the line's vertex to the neighbour, 1 when unweighted), .grf

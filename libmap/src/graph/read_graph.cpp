@@ -1,11 +1,13 @@
 #include "core/mapped_file.hpp"
 #include "graph/readers.hpp"
 #include "rankmap/error.hpp"
+#include "rankmap/profile.hpp"
 
 namespace rankmap {
 
 Graph read_graph(const std::filesystem::path& path) {
   const std::string ext = path.extension().string();
+  if (ext == ".rmp") return read_profile(path).total();
   using Reader = Graph (*)(std::string_view, const std::string&);
   Reader reader = nullptr;
   if (ext == ".mtx") reader = detail::read_mtx;
@@ -13,7 +15,7 @@ Graph read_graph(const std::filesystem::path& path) {
   else if (ext == ".grf") reader = detail::read_scotch;
   else if (ext == ".csv") reader = detail::read_csv;
   else
-    throw Error(path.string(), 0, "unknown graph format '" + ext + "' (expected .mtx, .graph, .grf or .csv)");
+    throw Error(path.string(), 0, "unknown graph format '" + ext + "' (expected .rmp, .mtx, .graph, .grf or .csv)");
   const detail::MappedFile file(path);
   return reader(file.text(), path.string());
 }

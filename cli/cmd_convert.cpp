@@ -1,0 +1,45 @@
+// rankmap convert IN -o OUT: a graph or profile into another graph format.
+#include <iostream>
+
+#include "commands.hpp"
+#include "common.hpp"
+#include "rankmap/error.hpp"
+#include "rankmap/profile.hpp"
+
+namespace rankmap::cli {
+namespace {
+
+struct ConvertOptions {
+  std::string input, output, traffic = "all";
+};
+
+int run_convert(const ConvertOptions& o) {
+  Graph g;
+  if (std::filesystem::path(o.input).extension() == ".rmp") {
+    Profile p = read_profile(o.input);
+    g = o.traffic == "p2p" ? std::move(p.p2p) : o.traffic == "coll" ? std::move(p.collective)
+        : o.traffic == "rma" ? std::move(p.rma) : p.total();
+  } else {
+    if (o.traffic != "all") throw Error("--traffic", 0, "only a profile (.rmp) keeps traffic kinds apart");
+    g = read_graph(o.input);
+  }
+  write_graph_file(g, o.output, "rankmap convert " + o.input + " (" + o.traffic + " traffic)");
+  std::cout << "wrote " << o.output << ": " << g.ranks << " ranks, " << g.num_edges() << " edges, " << g.total_bytes()
+            << " bytes\n";
+  return 0;
+}
+
+}  // namespace
+
+void add_convert(CLI::App& app, Action& action) {
+  auto o = std::make_shared<ConvertOptions>();
+  CLI::App* cmd = app.add_subcommand("convert", "Convert a profile or graph to another graph format");
+  cmd->add_option("input", o->input, "Profile (.rmp) or graph (.mtx .graph .grf .csv)")->required();
+  cmd->add_option("--output,-o", o->output, "Graph to write (.mtx, .csv or .grf)")->required();
+  cmd->add_option("--traffic", o->traffic, "Which traffic of a profile: all, p2p, coll or rma")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"all", "p2p", "coll", "rma"}));
+  cmd->callback([o, &action] { action = [o] { return run_convert(*o); }; });
+}
+
+}  // namespace rankmap::cli

@@ -1,0 +1,134 @@
+// rankmap profile -o app.rmp -- mpirun -np 8 ./app: runs the job with the
+// PMPI shim of its MPI preloaded and checks the profile it leaves.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+
+#include "commands.hpp"
+#include "common.hpp"
+#include "rankmap/error.hpp"
+#include "rankmap/profile.hpp"
+
+namespace rankmap::cli {
+namespace {
+
+struct ProfileOptions {
+  std::string mpi, output;
+  std::vector<std::string> command;
+};
+
+std::filesystem::path self_dir() {
+  std::error_code ec;
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::filesystem::path(".") : exe.parent_path();
+}
+
+// The shim of this MPI: $RANKMAP_SHIM_DIR, then next to the build tree's or
+// the installed rankmap.
+std::filesystem::path find_shim(const std::string& mpi) {
+  const std::string name = "librankmap-pmpi-" + mpi + ".so";
+  std::vector<std::filesystem::path> dirs;
+  if (const char* d = std::getenv("RANKMAP_SHIM_DIR")) dirs.emplace_back(d);
+  dirs.push_back(self_dir() / ".." / "lib");
+  dirs.push_back(self_dir() / ".." / RANKMAP_INSTALL_LIBDIR);
+  for (const auto& d : dirs)
+    if (std::filesystem::exists(d / name)) return std::filesystem::canonical(d / name);
+  throw Error(name, 0, "not found (looked in $RANKMAP_SHIM_DIR, ../lib and ../" RANKMAP_INSTALL_LIBDIR
+                       " next to rankmap); was rankmap built with " + mpi + " installed?");
+}
+
+std::string resolve(const std::string& program) {
+  if (program.find('/') != std::string::npos) return program;
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "/usr/bin:/bin";
+  for (std::size_t at = 0; at <= dirs.size();) {
+    const std::size_t end = std::min(dirs.find(':', at), dirs.size());
+    const std::filesystem::path p = std::filesystem::path(dirs.substr(at, end - at)) / program;
+    if (::access(p.c_str(), X_OK) == 0) return p.string();
+    at = end + 1;
+  }
+  return program;
+}
+
+// Which MPI the launcher belongs to, from the name it resolves to
+// (Debian: mpirun -> mpirun.openmpi or mpirun.mpich through alternatives).
+std::string detect_mpi(const std::string& launcher) {
+  std::error_code ec;
+  const std::string real = std::filesystem::canonical(resolve(launcher), ec).filename().string();
+  const std::string name = ec ? launcher : real;
+  if (name.find("openmpi") != std::string::npos || name.find("orterun") != std::string::npos ||
+      name.find("prterun") != std::string::npos)
+    return "openmpi";
+  if (name.find("mpich") != std::string::npos || name.find("hydra") != std::string::npos) return "mpich";
+  throw Error("--mpi", 0, "cannot tell which MPI '" + launcher + "' (" + name +
+                              ") launches; pass --mpi openmpi or --mpi mpich");
+}
+
+void prepend_env(const char* name, const std::string& value, char separator) {
+  const char* old = std::getenv(name);
+  const std::string v = old && *old ? value + separator + old : value;
+  ::setenv(name, v.c_str(), 1);
+}
+
+int run_profile(const ProfileOptions& o) {
+  if (o.command.empty()) throw Error("profile", 0, "expected the job's command after '--', e.g. -- mpirun -np 8 ./app");
+  const std::string mpi = o.mpi.empty() ? detect_mpi(o.command[0]) : o.mpi;
+  const std::filesystem::path shim = find_shim(mpi);
+  const std::filesystem::path out = std::filesystem::absolute(o.output);
+  // The shim writes beside the output under a name of this run, so that an
+  // old profile is never mistaken for this job's.
+  const std::filesystem::path fresh = out.string() + ".run-" + std::to_string(::getpid()) + ".rmp";
+  std::filesystem::remove(fresh);
+  ::setenv("RANKMAP_PROFILE", fresh.c_str(), 1);
+  prepend_env("LD_PRELOAD", shim.string(), ':');
+  // Open MPI forwards only the variables it is told to to remote nodes.
+  if (mpi == "openmpi") prepend_env("OMPI_MCA_mca_base_env_list", "LD_PRELOAD;RANKMAP_PROFILE", ';');
+
+  std::vector<char*> argv;
+  for (const std::string& a : o.command) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  std::fflush(nullptr);
+  const pid_t child = ::fork();
+  if (child < 0) throw Error("profile", 0, "cannot start the job: fork failed");
+  if (child == 0) {
+    ::execvp(argv[0], argv.data());
+    std::fprintf(stderr, "rankmap: cannot run '%s'\n", argv[0]);
+    ::_exit(127);
+  }
+  int status = 0;
+  while (::waitpid(child, &status, 0) < 0) {
+  }
+  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  if (code != 0) {
+    std::filesystem::remove(fresh);
+    std::cerr << "rankmap: the job exited with status " << code << "; no profile written\n";
+    return code;
+  }
+  if (!std::filesystem::exists(fresh))
+    throw Error(o.output, 0, "the job finished but left no profile: did it call MPI_Finalize, and is it linked to " +
+                                 mpi + "?");
+  const Profile p = read_profile(fresh);  // refuses a broken file
+  std::filesystem::rename(fresh, out);
+  std::cout << "wrote " << o.output << ": " << p.ranks.size() << " ranks, " << p.p2p.total_bytes() << " bytes p2p, "
+            << p.collective.total_bytes() << " bytes collective, " << p.rma.total_bytes() << " bytes one-sided, p_mpi "
+            << p.p_mpi << " (" << p.mpi_library << ")\n";
+  return 0;
+}
+
+}  // namespace
+
+void add_profile(CLI::App& app, Action& action) {
+  auto o = std::make_shared<ProfileOptions>();
+  CLI::App* cmd = app.add_subcommand("profile", "Run an MPI job under the profiling shim and write its profile (.rmp)");
+  cmd->add_option("--mpi", o->mpi, "openmpi or mpich (default: from the launcher's name)")
+      ->check(CLI::IsMember({"openmpi", "mpich"}));
+  cmd->add_option("--output,-o", o->output, "Profile to write (.rmp)")->required();
+  cmd->add_option("command", o->command, "The job, after '--': mpirun -np 8 ./app ...")->required();
+  cmd->footer("Example: rankmap profile -o app.rmp -- mpirun -np 8 ./app");
+  cmd->callback([o, &action] { action = [o] { return run_profile(*o); }; });
+}
+
+}  // namespace rankmap::cli

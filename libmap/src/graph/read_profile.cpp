@@ -1,0 +1,164 @@
+// The shim's .rmp profile: a header of "key value" lines, then one block per
+// rank in rank order ("rank R host H wall_s W mpi_s M", then
+// "p2p|coll|rma PEER BYTES MSGS" lines), then "end". A file without "end"
+// was cut short.
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
+#include "core/mapped_file.hpp"
+#include "graph/text_scanner.hpp"
+#include "rankmap/error.hpp"
+#include "rankmap/profile.hpp"
+
+namespace rankmap {
+namespace {
+
+using detail::Fields;
+using detail::LineScanner;
+using detail::need;
+using detail::parse_count;
+
+constexpr int kVersion = 1;
+
+double parse_seconds(std::string_view field, const LineScanner& at, const char* what) {
+  double v = 0;
+  auto [p, ec] = std::from_chars(field.data(), field.data() + field.size(), v);
+  if (ec != std::errc() || p != field.data() + field.size() || !std::isfinite(v) || v < 0)
+    at.fail(std::string("expected ") + what + " (a non-negative number), got '" + std::string(field) + "'");
+  return v;
+}
+
+void expect_word(Fields& f, const LineScanner& at, std::string_view word) {
+  if (need(f, at, word.data()) != word) at.fail("expected '" + std::string(word) + "' here");
+}
+
+}  // namespace
+
+Graph Profile::total() const {
+  GraphBuilder builder(p2p.ranks);
+  struct Edge {
+    std::uint32_t dst;
+    std::uint64_t bytes, msgs;
+  };
+  std::vector<Edge> row;
+  for (std::uint32_t r = 0; r < p2p.ranks; ++r) {
+    row.clear();
+    for (const Graph* g : {&p2p, &collective, &rma})
+      for (std::uint64_t e = g->offsets[r]; e < g->offsets[r + 1]; ++e)
+        row.push_back({g->targets[e], g->bytes[e], g->msgs[e]});
+    std::sort(row.begin(), row.end(), [](const Edge& a, const Edge& b) { return a.dst < b.dst; });
+    for (const Edge& e : row) builder.add(r, e.dst, e.bytes, e.msgs);
+  }
+  return builder.build();
+}
+
+Profile parse_profile(std::string_view text, const std::string& source) {
+  LineScanner in(text, source);
+  std::string_view line;
+  if (!in.next(line)) in.fail("expected 'rankmap-profile 1', found an empty file");
+  {
+    Fields f(line);
+    if (need(f, in, "'rankmap-profile VERSION'") != "rankmap-profile")
+      in.fail("expected 'rankmap-profile VERSION' (a profile written by the rankmap shim)");
+    const std::uint64_t version = parse_count(need(f, in, "a format version"), in, "a format version");
+    if (version != kVersion)
+      in.fail("profile format version " + std::to_string(version) + " is not supported (this rankmap reads version " +
+              std::to_string(kVersion) + ")");
+  }
+  Profile p;
+  std::uint64_t ranks = 0;
+  bool have_ranks = false;
+  // Header lines until the first rank block.
+  while (true) {
+    if (!in.next(line)) in.fail("truncated: expected 'rank 0 ...' after the header, found the end of the file");
+    if (detail::is_blank(line)) continue;
+    Fields f(line);
+    const std::string_view key = need(f, in, "a header key");
+    if (key == "rank") break;
+    std::string_view value;
+    if (key == "mpi_library") {
+      const std::size_t at = line.find_first_not_of(" \t", line.find(key) + key.size());
+      p.mpi_library = at == std::string_view::npos ? "" : std::string(line.substr(at));
+      continue;
+    }
+    value = need(f, in, "a value after the key");
+    if (key == "mpi_version") p.mpi_version = std::string(value);
+    else if (key == "ranks") ranks = parse_count(value, in, "the number of ranks"), have_ranks = true;
+    else if (key == "wall_s") p.wall_seconds = parse_seconds(value, in, "wall_s");
+    else if (key == "p_mpi") p.p_mpi = parse_seconds(value, in, "p_mpi");
+    else if (key == "incomplete_ranks")
+      p.incomplete_ranks = static_cast<int>(parse_count(value, in, "incomplete_ranks"));
+    else
+      in.fail("unknown header key '" + std::string(key) +
+              "' (expected mpi_library, mpi_version, ranks, wall_s, p_mpi, incomplete_ranks or 'rank')");
+    if (!f.empty()) in.fail("expected one value after '" + std::string(key) + "'");
+  }
+  if (!have_ranks || ranks == 0 || ranks > 0xffffffffULL) in.fail("expected a 'ranks N' line (N >= 1) before the first rank");
+  if (p.p_mpi > 1) in.fail("p_mpi must be between 0 and 1");
+  const auto n = static_cast<std::uint32_t>(ranks);
+  GraphBuilder kinds[3] = {GraphBuilder(n), GraphBuilder(n), GraphBuilder(n)};
+  std::uint32_t current = 0;
+  bool ended = false;
+  // `line` holds a "rank" line here.
+  while (true) {
+    {
+      Fields f(line);
+      expect_word(f, in, "rank");
+      const std::uint64_t r = parse_count(need(f, in, "a rank"), in, "a rank");
+      if (r != p.ranks.size())
+        in.fail("expected 'rank " + std::to_string(p.ranks.size()) + "' (ranks in order), got rank " + std::to_string(r));
+      if (r >= n) in.fail("rank " + std::to_string(r) + " is outside 0.." + std::to_string(n - 1) + " (the header's ranks)");
+      ProfiledRank info;
+      expect_word(f, in, "host");
+      info.host = std::string(need(f, in, "a host name"));
+      expect_word(f, in, "wall_s");
+      info.wall_seconds = parse_seconds(need(f, in, "wall_s"), in, "wall_s");
+      expect_word(f, in, "mpi_s");
+      info.mpi_seconds = parse_seconds(need(f, in, "mpi_s"), in, "mpi_s");
+      if (!f.empty()) in.fail("expected 'rank R host H wall_s W mpi_s M', found more fields");
+      p.ranks.push_back(std::move(info));
+      current = static_cast<std::uint32_t>(r);
+    }
+    bool next_rank = false;
+    while (in.next(line)) {
+      if (detail::is_blank(line)) continue;
+      Fields f(line);
+      const std::string_view kind = need(f, in, "'p2p', 'coll', 'rma', 'rank' or 'end'");
+      if (kind == "rank") {
+        next_rank = true;
+        break;
+      }
+      if (kind == "end") {
+        if (!f.empty()) in.fail("expected nothing after 'end'");
+        ended = true;
+        break;
+      }
+      const int k = kind == "p2p" ? 0 : kind == "coll" ? 1 : kind == "rma" ? 2 : -1;
+      if (k < 0) in.fail("expected 'p2p', 'coll', 'rma', 'rank' or 'end', got '" + std::string(kind) + "'");
+      const std::uint64_t peer = parse_count(need(f, in, "a peer rank"), in, "a peer rank");
+      if (peer >= n) in.fail("peer rank " + std::to_string(peer) + " is outside 0.." + std::to_string(n - 1));
+      const std::uint64_t bytes = parse_count(need(f, in, "a byte count"), in, "a byte count");
+      const std::uint64_t msgs = parse_count(need(f, in, "a message count"), in, "a message count");
+      if (!f.empty()) in.fail("expected 'KIND PEER BYTES MSGS', found more fields");
+      kinds[k].add(current, static_cast<std::uint32_t>(peer), bytes, msgs);
+    }
+    if (ended || !next_rank) break;
+  }
+  if (!ended) in.fail("truncated: the profile ends without 'end' (the job did not finish writing it)");
+  if (p.ranks.size() != n)
+    in.fail("the header announces " + std::to_string(n) + " ranks, the profile has " + std::to_string(p.ranks.size()));
+  while (in.next(line))
+    if (!detail::is_blank(line)) in.fail("expected nothing after 'end'");
+  p.p2p = kinds[0].build();
+  p.collective = kinds[1].build();
+  p.rma = kinds[2].build();
+  return p;
+}
+
+Profile read_profile(const std::filesystem::path& path) {
+  const detail::MappedFile file(path);
+  return parse_profile(file.text(), path.string());
+}
+
+}  // namespace rankmap
