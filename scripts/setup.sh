@@ -7,7 +7,7 @@ packages=(
   build-essential cmake pkg-config python3
   libmetis-dev libscotch-dev scotch libhwloc-dev hwloc libboost-graph-dev
   libcli11-dev libtomlplusplus-dev nlohmann-json3-dev libgtest-dev
-  openmpi-bin libopenmpi-dev mpich libmpich-dev
+  openmpi-bin libopenmpi-dev mpich libmpich-dev gfortran
 )
 
 missing=()

@@ -1,0 +1,81 @@
+/* MPICH's mpi_f08 bindings: those with a choice buffer (sends, most
+ * collectives) call the C MPI_ functions, which the C wrappers count; those
+ * without one call PMPI_ directly, so init, finalize, barriers and
+ * persistent starts are wrapped here (gfortran names mpi_x_f08_, calling
+ * MPICH's profiling twins pmpir_x_f08_). Handles are Fortran integers by
+ * reference; the optional ierror may be NULL and is only passed on. */
+#include "shim.h"
+
+typedef MPI_Fint F;
+
+void pmpir_init_f08_(F* e);
+void pmpir_init_thread_f08_(F* required, F* provided, F* e);
+void pmpir_finalize_f08_(F* e);
+void pmpir_barrier_f08_(F* comm, F* e);
+void pmpir_ibarrier_f08_(F* comm, F* request, F* e);
+void pmpir_start_f08_(F* request, F* e);
+void pmpir_startall_f08_(F* n, F* requests, F* e);
+void pmpir_request_free_f08_(F* request, F* e);
+void pmpir_wait_f08_(F* request, F* status, F* e);
+void pmpir_waitall_f08_(F* n, F* requests, F* statuses, F* e);
+
+static void started(void) {
+  int provided = MPI_THREAD_SINGLE, up = 0;
+  PMPI_Initialized(&up);
+  if (!up) return;
+  PMPI_Query_thread(&provided);
+  rm_start(provided);
+}
+
+void mpi_init_f08_(F* e) { pmpir_init_f08_(e), started(); }
+void mpi_init_thread_f08_(F* required, F* provided, F* e) { pmpir_init_thread_f08_(required, provided, e), started(); }
+void mpi_finalize_f08_(F* e) { rm_stop_and_write(), pmpir_finalize_f08_(e); }
+
+void mpi_barrier_f08_(F* comm, F* e) {
+  RM_ENTER;
+  if (rm_outer) rm_model_barrier(PMPI_Comm_f2c(*comm));
+  pmpir_barrier_f08_(comm, e);
+  RM_LEAVE;
+}
+
+void mpi_ibarrier_f08_(F* comm, F* request, F* e) {
+  RM_ENTER;
+  if (rm_outer) rm_model_barrier(PMPI_Comm_f2c(*comm));
+  pmpir_ibarrier_f08_(comm, request, e);
+  RM_LEAVE;
+}
+
+void mpi_start_f08_(F* request, F* e) {
+  RM_ENTER;
+  if (rm_outer) rm_persistent_start(PMPI_Request_f2c(*request));
+  pmpir_start_f08_(request, e);
+  RM_LEAVE;
+}
+
+void mpi_startall_f08_(F* n, F* requests, F* e) {
+  RM_ENTER;
+  if (rm_outer)
+    for (F i = 0; i < *n; ++i) rm_persistent_start(PMPI_Request_f2c(requests[i]));
+  pmpir_startall_f08_(n, requests, e);
+  RM_LEAVE;
+}
+
+void mpi_request_free_f08_(F* request, F* e) {
+  RM_ENTER;
+  rm_persistent_free(PMPI_Request_f2c(*request));
+  pmpir_request_free_f08_(request, e);
+  RM_LEAVE;
+}
+
+/* Timed only. */
+void mpi_wait_f08_(F* request, F* status, F* e) {
+  RM_ENTER;
+  pmpir_wait_f08_(request, status, e);
+  RM_LEAVE;
+}
+
+void mpi_waitall_f08_(F* n, F* requests, F* statuses, F* e) {
+  RM_ENTER;
+  pmpir_waitall_f08_(n, requests, statuses, e);
+  RM_LEAVE;
+}

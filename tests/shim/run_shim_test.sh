@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Runs a test program of known traffic under a real MPI with the shim, via
+# `rankmap profile`, and checks the profile's exact counts.
+# Usage: run_shim_test.sh RANKMAP MPI PROGRAM NP
+#   MPI: openmpi | mpich;  PROGRAM: traffic | threads | fortran_mpif | fortran_f08 | unwritable
+set -euo pipefail
+rankmap=$1 mpi=$2 program=$3 np=$4
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+case $mpi in
+  openmpi) launch=(mpirun.openmpi --oversubscribe --mca btl self,vader -np "$np") ;;
+  mpich) launch=(mpiexec.mpich -np "$np") ;;
+esac
+case $program in
+  traffic | unwritable) mpicc."$mpi" -O1 "$here/traffic.c" -o "$work/app" ;;
+  threads) mpicc."$mpi" -O1 "$here/threads.c" -o "$work/app" -lpthread ;;
+  fortran_mpif | fortran_f08) mpif90."$mpi" "$here/$program.f90" -o "$work/app" ;;
+esac
+cd "$work"
+if [ "$program" = unwritable ]; then
+  # The shim cannot write: the job must still finish normally, with one
+  # line on stderr and no file.
+  RANKMAP_PROFILE=/nonexistent-dir/x.rmp LD_PRELOAD=$(dirname "$rankmap")/../lib/librankmap-pmpi-$mpi.so \
+    timeout 120 "${launch[@]}" ./app 2>err.txt
+  grep -c "rankmap shim: cannot create /nonexistent-dir/x.rmp" err.txt | grep -qx 1 || { cat err.txt; exit 1; }
+  [ ! -e /nonexistent-dir ] || exit 1
+  echo "job finished without a profile, one message: $(cat err.txt)"
+  exit 0
+fi
+timeout 120 "$rankmap" profile --mpi "$mpi" -o app.rmp -- "${launch[@]}" ./app
+check=$program
+case $program in fortran_*) check=fortran ;; esac
+python3 "$here/check_profile.py" app.rmp "$check" "$mpi"
