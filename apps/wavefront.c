@@ -1,0 +1,45 @@
+/* An LU-like 2D wavefront (as in NPB LU's SSOR sweeps): ranks on a
+ * non-periodic PX x PY grid (Y fastest) wait for their north and west
+ * neighbours, compute, and pass LINE doubles on to south and east; one
+ * sweep per iteration from the north-west corner.
+ * Usage: wavefront PX PY [LINE] [SWEEPS]   (PX*PY = ranks) */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int p, r;
+  MPI_Comm_size(MPI_COMM_WORLD, &p);
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  if (argc < 3) {
+    if (r == 0) fprintf(stderr, "usage: wavefront PX PY [LINE] [SWEEPS]\n");
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  int dims[2] = {atoi(argv[1]), atoi(argv[2])}, periods[2] = {0, 0};
+  const int line = argc > 3 ? atoi(argv[3]) : 512, sweeps = argc > 4 ? atoi(argv[4]) : 10;
+  if (dims[0] * dims[1] != p) {
+    if (r == 0) fprintf(stderr, "wavefront: %d x %d is not %d ranks\n", dims[0], dims[1], p);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  MPI_Comm grid;
+  MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &grid);
+  int north, south, west, east;
+  MPI_Cart_shift(grid, 0, 1, &north, &south);
+  MPI_Cart_shift(grid, 1, 1, &west, &east);
+  double* a = calloc((size_t)line, sizeof(double));
+  double* b = calloc((size_t)line, sizeof(double));
+  for (int s = 0; s < sweeps; ++s) {
+    /* MPI_PROC_NULL on the edges: those calls return at once. */
+    MPI_Recv(a, line, MPI_DOUBLE, north, 0, grid, MPI_STATUS_IGNORE);
+    MPI_Recv(b, line, MPI_DOUBLE, west, 1, grid, MPI_STATUS_IGNORE);
+    for (int i = 0; i < line; ++i) a[i] = 0.5 * (a[i] + b[i]) + 1.0;
+    MPI_Send(a, line, MPI_DOUBLE, south, 0, grid);
+    MPI_Send(a, line, MPI_DOUBLE, east, 1, grid);
+  }
+  if (r == p - 1) printf("wavefront: %d ranks, %d sweeps, corner value %g\n", p, sweeps, a[0]);
+  free(a), free(b);
+  MPI_Comm_free(&grid);
+  MPI_Finalize();
+  return 0;
+}
