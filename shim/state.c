@@ -54,7 +54,11 @@ int rm_enter(uint64_t* t0) {
 
 void rm_leave(int outer, uint64_t t0) {
   --depth;
-  if (outer) __atomic_fetch_add(&mpi_ticks, ticks() - t0, __ATOMIC_RELAXED);
+  if (!outer) return;
+  const uint64_t spent = ticks() - t0;
+  /* A locked add costs as much as the clock: only threads need it. */
+  if (multiple) __atomic_fetch_add(&mpi_ticks, spent, __ATOMIC_RELAXED);
+  else mpi_ticks += spent;
 }
 
 static rm_peer* slot_of(rm_peer* t, size_t cap, int key) {
