@@ -63,10 +63,10 @@ void rm_persistent_add(MPI_Request request, int world_dst, uint64_t bytes) {
 void rm_persistent_start(MPI_Request request) {
   pthread_mutex_lock(&preq_lock);
   const persistent* p = find(key_of(request));
-  const int world = p ? p->world : -1;
+  const int found = p != NULL, world = p ? p->world : -1;
   const uint64_t bytes = p ? p->bytes : 0;
   pthread_mutex_unlock(&preq_lock);
-  if (p) rm_count(RM_P2P, world, bytes, 1);
+  if (found) rm_count(RM_P2P, world, bytes, 1);
 }
 
 void rm_persistent_free(MPI_Request request) {
