@@ -7,14 +7,7 @@
 
 #include "shim.h"
 
-#define WRAP(NAME, PARAMS, ARGS, COUNT) \
-  int MPI_##NAME PARAMS {               \
-    RM_ENTER;                           \
-    if (rm_outer) COUNT;                \
-    const int rc = PMPI_##NAME ARGS;    \
-    RM_LEAVE;                           \
-    return rc;                          \
-  }
+#define WRAP RM_WRAP
 
 static int comm_size(MPI_Comm comm) {
   rm_comm_info c;

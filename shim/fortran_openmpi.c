@@ -118,16 +118,9 @@ void pmpi_init_thread_f08_(F* required, F* provided, F* e);
 void pmpi_finalize_(F* e);
 void pmpi_finalize_f08_(F* e);
 
-static void started(void) {
-  int provided = MPI_THREAD_SINGLE, up = 0;
-  PMPI_Initialized(&up);
-  if (!up) return;
-  PMPI_Query_thread(&provided);
-  rm_start(provided);
-}
-void mpi_init_(F* e) { pmpi_init_(e), started(); }
-void mpi_init_f08_(F* e) { pmpi_init_f08_(e), started(); }
-void mpi_init_thread_(F* required, F* provided, F* e) { pmpi_init_thread_(required, provided, e), started(); }
-void mpi_init_thread_f08_(F* required, F* provided, F* e) { pmpi_init_thread_f08_(required, provided, e), started(); }
+void mpi_init_(F* e) { pmpi_init_(e), rm_start_if_initialized(); }
+void mpi_init_f08_(F* e) { pmpi_init_f08_(e), rm_start_if_initialized(); }
+void mpi_init_thread_(F* required, F* provided, F* e) { pmpi_init_thread_(required, provided, e), rm_start_if_initialized(); }
+void mpi_init_thread_f08_(F* required, F* provided, F* e) { pmpi_init_thread_f08_(required, provided, e), rm_start_if_initialized(); }
 void mpi_finalize_(F* e) { rm_stop_and_write(), pmpi_finalize_(e); }
 void mpi_finalize_f08_(F* e) { rm_stop_and_write(), pmpi_finalize_f08_(e); }

@@ -7,14 +7,7 @@ static void count_rma(MPI_Win win, int target, MPI_Datatype type, int count) {
   rm_count(RM_RMA, rm_win_world_of(win, target), rm_bytes(type, count), 1);
 }
 
-#define WRAP(NAME, PARAMS, ARGS, COUNT) \
-  int MPI_##NAME PARAMS {               \
-    RM_ENTER;                           \
-    if (rm_outer) COUNT;                \
-    const int rc = PMPI_##NAME ARGS;    \
-    RM_LEAVE;                           \
-    return rc;                          \
-  }
+#define WRAP RM_WRAP
 #define TIMED(NAME, PARAMS, ARGS) WRAP(NAME, PARAMS, ARGS, (void)0)
 
 WRAP(Put, (const void* o, int on, MPI_Datatype ot, int tr, MPI_Aint td, int tn, MPI_Datatype tt, MPI_Win w),

@@ -21,8 +21,19 @@ void rm_leave(int outer, uint64_t t0);  /* adds the time spent in MPI */
   const int rm_outer = rm_enter(&rm_t0)
 #define RM_LEAVE rm_leave(rm_outer, rm_t0)
 
+/* A C wrapper: COUNT (one expression) when outermost, then PMPI_NAME. */
+#define RM_WRAP(NAME, PARAMS, ARGS, COUNT) \
+  int MPI_##NAME PARAMS {                  \
+    RM_ENTER;                              \
+    if (rm_outer) COUNT;                   \
+    const int rc = PMPI_##NAME ARGS;       \
+    RM_LEAVE;                              \
+    return rc;                             \
+  }
+
 /* Life cycle (state.c): started after MPI_Init, stopped in MPI_Finalize. */
 void rm_start(int thread_level);
+void rm_start_if_initialized(void); /* after a Fortran init */
 void rm_stop_and_write(void);
 int rm_active(void);
 

@@ -111,6 +111,14 @@ void rm_start(int thread_level) {
   active = 1;
 }
 
+void rm_start_if_initialized(void) {
+  int provided = MPI_THREAD_SINGLE, up = 0;
+  PMPI_Initialized(&up);
+  if (!up) return;
+  PMPI_Query_thread(&provided);
+  rm_start(provided);
+}
+
 static int by_world(const void* a, const void* b) {
   const rm_peer *x = a, *y = b;
   return (x->world > y->world) - (x->world < y->world);
