@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -99,8 +100,8 @@ int run_profile(const ProfileOptions& o) {
     ::_exit(127);
   }
   int status = 0;
-  while (::waitpid(child, &status, 0) < 0) {
-  }
+  while (::waitpid(child, &status, 0) < 0)
+    if (errno != EINTR) throw Error("profile", 0, "lost track of the job: waitpid failed");
   const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   if (code != 0) {
     std::filesystem::remove(fresh);

@@ -18,84 +18,52 @@ static int is_inter(MPI_Comm comm) {
   return rm_comm(comm, &c) == 0 && c.is_inter;
 }
 
+/* Bytes of every rank's block: counts[i] elements of types[i], or of
+ * `type` when types is NULL. NULL when there is nothing to count; the
+ * caller frees it. */
+static uint64_t* block_bytes(MPI_Comm comm, const int* counts, const MPI_Datatype* types, MPI_Datatype type) {
+  const int p = comm_size(comm);
+  if (!counts || p <= 0) return NULL;
+  uint64_t* bytes = malloc(sizeof(uint64_t) * (size_t)p);
+  if (!bytes) return NULL;
+  for (int i = 0; i < p; ++i) bytes[i] = rm_bytes(types ? types[i] : type, counts[i]);
+  return bytes;
+}
+
 static void gatherv_block(MPI_Comm comm, int root, int count, MPI_Datatype type) {
   rm_model_gather(comm, root, rm_bytes(type, count));
 }
 
 static void scatterv_blocks(MPI_Comm comm, int root, const int* counts, MPI_Datatype type) {
   rm_comm_info c;
-  if (!counts || rm_comm(comm, &c) != 0 || (c.is_inter ? root != MPI_ROOT : c.local_rank != root)) return;
-  MPI_Count* bytes = malloc(sizeof(MPI_Count) * (size_t)(c.size + 1));
-  if (!bytes) return;
-  for (int i = 0; i < c.size; ++i) bytes[i] = (MPI_Count)rm_bytes(type, counts[i]);
-  rm_model_scatterv(comm, root, bytes);
+  if (rm_comm(comm, &c) != 0 || (c.is_inter ? root != MPI_ROOT : c.local_rank != root)) return;
+  uint64_t* bytes = block_bytes(comm, counts, NULL, type);
+  if (bytes) rm_model_scatterv(comm, root, bytes);
   free(bytes);
 }
 
-/* Every rank's block, from the receive counts that every rank knows. */
-static void allgatherv_blocks(MPI_Comm comm, const int* counts, MPI_Datatype type) {
-  const int p = comm_size(comm);
-  if (!counts || p <= 0) return;
-  uint64_t* block = malloc(sizeof(uint64_t) * (size_t)p);
-  if (!block) return;
-  for (int i = 0; i < p; ++i) block[i] = rm_bytes(type, counts[i]);
-  if (is_inter(comm)) {
-    /* Inter: counts are the remote group's; this rank sends its own block. */
-    free(block);
-    return;
-  }
-  rm_model_allgatherv(comm, block);
+/* Intra: every rank's block, from the receive counts that every rank
+ * knows. Inter: those are the remote group's; this rank sends its own. */
+static void allgatherv_blocks(MPI_Comm comm, int sendcount, MPI_Datatype sendtype, const int* counts,
+                              MPI_Datatype type) {
+  if (is_inter(comm)) return rm_model_allgather(comm, rm_bytes(sendtype, sendcount));
+  uint64_t* block = block_bytes(comm, counts, NULL, type);
+  if (block) rm_model_allgatherv(comm, block);
   free(block);
 }
 
-static void inter_allgatherv(MPI_Comm comm, int sendcount, MPI_Datatype sendtype) {
-  if (is_inter(comm)) rm_model_allgather(comm, rm_bytes(sendtype, sendcount));
-}
-
-static void alltoallv_blocks(MPI_Comm comm, const void* sendbuf, const int* scounts, MPI_Datatype stype,
-                             const int* rcounts, MPI_Datatype rtype) {
-  const int p = comm_size(comm);
-  const int in_place = sendbuf == MPI_IN_PLACE;
-  const int* counts = in_place ? rcounts : scounts;
-  if (!counts || p <= 0) return;
-  uint64_t* bytes = malloc(sizeof(uint64_t) * (size_t)p);
-  if (!bytes) return;
-  for (int i = 0; i < p; ++i) bytes[i] = rm_bytes(in_place ? rtype : stype, counts[i]);
-  rm_model_alltoall_to(comm, bytes);
-  free(bytes);
-}
-
+/* MPI_IN_PLACE: the blocks sent are the ones the receive side describes. */
 static void alltoallw_blocks(MPI_Comm comm, const void* sendbuf, const int* scounts, const MPI_Datatype* stypes,
-                             const int* rcounts, const MPI_Datatype* rtypes) {
-  const int p = comm_size(comm);
+                             MPI_Datatype stype, const int* rcounts, const MPI_Datatype* rtypes, MPI_Datatype rtype) {
   const int in_place = sendbuf == MPI_IN_PLACE;
-  const int* counts = in_place ? rcounts : scounts;
-  const MPI_Datatype* types = in_place ? rtypes : stypes;
-  if (!counts || !types || p <= 0) return;
-  uint64_t* bytes = malloc(sizeof(uint64_t) * (size_t)p);
-  if (!bytes) return;
-  for (int i = 0; i < p; ++i) bytes[i] = rm_bytes(types[i], counts[i]);
-  rm_model_alltoall_to(comm, bytes);
+  uint64_t* bytes = in_place ? block_bytes(comm, rcounts, rtypes, rtype) : block_bytes(comm, scounts, stypes, stype);
+  if (bytes) rm_model_alltoall_to(comm, bytes);
   free(bytes);
 }
 
 static void reduce_scatter_blocks(MPI_Comm comm, const int* counts, MPI_Datatype type) {
-  const int p = comm_size(comm);
-  if (!counts || p <= 0) return;
-  uint64_t* block = malloc(sizeof(uint64_t) * (size_t)p);
-  if (!block) return;
-  for (int i = 0; i < p; ++i) block[i] = rm_bytes(type, counts[i]);
-  rm_model_reduce_scatter(comm, block);
-  free(block);
-}
-
-static void reduce_scatter_equal(MPI_Comm comm, int count, MPI_Datatype type) {
-  const int p = comm_size(comm);
-  if (p <= 0) return;
-  uint64_t* block = malloc(sizeof(uint64_t) * (size_t)p);
-  if (!block) return;
-  for (int i = 0; i < p; ++i) block[i] = rm_bytes(type, count);
-  rm_model_reduce_scatter(comm, block);
+  uint64_t* block = block_bytes(comm, counts, NULL, type);
+  if (block) rm_model_reduce_scatter(comm, block, 0);
   free(block);
 }
 
@@ -169,11 +137,11 @@ WRAP(Iallgather,
      (s, sn, st, d, dn, dt, c, r), rm_model_allgather(c, is_inter(c) ? rm_bytes(st, sn) : rm_bytes(dt, dn)))
 WRAP(Allgatherv,
      (const void* s, int sn, MPI_Datatype st, void* d, const int dn[], const int dd[], MPI_Datatype dt, MPI_Comm c),
-     (s, sn, st, d, dn, dd, dt, c), (allgatherv_blocks(c, dn, dt), inter_allgatherv(c, sn, st)))
+     (s, sn, st, d, dn, dd, dt, c), allgatherv_blocks(c, sn, st, dn, dt))
 WRAP(Iallgatherv,
      (const void* s, int sn, MPI_Datatype st, void* d, const int dn[], const int dd[], MPI_Datatype dt, MPI_Comm c,
       MPI_Request* r),
-     (s, sn, st, d, dn, dd, dt, c, r), (allgatherv_blocks(c, dn, dt), inter_allgatherv(c, sn, st)))
+     (s, sn, st, d, dn, dd, dt, c, r), allgatherv_blocks(c, sn, st, dn, dt))
 
 WRAP(Alltoall, (const void* s, int sn, MPI_Datatype st, void* d, int dn, MPI_Datatype dt, MPI_Comm c),
      (s, sn, st, d, dn, dt, c), rm_model_alltoall(c, rm_bytes(dt, dn)))
@@ -183,28 +151,28 @@ WRAP(Ialltoall,
 WRAP(Alltoallv,
      (const void* s, const int sn[], const int sd[], MPI_Datatype st, void* d, const int dn[], const int dd[],
       MPI_Datatype dt, MPI_Comm c),
-     (s, sn, sd, st, d, dn, dd, dt, c), alltoallv_blocks(c, s, sn, st, dn, dt))
+     (s, sn, sd, st, d, dn, dd, dt, c), alltoallw_blocks(c, s, sn, NULL, st, dn, NULL, dt))
 WRAP(Ialltoallv,
      (const void* s, const int sn[], const int sd[], MPI_Datatype st, void* d, const int dn[], const int dd[],
       MPI_Datatype dt, MPI_Comm c, MPI_Request* r),
-     (s, sn, sd, st, d, dn, dd, dt, c, r), alltoallv_blocks(c, s, sn, st, dn, dt))
+     (s, sn, sd, st, d, dn, dd, dt, c, r), alltoallw_blocks(c, s, sn, NULL, st, dn, NULL, dt))
 WRAP(Alltoallw,
      (const void* s, const int sn[], const int sd[], const MPI_Datatype st[], void* d, const int dn[], const int dd[],
       const MPI_Datatype dt[], MPI_Comm c),
-     (s, sn, sd, st, d, dn, dd, dt, c), alltoallw_blocks(c, s, sn, st, dn, dt))
+     (s, sn, sd, st, d, dn, dd, dt, c), alltoallw_blocks(c, s, sn, st, MPI_DATATYPE_NULL, dn, dt, MPI_DATATYPE_NULL))
 WRAP(Ialltoallw,
      (const void* s, const int sn[], const int sd[], const MPI_Datatype st[], void* d, const int dn[], const int dd[],
       const MPI_Datatype dt[], MPI_Comm c, MPI_Request* r),
-     (s, sn, sd, st, d, dn, dd, dt, c, r), alltoallw_blocks(c, s, sn, st, dn, dt))
+     (s, sn, sd, st, d, dn, dd, dt, c, r), alltoallw_blocks(c, s, sn, st, MPI_DATATYPE_NULL, dn, dt, MPI_DATATYPE_NULL))
 
 WRAP(Reduce_scatter, (const void* s, void* d, const int n[], MPI_Datatype t, MPI_Op o, MPI_Comm c),
      (s, d, n, t, o, c), reduce_scatter_blocks(c, n, t))
 WRAP(Ireduce_scatter, (const void* s, void* d, const int n[], MPI_Datatype t, MPI_Op o, MPI_Comm c, MPI_Request* r),
      (s, d, n, t, o, c, r), reduce_scatter_blocks(c, n, t))
 WRAP(Reduce_scatter_block, (const void* s, void* d, int n, MPI_Datatype t, MPI_Op o, MPI_Comm c), (s, d, n, t, o, c),
-     reduce_scatter_equal(c, n, t))
+     rm_model_reduce_scatter(c, NULL, rm_bytes(t, n)))
 WRAP(Ireduce_scatter_block, (const void* s, void* d, int n, MPI_Datatype t, MPI_Op o, MPI_Comm c, MPI_Request* r),
-     (s, d, n, t, o, c, r), reduce_scatter_equal(c, n, t))
+     (s, d, n, t, o, c, r), rm_model_reduce_scatter(c, NULL, rm_bytes(t, n)))
 
 WRAP(Scan, (const void* s, void* d, int n, MPI_Datatype t, MPI_Op o, MPI_Comm c), (s, d, n, t, o, c),
      rm_model_scan(c, rm_bytes(t, n), 0))

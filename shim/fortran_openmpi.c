@@ -33,14 +33,6 @@ static void counts_to(const F* comm, const F* counts, const F* type, void (*mode
   model(comm_of(comm), bytes);
 }
 
-static void equal_blocks(const F* comm, const F* n, const F* type) {
-  rm_comm_info c;
-  if (rm_comm(comm_of(comm), &c) != 0) return;
-  uint64_t bytes[c.size > 0 ? c.size : 1];
-  for (int i = 0; i < c.size; ++i) bytes[i] = rm_bytes(type_of(type), *n);
-  rm_model_reduce_scatter(comm_of(comm), bytes);
-}
-
 /* Defines mpi_NAME_ and mpi_NAME_f08_ around pmpi_NAME_ and pmpi_NAME_f08_. */
 #define FWRAP1(SYMBOL, PARAMS, ARGS, COUNT, AFTER) \
   void p##SYMBOL PARAMS;                           \
@@ -103,7 +95,7 @@ FWRAP(alltoall, (void* s, F* sn, F* st, void* d, F* dn, F* dt, F* c, F* e), (s, 
 FWRAP(alltoallv, (void* s, F* sn, F* sd, F* st, void* d, F* dn, F* dd, F* dt, F* c, F* e),
       (s, sn, sd, st, d, dn, dd, dt, c, e), counts_to(c, sn, st, rm_model_alltoall_to), NONE)
 FWRAP(reduce_scatter_block, (void* s, void* d, F* n, F* t, F* op, F* c, F* e), (s, d, n, t, op, c, e),
-      equal_blocks(c, n, t), NONE)
+      rm_model_reduce_scatter(comm_of(c), NULL, rm_bytes(type_of(t), *n)), NONE)
 FWRAP(scan, (void* s, void* d, F* n, F* t, F* op, F* c, F* e), (s, d, n, t, op, c, e),
       rm_model_scan(comm_of(c), rm_bytes(type_of(t), *n), 0), NONE)
 FWRAP(exscan, (void* s, void* d, F* n, F* t, F* op, F* c, F* e), (s, d, n, t, op, c, e),

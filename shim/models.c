@@ -129,12 +129,12 @@ void rm_model_gather(MPI_Comm comm, int root, uint64_t bytes) {
 }
 
 /* Scatter: linear, the root sends each rank its block. */
-void rm_model_scatterv(MPI_Comm comm, int root, const MPI_Count* bytes_to) {
+void rm_model_scatterv(MPI_Comm comm, int root, const uint64_t* bytes_to) {
   rm_comm_info c;
   if (info(comm, &c)) return;
   if (c.is_inter ? root != MPI_ROOT : c.local_rank != root) return;
   for (int i = 0; i < c.size; ++i)
-    if (c.is_inter || i != root) to(&c, i, (uint64_t)bytes_to[i]);
+    if (c.is_inter || i != root) to(&c, i, bytes_to[i]);
 }
 
 void rm_model_scatter(MPI_Comm comm, int root, uint64_t bytes_each) {
@@ -146,19 +146,14 @@ void rm_model_scatter(MPI_Comm comm, int root, uint64_t bytes_each) {
     if (i != root) to(&c, i, bytes_each);
 }
 
-/* Allgather: ring; at step s a rank passes on the block of rank r - s. */
+/* Allgather: ring; at step s a rank passes on the block of rank r - s.
+ * (On an inter-communicator the blocks are the remote group's: the caller
+ * models its own sends with rm_model_allgather.) */
 void rm_model_allgatherv(MPI_Comm comm, const uint64_t* block) {
   rm_comm_info c;
-  if (info(comm, &c)) return;
+  if (info(comm, &c) || c.is_inter) return;
   const int p = c.size, r = c.local_rank;
-  if (c.is_inter) {
-    for (int i = 0; i < p; ++i) to(&c, i, block[r]);
-    return;
-  }
-  for (int s = 0; s < p - 1; ++s) {
-    const uint64_t b = block[((r - s) % p + p) % p];
-    to(&c, (r + 1) % p, b);
-  }
+  for (int s = 0; s < p - 1; ++s) to(&c, (r + 1) % p, block[((r - s) % p + p) % p]);
 }
 
 void rm_model_allgather(MPI_Comm comm, uint64_t bytes_each) {
@@ -188,11 +183,11 @@ void rm_model_alltoall(MPI_Comm comm, uint64_t bytes_each) {
 
 /* Reduce-scatter: ring; at step s a rank passes on its partial sum of the
  * block of rank r - s - 1, ending with its own block complete. */
-void rm_model_reduce_scatter(MPI_Comm comm, const uint64_t* block) {
+void rm_model_reduce_scatter(MPI_Comm comm, const uint64_t* block, uint64_t equal) {
   rm_comm_info c;
   if (info(comm, &c) || c.is_inter) return;
   const int p = c.size, r = c.local_rank;
-  for (int s = 0; s < p - 1; ++s) to(&c, (r + 1) % p, block[((r - s - 1) % p + p) % p]);
+  for (int s = 0; s < p - 1; ++s) to(&c, (r + 1) % p, block ? block[((r - s - 1) % p + p) % p] : equal);
 }
 
 /* Scan and exscan: recursive doubling, to r + 1, r + 2, r + 4, ... */

@@ -103,17 +103,22 @@ int rm_win_world_of(MPI_Win win, int rank) {
   void* value = NULL;
   int found = 0;
   cached* c = NULL;
-  pthread_mutex_lock(&build_lock);
+  /* As for communicators: the lock only when the window is new. */
   if (PMPI_Win_get_attr(win, win_key, &value, &found) == MPI_SUCCESS && found) {
     c = value;
   } else {
-    MPI_Group group = MPI_GROUP_NULL;
-    if (PMPI_Win_get_group(win, &group) == MPI_SUCCESS) {
-      c = translate(group, 0, 0, 0);
-      PMPI_Group_free(&group);
-      if (c && PMPI_Win_set_attr(win, win_key, c) != MPI_SUCCESS) free(c), c = NULL;
+    pthread_mutex_lock(&build_lock);
+    if (PMPI_Win_get_attr(win, win_key, &value, &found) == MPI_SUCCESS && found) {
+      c = value;
+    } else {
+      MPI_Group group = MPI_GROUP_NULL;
+      if (PMPI_Win_get_group(win, &group) == MPI_SUCCESS) {
+        c = translate(group, 0, 0, 0);
+        PMPI_Group_free(&group);
+        if (c && PMPI_Win_set_attr(win, win_key, c) != MPI_SUCCESS) free(c), c = NULL;
+      }
     }
+    pthread_mutex_unlock(&build_lock);
   }
-  pthread_mutex_unlock(&build_lock);
   return c && rank < c->info.size ? c->info.world[rank] : -1;
 }

@@ -65,13 +65,14 @@ void rm_model_bcast(MPI_Comm comm, int root, uint64_t bytes);
 void rm_model_reduce(MPI_Comm comm, int root, uint64_t bytes);
 void rm_model_allreduce(MPI_Comm comm, uint64_t bytes);
 void rm_model_gather(MPI_Comm comm, int root, uint64_t bytes);
-void rm_model_scatterv(MPI_Comm comm, int root, const MPI_Count* bytes_to); /* bytes_to[size] at root */
+void rm_model_scatterv(MPI_Comm comm, int root, const uint64_t* bytes_to); /* bytes_to[size] at root */
 void rm_model_scatter(MPI_Comm comm, int root, uint64_t bytes_each);
-void rm_model_allgatherv(MPI_Comm comm, const uint64_t* block); /* block[size]: each rank's contribution */
+void rm_model_allgatherv(MPI_Comm comm, const uint64_t* block); /* block[size]; intra-communicators */
 void rm_model_allgather(MPI_Comm comm, uint64_t bytes_each);
 void rm_model_alltoall_to(MPI_Comm comm, const uint64_t* bytes_to); /* bytes_to[size] */
 void rm_model_alltoall(MPI_Comm comm, uint64_t bytes_each);
-void rm_model_reduce_scatter(MPI_Comm comm, const uint64_t* block); /* block[size] */
+/* block[size], or NULL when every block has `equal` bytes. */
+void rm_model_reduce_scatter(MPI_Comm comm, const uint64_t* block, uint64_t equal);
 void rm_model_scan(MPI_Comm comm, uint64_t bytes, int exclusive);
 void rm_model_barrier(MPI_Comm comm);
 /* Neighbourhood: out-neighbours of a topology communicator. */

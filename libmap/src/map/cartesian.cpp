@@ -98,7 +98,6 @@ std::vector<int> snake(int i, const std::vector<int>& sizes) {
   return digit;
 }
 
-
 // How a torus dimension is given out: whole to one box axis (lo_axis < 0),
 // or folded between two: a slow digit of hi_size steps from hi_axis and a
 // fast digit of lo_size steps from lo_axis. The fast digit is reflected on
