@@ -105,7 +105,7 @@ int run_profile(const ProfileOptions& o) {
   const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   if (code != 0) {
     std::filesystem::remove(fresh);
-    std::cerr << "rankmap: the job exited with status " << code << "; no profile written\n";
+    std::cerr << "rankmap: the job exited with status " << code << "; no profile written to " << o.output << "\n";
     return code;
   }
   if (!std::filesystem::exists(fresh))

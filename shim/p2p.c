@@ -7,10 +7,6 @@
 
 #include "shim.h"
 
-static void count_send(MPI_Comm comm, int dest, MPI_Datatype type, MPI_Count count) {
-  rm_count(RM_P2P, rm_world_of(comm, dest), rm_bytes(type, count), 1);
-}
-
 /* ---- Persistent requests: request -> (peer, bytes), open addressing. ---- */
 
 typedef struct {
@@ -91,8 +87,8 @@ void rm_persistent_free(MPI_Request request) {
 
 #define SEND(NAME, COUNT_T)                                                                        \
   int MPI_##NAME(const void* buf, COUNT_T count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) { \
-    RM_ENTER;                                                                                      \
-    if (rm_outer) count_send(comm, dest, type, count);                                            \
+    RM_ENTER_SAMPLED;                                                                                      \
+    if (rm_outer) rm_count_send(comm, dest, type, count);                                            \
     const int rc = PMPI_##NAME(buf, count, type, dest, tag, comm);                                 \
     RM_LEAVE;                                                                                      \
     return rc;                                                                                     \
@@ -100,8 +96,8 @@ void rm_persistent_free(MPI_Request request) {
 #define ISEND(NAME, COUNT_T)                                                                      \
   int MPI_##NAME(const void* buf, COUNT_T count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, \
                  MPI_Request* request) {                                                          \
-    RM_ENTER;                                                                                     \
-    if (rm_outer) count_send(comm, dest, type, count);                                           \
+    RM_ENTER_SAMPLED;                                                                                     \
+    if (rm_outer) rm_count_send(comm, dest, type, count);                                           \
     const int rc = PMPI_##NAME(buf, count, type, dest, tag, comm, request);                       \
     RM_LEAVE;                                                                                     \
     return rc;                                                                                    \
@@ -110,7 +106,7 @@ void rm_persistent_free(MPI_Request request) {
 #define SEND_INIT(NAME, COUNT_T)                                                                  \
   int MPI_##NAME(const void* buf, COUNT_T count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, \
                  MPI_Request* request) {                                                          \
-    RM_ENTER;                                                                                     \
+    RM_ENTER_SAMPLED;                                                                                     \
     const int rc = PMPI_##NAME(buf, count, type, dest, tag, comm, request);                       \
     if (rm_outer && rc == MPI_SUCCESS)                                                            \
       rm_persistent_add(*request, rm_world_of(comm, dest), rm_bytes(type, count));                \
@@ -133,8 +129,8 @@ SEND_INIT(Rsend_init, int)
 
 int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
                  int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status* status) {
-  RM_ENTER;
-  if (rm_outer) count_send(comm, dest, sendtype, sendcount);
+  RM_ENTER_SAMPLED;
+  if (rm_outer) rm_count_send(comm, dest, sendtype, sendcount);
   const int rc = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
                                recvtag, comm, status);
   RM_LEAVE;
@@ -143,8 +139,8 @@ int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int 
 
 int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, int dest, int sendtag, int source, int recvtag,
                          MPI_Comm comm, MPI_Status* status) {
-  RM_ENTER;
-  if (rm_outer) count_send(comm, dest, type, count);
+  RM_ENTER_SAMPLED;
+  if (rm_outer) rm_count_send(comm, dest, type, count);
   const int rc = PMPI_Sendrecv_replace(buf, count, type, dest, sendtag, source, recvtag, comm, status);
   RM_LEAVE;
   return rc;
@@ -167,8 +163,8 @@ SEND_INIT(Rsend_init_c, MPI_Count)
 
 int MPI_Isendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
                   int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request* request) {
-  RM_ENTER;
-  if (rm_outer) count_send(comm, dest, sendtype, sendcount);
+  RM_ENTER_SAMPLED;
+  if (rm_outer) rm_count_send(comm, dest, sendtype, sendcount);
   const int rc = PMPI_Isendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
                                 recvtag, comm, request);
   RM_LEAVE;
@@ -177,8 +173,8 @@ int MPI_Isendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int
 
 int MPI_Isendrecv_replace(void* buf, int count, MPI_Datatype type, int dest, int sendtag, int source, int recvtag,
                           MPI_Comm comm, MPI_Request* request) {
-  RM_ENTER;
-  if (rm_outer) count_send(comm, dest, type, count);
+  RM_ENTER_SAMPLED;
+  if (rm_outer) rm_count_send(comm, dest, type, count);
   const int rc = PMPI_Isendrecv_replace(buf, count, type, dest, sendtag, source, recvtag, comm, request);
   RM_LEAVE;
   return rc;
@@ -186,7 +182,7 @@ int MPI_Isendrecv_replace(void* buf, int count, MPI_Datatype type, int dest, int
 
 int MPI_Psend_init(const void* buf, int partitions, MPI_Count count, MPI_Datatype type, int dest, int tag,
                    MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  RM_ENTER;
+  RM_ENTER_SAMPLED;
   const int rc = PMPI_Psend_init(buf, partitions, count, type, dest, tag, comm, info, request);
   if (rm_outer && rc == MPI_SUCCESS)
     rm_persistent_add(*request, rm_world_of(comm, dest), (uint64_t)partitions * rm_bytes(type, count));
@@ -196,7 +192,7 @@ int MPI_Psend_init(const void* buf, int partitions, MPI_Count count, MPI_Datatyp
 #endif
 
 int MPI_Start(MPI_Request* request) {
-  RM_ENTER;
+  RM_ENTER_SAMPLED;
   if (rm_outer) rm_persistent_start(*request);
   const int rc = PMPI_Start(request);
   RM_LEAVE;
@@ -204,7 +200,7 @@ int MPI_Start(MPI_Request* request) {
 }
 
 int MPI_Startall(int count, MPI_Request requests[]) {
-  RM_ENTER;
+  RM_ENTER_SAMPLED;
   if (rm_outer)
     for (int i = 0; i < count; ++i) rm_persistent_start(requests[i]);
   const int rc = PMPI_Startall(count, requests);
@@ -213,7 +209,7 @@ int MPI_Startall(int count, MPI_Request requests[]) {
 }
 
 int MPI_Request_free(MPI_Request* request) {
-  RM_ENTER;
+  RM_ENTER_SAMPLED;
   if (request) rm_persistent_free(*request);
   const int rc = PMPI_Request_free(request);
   RM_LEAVE;
@@ -224,7 +220,7 @@ int MPI_Request_free(MPI_Request* request) {
 
 #define TIMED(NAME, PARAMS, ARGS) \
   int MPI_##NAME PARAMS {         \
-    RM_ENTER;                     \
+    RM_ENTER_SAMPLED;                     \
     const int rc = PMPI_##NAME ARGS; \
     RM_LEAVE;                     \
     return rc;                    \
@@ -248,3 +244,5 @@ TIMED(Mprobe, (int s, int tag, MPI_Comm comm, MPI_Message* m, MPI_Status* st), (
 TIMED(Improbe, (int s, int tag, MPI_Comm comm, int* f, MPI_Message* m, MPI_Status* st), (s, tag, comm, f, m, st))
 TIMED(Mrecv, (void* b, int c, MPI_Datatype t, MPI_Message* m, MPI_Status* st), (b, c, t, m, st))
 TIMED(Imrecv, (void* b, int c, MPI_Datatype t, MPI_Message* m, MPI_Request* r), (b, c, t, m, r))
+
+_Static_assert(__COUNTER__ < RM_SAMPLED_WRAPPERS, "more sampled wrappers than rm_thread_state holds");

@@ -13,7 +13,8 @@ typedef struct {
 
 static int comm_key = MPI_KEYVAL_INVALID, win_key = MPI_KEYVAL_INVALID;
 static MPI_Group world_group = MPI_GROUP_NULL;
-static int world_rank, world_size;
+static int world_rank;
+int rm_world_size;
 static pthread_mutex_t build_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static int free_comm_cache(MPI_Comm c, int key, void* value, void* extra) {
@@ -32,7 +33,7 @@ void rm_peers_init(void) {
   PMPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, free_win_cache, &win_key, NULL);
   PMPI_Comm_group(MPI_COMM_WORLD, &world_group);
   PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
-  PMPI_Comm_size(MPI_COMM_WORLD, &world_size);
+  PMPI_Comm_size(MPI_COMM_WORLD, &rm_world_size);
 }
 
 /* World ranks of every member of `group` (MPI_UNDEFINED becomes -1). */
@@ -60,7 +61,7 @@ static cached* translate(MPI_Group group, int local_rank, int local_size, int is
 int rm_comm(MPI_Comm comm, rm_comm_info* info) {
   if (comm == MPI_COMM_NULL) return -1;
   if (comm == MPI_COMM_WORLD) {
-    *info = (rm_comm_info){world_size, world_rank, world_size, 0, NULL};
+    *info = (rm_comm_info){rm_world_size, world_rank, rm_world_size, 0, NULL};
     return 0;
   }
   void* value = NULL;
@@ -92,7 +93,7 @@ int rm_comm(MPI_Comm comm, rm_comm_info* info) {
   return 0;
 }
 
-int rm_world_of(MPI_Comm comm, int rank) {
+int rm_world_of_slow(MPI_Comm comm, int rank) {
   rm_comm_info info;
   if (rank < 0 || rank == MPI_PROC_NULL || rm_comm(comm, &info) != 0 || rank >= info.size) return -1;
   return info.world ? info.world[rank] : rank;

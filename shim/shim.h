@@ -13,13 +13,78 @@
 
 typedef enum { RM_P2P = 0, RM_COLL = 1, RM_RMA = 2, RM_KINDS = 3 } rm_kind;
 
-/* Time and nesting. */
-int rm_enter(uint64_t* t0);             /* 1 when outermost and profiling */
-void rm_leave(int outer, uint64_t t0);  /* adds the time spent in MPI */
-#define RM_ENTER  \
-  uint64_t rm_t0; \
-  const int rm_outer = rm_enter(&rm_t0)
-#define RM_LEAVE rm_leave(rm_outer, rm_t0)
+/* Internal symbols are hidden: calls between the shim's files are direct,
+ * not through the PLT, and only MPI's names are exported. */
+#pragma GCC visibility push(hidden)
+
+/* Time and nesting, inline because they run on every MPI call.
+ *
+ * Collectives, one-sided and Fortran calls are timed every time. The C
+ * point-to-point, completion and test calls can last 200 ns, where two time
+ * stamps cost 26 ns (13 each here), so they are timed by random sampling,
+ * each wrapper on its own: a call is timed with probability 2^-shift and
+ * weighs 2^shift, which keeps the sum an unbiased estimate. A wrapper times
+ * every call (shift 0) at first and after any that lasted over
+ * RM_LONG_TICKS, and samples one in 16 only after RM_SHORT_RUN short calls
+ * in a row. So calls that wait now and then (a Recv or Wait that meets a
+ * late peer) stay exactly timed, and only streams of short calls, where
+ * the stamps would be the cost, are sampled. */
+/* Traffic to one world peer (state.c keeps a table of them). */
+typedef struct {
+  int used;
+  int world;
+  uint64_t bytes[RM_KINDS];
+  uint64_t msgs[RM_KINDS];
+} rm_peer;
+
+typedef struct {
+  int16_t countdown; /* calls until the next timed one */
+  uint8_t shift;     /* a timed call weighs 2^shift */
+  uint8_t short_run; /* timed short calls in a row */
+} rm_sampling;
+enum { RM_SAMPLED_WRAPPERS = 64 };
+
+typedef struct {
+  int depth;      /* MPI calls of this thread in progress */
+  uint64_t rng;   /* xorshift state for the sampling gaps */
+  rm_sampling sampling[RM_SAMPLED_WRAPPERS]; /* [0]: unused */
+  /* The last send on MPI_COMM_WORLD with a predefined type, valid while
+   * rm_table_epoch has not moved: a repeated send skips the lookups. */
+  unsigned epoch;
+  int last_dest;
+  MPI_Datatype last_type;
+  uint64_t last_size;
+  rm_peer* last_peer;
+} rm_thread_state;
+extern __thread rm_thread_state rm_self __attribute__((tls_model("initial-exec")));
+extern int rm_profiling;  /* between MPI_Init and MPI_Finalize */
+extern unsigned rm_table_epoch; /* moves when peers move; never 0 while profiling */
+
+uint64_t rm_ticks(void);
+void rm_timed(uint64_t t0, int wrapper); /* adds a timed call */
+
+enum { RM_UNTIMED = -1, RM_NESTED = -2 };
+/* RM_NESTED when nested or not profiling, RM_UNTIMED when not sampled, else
+ * timed: the wrapper's number (0: always timed). */
+static inline int rm_enter(uint64_t* t0, int wrapper) {
+  rm_thread_state* s = &rm_self;
+  if (s->depth++ != 0 || !rm_profiling) return RM_NESTED;
+  if (wrapper && --s->sampling[wrapper].countdown > 0) return RM_UNTIMED;
+  *t0 = rm_ticks();
+  return wrapper;
+}
+static inline void rm_leave(int outer, uint64_t t0) {
+  --rm_self.depth;
+  if (outer >= 0) rm_timed(t0, outer);
+}
+#define RM_ENTER_AS(WRAPPER) \
+  uint64_t rm_t0 = 0;        \
+  const int rm_timing = rm_enter(&rm_t0, WRAPPER);            \
+  const int rm_outer __attribute__((unused)) = rm_timing != RM_NESTED
+#define RM_ENTER RM_ENTER_AS(0)
+/* Each use takes a number of its own (p2p.c checks there are enough). */
+#define RM_ENTER_SAMPLED RM_ENTER_AS(1 + __COUNTER__)
+#define RM_LEAVE rm_leave(rm_timing, rm_t0)
 
 /* A C wrapper: COUNT (one expression) when outermost, then PMPI_NAME. */
 #define RM_WRAP(NAME, PARAMS, ARGS, COUNT) \
@@ -35,11 +100,26 @@ void rm_leave(int outer, uint64_t t0);  /* adds the time spent in MPI */
 void rm_start(int thread_level);
 void rm_start_if_initialized(void); /* after a Fortran init */
 void rm_stop_and_write(void);
-int rm_active(void);
+static inline int rm_active(void) { return rm_profiling; }
 
 /* Traffic to a world rank (no-op for a negative rank). */
 void rm_count(rm_kind kind, int world_dst, uint64_t bytes, uint64_t msgs);
+/* Bytes of count elements; the sizes of the common predefined types are
+ * looked up without calling MPI. */
 uint64_t rm_bytes(MPI_Datatype type, MPI_Count count);
+
+/* A point-to-point send of count elements of type to dest of comm. */
+void rm_count_send_slow(MPI_Comm comm, int dest, MPI_Datatype type, MPI_Count count);
+static inline void rm_count_send(MPI_Comm comm, int dest, MPI_Datatype type, MPI_Count count) {
+  rm_thread_state* s = &rm_self;
+  if (s->epoch == rm_table_epoch && dest == s->last_dest && type == s->last_type && comm == MPI_COMM_WORLD &&
+      count > 0) {
+    s->last_peer->bytes[RM_P2P] += s->last_size * (uint64_t)count;
+    s->last_peer->msgs[RM_P2P] += 1;
+    return;
+  }
+  rm_count_send_slow(comm, dest, type, count);
+}
 
 /* Ranks (peers.c). A communicator's ranks as world ranks: its local group,
  * or for an inter-communicator its remote group (where sends go). */
@@ -51,7 +131,13 @@ typedef struct {
   const int* world; /* world rank of each rank of that group */
 } rm_comm_info;
 int rm_comm(MPI_Comm comm, rm_comm_info* info); /* 0 on success */
-int rm_world_of(MPI_Comm comm, int rank);        /* -1: PROC_NULL or unknown */
+int rm_world_of_slow(MPI_Comm comm, int rank);
+extern int rm_world_size;
+/* -1: PROC_NULL or unknown. MPI_COMM_WORLD, the common case, needs no table. */
+static inline int rm_world_of(MPI_Comm comm, int rank) {
+  if (comm == MPI_COMM_WORLD) return rank >= 0 && rank < rm_world_size ? rank : -1;
+  return rm_world_of_slow(comm, rank);
+}
 int rm_win_world_of(MPI_Win win, int rank);
 void rm_peers_init(void);
 
@@ -77,5 +163,7 @@ void rm_model_scan(MPI_Comm comm, uint64_t bytes, int exclusive);
 void rm_model_barrier(MPI_Comm comm);
 /* Neighbourhood: out-neighbours of a topology communicator. */
 int rm_out_neighbours(MPI_Comm comm, int** out, int* count); /* caller frees *out */
+
+#pragma GCC visibility pop
 
 #endif

@@ -13,11 +13,11 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
 /* The time-stamp counter costs a few nanoseconds where clock_gettime costs
- * twenty; a ping-pong of 8 bytes cannot afford two of the latter per call.
- * Ticks are converted with the rate measured between start and stop. */
-static inline uint64_t ticks(void) { return __rdtsc(); }
+ * twenty. Ticks are converted with the rate measured between start and
+ * stop. */
+uint64_t rm_ticks(void) { return __rdtsc(); }
 #else
-static inline uint64_t ticks(void) {
+uint64_t rm_ticks(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
@@ -30,12 +30,19 @@ static double now_seconds(void) {
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static __thread int depth __attribute__((tls_model("initial-exec")));
+__thread rm_thread_state rm_self __attribute__((tls_model("initial-exec")));
+int rm_profiling;
+unsigned rm_table_epoch;
 
-static int active;
+enum {
+  SPARSE_SHIFT = 4,      /* one short call in 16 is timed */
+  RM_LONG_TICKS = 4096,  /* about 1.6 us at 2.5 GHz */
+  RM_SHORT_RUN = 64      /* short calls in a row before sampling */
+};
+
 static int multiple;  /* MPI_THREAD_MULTIPLE: the table needs the lock */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static uint64_t mpi_ticks;
+static uint64_t mpi_ticks; /* estimated, see rm_timed */
 static uint64_t start_ticks;
 static double start_seconds;
 static int dropped;   /* samples lost because the table could not grow */
@@ -44,21 +51,38 @@ static int dropped;   /* samples lost because the table could not grow */
 static rm_peer* table;
 static size_t capacity, used;
 
-int rm_active(void) { return active; }
-
-int rm_enter(uint64_t* t0) {
-  if (depth++ != 0 || !active) return 0;
-  *t0 = ticks();
-  return 1;
+static uint64_t xorshift(uint64_t* s) {
+  if (*s == 0) *s = 0x9E3779B97F4A7C15ull; /* a thread's first draw */
+  *s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
+  return *s;
 }
 
-void rm_leave(int outer, uint64_t t0) {
-  --depth;
-  if (!outer) return;
-  const uint64_t spent = ticks() - t0;
+/* Calls up to and including the next timed one when each is timed with
+ * probability 1/16: a geometric draw, four random bits per call. */
+static int gap16(uint64_t* s) {
+  for (int n = 1; n < 1000;) {
+    uint64_t r = xorshift(s);
+    for (int i = 0; i < 16; ++i, ++n, r >>= 4)
+      if ((r & 15) == 0) return n;
+  }
+  return 1000; /* (15/16)^1000: never */
+}
+
+void rm_timed(uint64_t t0, int wrapper) {
+  rm_thread_state* s = &rm_self;
+  rm_sampling* w = &s->sampling[wrapper];
+  const uint64_t spent = rm_ticks() - t0, weighed = wrapper ? spent << w->shift : spent;
   /* A locked add costs as much as the clock: only threads need it. */
-  if (multiple) __atomic_fetch_add(&mpi_ticks, spent, __ATOMIC_RELAXED);
-  else mpi_ticks += spent;
+  if (multiple) __atomic_fetch_add(&mpi_ticks, weighed, __ATOMIC_RELAXED);
+  else mpi_ticks += weighed;
+  if (!wrapper) return;
+  if (spent > RM_LONG_TICKS) {
+    w->shift = 0, w->countdown = 1, w->short_run = 0;
+  } else if (w->shift != 0 || ++w->short_run >= RM_SHORT_RUN) {
+    w->shift = SPARSE_SHIFT, w->countdown = (int16_t)gap16(&s->rng);
+  } else {
+    w->countdown = 1;
+  }
 }
 
 static rm_peer* slot_of(rm_peer* t, size_t cap, int key) {
@@ -76,27 +100,80 @@ static int grow(void) {
   free(table);
   table = t;
   capacity = cap;
+  if (++rm_table_epoch == 0) ++rm_table_epoch; /* cached peers moved */
   return 0;
 }
 
-void rm_count(rm_kind kind, int world_dst, uint64_t bytes, uint64_t msgs) {
-  if (world_dst < 0 || !active) return;
-  if (multiple) pthread_mutex_lock(&lock);
+/* The peer's slot, added if new; NULL when the table cannot grow. */
+static rm_peer* peer(int world_dst) {
   if (2 * (used + 1) > capacity && grow() != 0) {
     dropped = 1;
-  } else {
-    rm_peer* p = slot_of(table, capacity, world_dst);
-    if (!p->used) p->used = 1, p->world = world_dst, ++used;
-    p->bytes[kind] += bytes;
-    p->msgs[kind] += msgs;
+    return NULL;
   }
+  rm_peer* p = slot_of(table, capacity, world_dst);
+  if (!p->used) p->used = 1, p->world = world_dst, ++used;
+  return p;
+}
+
+void rm_count(rm_kind kind, int world_dst, uint64_t bytes, uint64_t msgs) {
+  if (world_dst < 0 || !rm_profiling) return;
+  if (multiple) pthread_mutex_lock(&lock);
+  rm_peer* p = peer(world_dst);
+  if (p) p->bytes[kind] += bytes, p->msgs[kind] += msgs;
   if (multiple) pthread_mutex_unlock(&lock);
 }
 
+/* Predefined types are never freed, so their sizes can be kept; a derived
+ * type's handle may be reused after MPI_Type_free, so MPI is asked. */
+enum { KNOWN_TYPES = 16 };
+static MPI_Datatype known_type[KNOWN_TYPES];
+static MPI_Count known_size[KNOWN_TYPES];
+
+static void learn_predefined_sizes(void) {
+  const MPI_Datatype types[KNOWN_TYPES] = {MPI_BYTE,   MPI_CHAR,   MPI_INT,     MPI_DOUBLE,
+                                           MPI_FLOAT,  MPI_LONG,   MPI_UNSIGNED, MPI_UNSIGNED_LONG,
+                                           MPI_INT64_T, MPI_UINT64_T, MPI_INT32_T, MPI_LONG_LONG,
+                                           MPI_INTEGER, MPI_REAL,  MPI_DOUBLE_PRECISION, MPI_DOUBLE_COMPLEX};
+  for (int i = 0; i < KNOWN_TYPES; ++i) {
+    known_type[i] = types[i];
+    if (PMPI_Type_size_x(types[i], &known_size[i]) != MPI_SUCCESS || known_size[i] < 0)
+      known_type[i] = MPI_DATATYPE_NULL;
+  }
+}
+
+static int known(MPI_Datatype type) {
+  for (int i = 0; i < KNOWN_TYPES; ++i)
+    if (known_type[i] == type) return i;
+  return -1;
+}
+
 uint64_t rm_bytes(MPI_Datatype type, MPI_Count count) {
+  if (count <= 0 || type == MPI_DATATYPE_NULL) return 0;
+  const int k = known(type);
+  if (k >= 0) return (uint64_t)known_size[k] * (uint64_t)count;
   MPI_Count size = 0;
-  if (count <= 0 || type == MPI_DATATYPE_NULL || PMPI_Type_size_x(type, &size) != MPI_SUCCESS || size < 0) return 0;
+  if (PMPI_Type_size_x(type, &size) != MPI_SUCCESS || size < 0) return 0;
   return (uint64_t)size * (uint64_t)count;
+}
+
+void rm_count_send_slow(MPI_Comm comm, int dest, MPI_Datatype type, MPI_Count count) {
+  const int world = rm_world_of(comm, dest);
+  const uint64_t bytes = rm_bytes(type, count);
+  if (world < 0 || !rm_profiling) return;
+  if (multiple) {
+    rm_count(RM_P2P, world, bytes, 1);
+    return;
+  }
+  rm_peer* p = peer(world);
+  if (!p) return;
+  p->bytes[RM_P2P] += bytes, p->msgs[RM_P2P] += 1;
+  /* Remember a send that the next one may repeat (not under threads:
+   * the table is then only touched under the lock). */
+  const int k = comm == MPI_COMM_WORLD ? known(type) : -1;
+  if (k < 0) return;
+  rm_thread_state* s = &rm_self;
+  s->epoch = rm_table_epoch, s->last_dest = dest, s->last_type = type;
+  s->last_size = (uint64_t)known_size[k], s->last_peer = p;
 }
 
 void rm_start(int thread_level) {
@@ -106,9 +183,11 @@ void rm_start(int thread_level) {
   started = 1;
   multiple = thread_level == MPI_THREAD_MULTIPLE;
   rm_peers_init();
+  learn_predefined_sizes();
   start_seconds = now_seconds();
-  start_ticks = ticks();
-  active = 1;
+  start_ticks = rm_ticks();
+  rm_table_epoch = 1;
+  rm_profiling = 1;
 }
 
 void rm_start_if_initialized(void) {
@@ -125,10 +204,10 @@ static int by_world(const void* a, const void* b) {
 }
 
 void rm_stop_and_write(void) {
-  if (!active) return;
-  active = 0;
+  if (!rm_profiling) return;
+  rm_profiling = 0;
   const double wall = now_seconds() - start_seconds;
-  const uint64_t span = ticks() - start_ticks;
+  const uint64_t span = rm_ticks() - start_ticks;
   const double mpi = span ? wall * (double)mpi_ticks / (double)span : 0.0;
   /* Peers in rank order, as the profile lists them. */
   size_t n = 0;
@@ -139,4 +218,5 @@ void rm_stop_and_write(void) {
   free(table);
   table = NULL;
   capacity = used = 0;
+  if (++rm_table_epoch == 0) ++rm_table_epoch; /* no cached peer is valid any more */
 }

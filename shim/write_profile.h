@@ -7,15 +7,12 @@
 
 #include "shim.h"
 
-typedef struct {
-  int used;
-  int world;
-  uint64_t bytes[RM_KINDS];
-  uint64_t msgs[RM_KINDS];
-} rm_peer;
+#pragma GCC visibility push(hidden)
 
 /* Collective over MPI_COMM_WORLD; never aborts: on failure rank 0 says so
  * once on stderr and the job goes on. */
 void rm_write_profile(const rm_peer* peers, size_t n, double wall_s, double mpi_s, int dropped);
+
+#pragma GCC visibility pop
 
 #endif

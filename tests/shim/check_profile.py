@@ -2,7 +2,7 @@
 """Checks a .rmp profile against the traffic a test program is known to make.
 
 Usage: check_profile.py PROFILE PROGRAM MPI
-  PROGRAM: traffic | fortran | threads   (tests/shim/*.c, *.f90)
+  PROGRAM: traffic | fortran | threads | partitioned  (tests/shim/*.c, *.f90)
   MPI:     openmpi | mpich
 
 The profile is read here, not with rankmap's reader, and the collective
@@ -203,12 +203,16 @@ def threads(e, p, mpi):
         e.add(r, "p2p", (r + 1) % p, 4 * 1000 * 8, 4 * 1000)
 
 
+def partitioned(e, p, mpi):
+    e.add(0, "p2p", 1, 2 * 4 * 100 * 4, 2)
+
+
 def main():
     path, program, mpi = sys.argv[1:4]
     header, ranks, got = read_profile(path)
     p = int(header["ranks"])
     e = Expected(p)
-    {"traffic": traffic, "fortran": fortran, "threads": threads}[program](e, p, mpi)
+    {"traffic": traffic, "fortran": fortran, "threads": threads, "partitioned": partitioned}[program](e, p, mpi)
     want = {k: v for k, v in e.counts.items() if v != [0, 0]}
     problems = []
     if len(ranks) != p:

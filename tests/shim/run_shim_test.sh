@@ -2,7 +2,9 @@
 # Runs a test program of known traffic under a real MPI with the shim, via
 # `rankmap profile`, and checks the profile's exact counts.
 # Usage: run_shim_test.sh RANKMAP MPI PROGRAM NP
-#   MPI: openmpi | mpich;  PROGRAM: traffic | threads | fortran_mpif | fortran_f08 | unwritable
+#   MPI: openmpi | mpich
+#   PROGRAM: traffic | threads | fortran_mpif | fortran_f08 | partitioned | timing
+#            | unwritable (no profile can be written) | dies (killed before Finalize)
 set -euo pipefail
 rankmap=$1 mpi=$2 program=$3 np=$4
 here=$(cd "$(dirname "$0")" && pwd)
@@ -15,6 +17,7 @@ case $mpi in
 esac
 case $program in
   traffic | unwritable) mpicc."$mpi" -O1 "$here/traffic.c" -o "$work/app" ;;
+  partitioned | timing | dies) mpicc."$mpi" -O1 "$here/$program.c" -o "$work/app" ;;
   threads) mpicc."$mpi" -O1 "$here/threads.c" -o "$work/app" -lpthread ;;
   fortran_mpif | fortran_f08) mpif90."$mpi" "$here/$program.f90" -o "$work/app" ;;
 esac
@@ -27,6 +30,23 @@ if [ "$program" = unwritable ]; then
   grep -c "rankmap shim: cannot create /nonexistent-dir/x.rmp" err.txt | grep -qx 1 || { cat err.txt; exit 1; }
   [ ! -e /nonexistent-dir ] || exit 1
   echo "job finished without a profile, one message: $(cat err.txt)"
+  exit 0
+fi
+if [ "$program" = dies ]; then
+  # Killed before MPI_Finalize: the launcher fails, and nothing is left in
+  # the directory (the shim writes only at Finalize, through a rename).
+  if timeout 120 "$rankmap" profile --mpi "$mpi" -o app.rmp -- "${launch[@]}" ./app >out.txt 2>&1; then
+    cat out.txt; echo "the killed job reported success"; exit 1
+  fi
+  leftovers=$(ls -A | grep -v '^app$\|^out.txt$' || true)
+  [ -z "$leftovers" ] || { echo "left behind: $leftovers"; exit 1; }
+  grep -q "app.rmp" out.txt || { cat out.txt; echo "rankmap profile did not say the profile is missing"; exit 1; }
+  echo "killed job left no file; rankmap profile said: $(grep app.rmp out.txt)"
+  exit 0
+fi
+if [ "$program" = timing ]; then
+  timeout 120 "$rankmap" profile --mpi "$mpi" -o app.rmp -- "${launch[@]}" ./app >out.txt
+  python3 "$here/check_timing.py" app.rmp out.txt
   exit 0
 fi
 timeout 120 "$rankmap" profile --mpi "$mpi" -o app.rmp -- "${launch[@]}" ./app
