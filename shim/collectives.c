@@ -30,11 +30,11 @@ static uint64_t* block_bytes(MPI_Comm comm, const int* counts, const MPI_Datatyp
   return bytes;
 }
 
-static void gatherv_block(MPI_Comm comm, int root, int count, MPI_Datatype type) {
+void rm_coll_gather(MPI_Comm comm, int root, int count, MPI_Datatype type) {
   rm_model_gather(comm, root, rm_bytes(type, count));
 }
 
-static void scatterv_blocks(MPI_Comm comm, int root, const int* counts, MPI_Datatype type) {
+void rm_coll_scatterv(MPI_Comm comm, int root, const int* counts, MPI_Datatype type) {
   rm_comm_info c;
   if (rm_comm(comm, &c) != 0 || (c.is_inter ? root != MPI_ROOT : c.local_rank != root)) return;
   uint64_t* bytes = block_bytes(comm, counts, NULL, type);
@@ -42,9 +42,15 @@ static void scatterv_blocks(MPI_Comm comm, int root, const int* counts, MPI_Data
   free(bytes);
 }
 
+/* Intra: the receive block (the send side may be MPI_IN_PLACE). Inter: the
+ * receive side is the remote group's; this rank sends its own. */
+void rm_coll_allgather(MPI_Comm comm, int sendcount, MPI_Datatype sendtype, int count, MPI_Datatype type) {
+  rm_model_allgather(comm, is_inter(comm) ? rm_bytes(sendtype, sendcount) : rm_bytes(type, count));
+}
+
 /* Intra: every rank's block, from the receive counts that every rank
  * knows. Inter: those are the remote group's; this rank sends its own. */
-static void allgatherv_blocks(MPI_Comm comm, int sendcount, MPI_Datatype sendtype, const int* counts,
+void rm_coll_allgatherv(MPI_Comm comm, int sendcount, MPI_Datatype sendtype, const int* counts,
                               MPI_Datatype type) {
   if (is_inter(comm)) return rm_model_allgather(comm, rm_bytes(sendtype, sendcount));
   uint64_t* block = block_bytes(comm, counts, NULL, type);
@@ -52,35 +58,34 @@ static void allgatherv_blocks(MPI_Comm comm, int sendcount, MPI_Datatype sendtyp
   free(block);
 }
 
-/* MPI_IN_PLACE: the blocks sent are the ones the receive side describes. */
-static void alltoallw_blocks(MPI_Comm comm, const void* sendbuf, const int* scounts, const MPI_Datatype* stypes,
-                             MPI_Datatype stype, const int* rcounts, const MPI_Datatype* rtypes, MPI_Datatype rtype) {
-  const int in_place = sendbuf == MPI_IN_PLACE;
+void rm_coll_alltoallw(MPI_Comm comm, int in_place, const int* scounts, const MPI_Datatype* stypes,
+                       MPI_Datatype stype, const int* rcounts, const MPI_Datatype* rtypes, MPI_Datatype rtype) {
+  /* In place, the blocks sent are the ones the receive side describes. */
   uint64_t* bytes = in_place ? block_bytes(comm, rcounts, rtypes, rtype) : block_bytes(comm, scounts, stypes, stype);
   if (bytes) rm_model_alltoall_to(comm, bytes);
   free(bytes);
 }
 
-static void reduce_scatter_blocks(MPI_Comm comm, const int* counts, MPI_Datatype type) {
+void rm_coll_reduce_scatter(MPI_Comm comm, const int* counts, MPI_Datatype type) {
   uint64_t* block = block_bytes(comm, counts, NULL, type);
   if (block) rm_model_reduce_scatter(comm, block, 0);
   free(block);
 }
 
 /* Neighbourhood collectives: block i to out-neighbour i. */
-static void neighbours_each(MPI_Comm comm, uint64_t bytes) {
+void rm_coll_neighbours(MPI_Comm comm, uint64_t bytes) {
   int *out, n;
   if (rm_out_neighbours(comm, &out, &n) != 0) return;
   for (int i = 0; i < n; ++i) rm_count(RM_COLL, rm_world_of(comm, out[i]), bytes, 1);
   free(out);
 }
-static void neighbours_v(MPI_Comm comm, const int* counts, MPI_Datatype type) {
+void rm_coll_neighbours_v(MPI_Comm comm, const int* counts, MPI_Datatype type) {
   int *out, n;
   if (!counts || rm_out_neighbours(comm, &out, &n) != 0) return;
   for (int i = 0; i < n; ++i) rm_count(RM_COLL, rm_world_of(comm, out[i]), rm_bytes(type, counts[i]), 1);
   free(out);
 }
-static void neighbours_w(MPI_Comm comm, const int* counts, const MPI_Datatype* types) {
+void rm_coll_neighbours_w(MPI_Comm comm, const int* counts, const MPI_Datatype* types) {
   int *out, n;
   if (!counts || !types || rm_out_neighbours(comm, &out, &n) != 0) return;
   for (int i = 0; i < n; ++i) rm_count(RM_COLL, rm_world_of(comm, out[i]), rm_bytes(types[i], counts[i]), 1);
@@ -103,18 +108,18 @@ WRAP(Iallreduce, (const void* s, void* d, int n, MPI_Datatype t, MPI_Op o, MPI_C
      (s, d, n, t, o, c, r), rm_model_allreduce(c, rm_bytes(t, n)))
 
 WRAP(Gather, (const void* s, int sn, MPI_Datatype st, void* d, int dn, MPI_Datatype dt, int root, MPI_Comm c),
-     (s, sn, st, d, dn, dt, root, c), gatherv_block(c, root, sn, st))
+     (s, sn, st, d, dn, dt, root, c), rm_coll_gather(c, root, sn, st))
 WRAP(Igather,
      (const void* s, int sn, MPI_Datatype st, void* d, int dn, MPI_Datatype dt, int root, MPI_Comm c, MPI_Request* r),
-     (s, sn, st, d, dn, dt, root, c, r), gatherv_block(c, root, sn, st))
+     (s, sn, st, d, dn, dt, root, c, r), rm_coll_gather(c, root, sn, st))
 WRAP(Gatherv,
      (const void* s, int sn, MPI_Datatype st, void* d, const int dn[], const int dd[], MPI_Datatype dt, int root,
       MPI_Comm c),
-     (s, sn, st, d, dn, dd, dt, root, c), gatherv_block(c, root, sn, st))
+     (s, sn, st, d, dn, dd, dt, root, c), rm_coll_gather(c, root, sn, st))
 WRAP(Igatherv,
      (const void* s, int sn, MPI_Datatype st, void* d, const int dn[], const int dd[], MPI_Datatype dt, int root,
       MPI_Comm c, MPI_Request* r),
-     (s, sn, st, d, dn, dd, dt, root, c, r), gatherv_block(c, root, sn, st))
+     (s, sn, st, d, dn, dd, dt, root, c, r), rm_coll_gather(c, root, sn, st))
 
 WRAP(Scatter, (const void* s, int sn, MPI_Datatype st, void* d, int dn, MPI_Datatype dt, int root, MPI_Comm c),
      (s, sn, st, d, dn, dt, root, c), rm_model_scatter(c, root, rm_bytes(st, sn)))
@@ -124,24 +129,24 @@ WRAP(Iscatter,
 WRAP(Scatterv,
      (const void* s, const int sn[], const int sd[], MPI_Datatype st, void* d, int dn, MPI_Datatype dt, int root,
       MPI_Comm c),
-     (s, sn, sd, st, d, dn, dt, root, c), scatterv_blocks(c, root, sn, st))
+     (s, sn, sd, st, d, dn, dt, root, c), rm_coll_scatterv(c, root, sn, st))
 WRAP(Iscatterv,
      (const void* s, const int sn[], const int sd[], MPI_Datatype st, void* d, int dn, MPI_Datatype dt, int root,
       MPI_Comm c, MPI_Request* r),
-     (s, sn, sd, st, d, dn, dt, root, c, r), scatterv_blocks(c, root, sn, st))
+     (s, sn, sd, st, d, dn, dt, root, c, r), rm_coll_scatterv(c, root, sn, st))
 
 WRAP(Allgather, (const void* s, int sn, MPI_Datatype st, void* d, int dn, MPI_Datatype dt, MPI_Comm c),
-     (s, sn, st, d, dn, dt, c), rm_model_allgather(c, is_inter(c) ? rm_bytes(st, sn) : rm_bytes(dt, dn)))
+     (s, sn, st, d, dn, dt, c), rm_coll_allgather(c, sn, st, dn, dt))
 WRAP(Iallgather,
      (const void* s, int sn, MPI_Datatype st, void* d, int dn, MPI_Datatype dt, MPI_Comm c, MPI_Request* r),
-     (s, sn, st, d, dn, dt, c, r), rm_model_allgather(c, is_inter(c) ? rm_bytes(st, sn) : rm_bytes(dt, dn)))
+     (s, sn, st, d, dn, dt, c, r), rm_coll_allgather(c, sn, st, dn, dt))
 WRAP(Allgatherv,
      (const void* s, int sn, MPI_Datatype st, void* d, const int dn[], const int dd[], MPI_Datatype dt, MPI_Comm c),
-     (s, sn, st, d, dn, dd, dt, c), allgatherv_blocks(c, sn, st, dn, dt))
+     (s, sn, st, d, dn, dd, dt, c), rm_coll_allgatherv(c, sn, st, dn, dt))
 WRAP(Iallgatherv,
      (const void* s, int sn, MPI_Datatype st, void* d, const int dn[], const int dd[], MPI_Datatype dt, MPI_Comm c,
       MPI_Request* r),
-     (s, sn, st, d, dn, dd, dt, c, r), allgatherv_blocks(c, sn, st, dn, dt))
+     (s, sn, st, d, dn, dd, dt, c, r), rm_coll_allgatherv(c, sn, st, dn, dt))
 
 WRAP(Alltoall, (const void* s, int sn, MPI_Datatype st, void* d, int dn, MPI_Datatype dt, MPI_Comm c),
      (s, sn, st, d, dn, dt, c), rm_model_alltoall(c, rm_bytes(dt, dn)))
@@ -151,24 +156,24 @@ WRAP(Ialltoall,
 WRAP(Alltoallv,
      (const void* s, const int sn[], const int sd[], MPI_Datatype st, void* d, const int dn[], const int dd[],
       MPI_Datatype dt, MPI_Comm c),
-     (s, sn, sd, st, d, dn, dd, dt, c), alltoallw_blocks(c, s, sn, NULL, st, dn, NULL, dt))
+     (s, sn, sd, st, d, dn, dd, dt, c), rm_coll_alltoallw(c, s == MPI_IN_PLACE, sn, NULL, st, dn, NULL, dt))
 WRAP(Ialltoallv,
      (const void* s, const int sn[], const int sd[], MPI_Datatype st, void* d, const int dn[], const int dd[],
       MPI_Datatype dt, MPI_Comm c, MPI_Request* r),
-     (s, sn, sd, st, d, dn, dd, dt, c, r), alltoallw_blocks(c, s, sn, NULL, st, dn, NULL, dt))
+     (s, sn, sd, st, d, dn, dd, dt, c, r), rm_coll_alltoallw(c, s == MPI_IN_PLACE, sn, NULL, st, dn, NULL, dt))
 WRAP(Alltoallw,
      (const void* s, const int sn[], const int sd[], const MPI_Datatype st[], void* d, const int dn[], const int dd[],
       const MPI_Datatype dt[], MPI_Comm c),
-     (s, sn, sd, st, d, dn, dd, dt, c), alltoallw_blocks(c, s, sn, st, MPI_DATATYPE_NULL, dn, dt, MPI_DATATYPE_NULL))
+     (s, sn, sd, st, d, dn, dd, dt, c), rm_coll_alltoallw(c, s == MPI_IN_PLACE, sn, st, MPI_DATATYPE_NULL, dn, dt, MPI_DATATYPE_NULL))
 WRAP(Ialltoallw,
      (const void* s, const int sn[], const int sd[], const MPI_Datatype st[], void* d, const int dn[], const int dd[],
       const MPI_Datatype dt[], MPI_Comm c, MPI_Request* r),
-     (s, sn, sd, st, d, dn, dd, dt, c, r), alltoallw_blocks(c, s, sn, st, MPI_DATATYPE_NULL, dn, dt, MPI_DATATYPE_NULL))
+     (s, sn, sd, st, d, dn, dd, dt, c, r), rm_coll_alltoallw(c, s == MPI_IN_PLACE, sn, st, MPI_DATATYPE_NULL, dn, dt, MPI_DATATYPE_NULL))
 
 WRAP(Reduce_scatter, (const void* s, void* d, const int n[], MPI_Datatype t, MPI_Op o, MPI_Comm c),
-     (s, d, n, t, o, c), reduce_scatter_blocks(c, n, t))
+     (s, d, n, t, o, c), rm_coll_reduce_scatter(c, n, t))
 WRAP(Ireduce_scatter, (const void* s, void* d, const int n[], MPI_Datatype t, MPI_Op o, MPI_Comm c, MPI_Request* r),
-     (s, d, n, t, o, c, r), reduce_scatter_blocks(c, n, t))
+     (s, d, n, t, o, c, r), rm_coll_reduce_scatter(c, n, t))
 WRAP(Reduce_scatter_block, (const void* s, void* d, int n, MPI_Datatype t, MPI_Op o, MPI_Comm c), (s, d, n, t, o, c),
      rm_model_reduce_scatter(c, NULL, rm_bytes(t, n)))
 WRAP(Ireduce_scatter_block, (const void* s, void* d, int n, MPI_Datatype t, MPI_Op o, MPI_Comm c, MPI_Request* r),
@@ -187,35 +192,35 @@ WRAP(Barrier, (MPI_Comm c), (c), rm_model_barrier(c))
 WRAP(Ibarrier, (MPI_Comm c, MPI_Request* r), (c, r), rm_model_barrier(c))
 
 WRAP(Neighbor_allgather, (const void* s, int sn, MPI_Datatype st, void* d, int dn, MPI_Datatype dt, MPI_Comm c),
-     (s, sn, st, d, dn, dt, c), neighbours_each(c, rm_bytes(st, sn)))
+     (s, sn, st, d, dn, dt, c), rm_coll_neighbours(c, rm_bytes(st, sn)))
 WRAP(Ineighbor_allgather,
      (const void* s, int sn, MPI_Datatype st, void* d, int dn, MPI_Datatype dt, MPI_Comm c, MPI_Request* r),
-     (s, sn, st, d, dn, dt, c, r), neighbours_each(c, rm_bytes(st, sn)))
+     (s, sn, st, d, dn, dt, c, r), rm_coll_neighbours(c, rm_bytes(st, sn)))
 WRAP(Neighbor_allgatherv,
      (const void* s, int sn, MPI_Datatype st, void* d, const int dn[], const int dd[], MPI_Datatype dt, MPI_Comm c),
-     (s, sn, st, d, dn, dd, dt, c), neighbours_each(c, rm_bytes(st, sn)))
+     (s, sn, st, d, dn, dd, dt, c), rm_coll_neighbours(c, rm_bytes(st, sn)))
 WRAP(Ineighbor_allgatherv,
      (const void* s, int sn, MPI_Datatype st, void* d, const int dn[], const int dd[], MPI_Datatype dt, MPI_Comm c,
       MPI_Request* r),
-     (s, sn, st, d, dn, dd, dt, c, r), neighbours_each(c, rm_bytes(st, sn)))
+     (s, sn, st, d, dn, dd, dt, c, r), rm_coll_neighbours(c, rm_bytes(st, sn)))
 WRAP(Neighbor_alltoall, (const void* s, int sn, MPI_Datatype st, void* d, int dn, MPI_Datatype dt, MPI_Comm c),
-     (s, sn, st, d, dn, dt, c), neighbours_each(c, rm_bytes(st, sn)))
+     (s, sn, st, d, dn, dt, c), rm_coll_neighbours(c, rm_bytes(st, sn)))
 WRAP(Ineighbor_alltoall,
      (const void* s, int sn, MPI_Datatype st, void* d, int dn, MPI_Datatype dt, MPI_Comm c, MPI_Request* r),
-     (s, sn, st, d, dn, dt, c, r), neighbours_each(c, rm_bytes(st, sn)))
+     (s, sn, st, d, dn, dt, c, r), rm_coll_neighbours(c, rm_bytes(st, sn)))
 WRAP(Neighbor_alltoallv,
      (const void* s, const int sn[], const int sd[], MPI_Datatype st, void* d, const int dn[], const int dd[],
       MPI_Datatype dt, MPI_Comm c),
-     (s, sn, sd, st, d, dn, dd, dt, c), neighbours_v(c, sn, st))
+     (s, sn, sd, st, d, dn, dd, dt, c), rm_coll_neighbours_v(c, sn, st))
 WRAP(Ineighbor_alltoallv,
      (const void* s, const int sn[], const int sd[], MPI_Datatype st, void* d, const int dn[], const int dd[],
       MPI_Datatype dt, MPI_Comm c, MPI_Request* r),
-     (s, sn, sd, st, d, dn, dd, dt, c, r), neighbours_v(c, sn, st))
+     (s, sn, sd, st, d, dn, dd, dt, c, r), rm_coll_neighbours_v(c, sn, st))
 WRAP(Neighbor_alltoallw,
      (const void* s, const int sn[], const MPI_Aint sd[], const MPI_Datatype st[], void* d, const int dn[],
       const MPI_Aint dd[], const MPI_Datatype dt[], MPI_Comm c),
-     (s, sn, sd, st, d, dn, dd, dt, c), neighbours_w(c, sn, st))
+     (s, sn, sd, st, d, dn, dd, dt, c), rm_coll_neighbours_w(c, sn, st))
 WRAP(Ineighbor_alltoallw,
      (const void* s, const int sn[], const MPI_Aint sd[], const MPI_Datatype st[], void* d, const int dn[],
       const MPI_Aint dd[], const MPI_Datatype dt[], MPI_Comm c, MPI_Request* r),
-     (s, sn, sd, st, d, dn, dd, dt, c, r), neighbours_w(c, sn, st))
+     (s, sn, sd, st, d, dn, dd, dt, c, r), rm_coll_neighbours_w(c, sn, st))

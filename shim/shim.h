@@ -161,6 +161,22 @@ void rm_model_alltoall(MPI_Comm comm, uint64_t bytes_each);
 void rm_model_reduce_scatter(MPI_Comm comm, const uint64_t* block, uint64_t equal);
 void rm_model_scan(MPI_Comm comm, uint64_t bytes, int exclusive);
 void rm_model_barrier(MPI_Comm comm);
+/* What a collective call sends (collectives.c), from its arguments as the C
+ * wrappers get them; the Fortran wrappers convert theirs and call these. */
+void rm_coll_gather(MPI_Comm comm, int root, int sendcount, MPI_Datatype sendtype);
+void rm_coll_scatterv(MPI_Comm comm, int root, const int* sendcounts, MPI_Datatype sendtype);
+void rm_coll_allgather(MPI_Comm comm, int sendcount, MPI_Datatype sendtype, int count, MPI_Datatype type);
+void rm_coll_allgatherv(MPI_Comm comm, int sendcount, MPI_Datatype sendtype, const int* counts, MPI_Datatype type);
+/* Alltoallv when the type arrays are NULL, alltoallw otherwise. */
+void rm_coll_alltoallw(MPI_Comm comm, int in_place, const int* scounts, const MPI_Datatype* stypes,
+                       MPI_Datatype stype, const int* rcounts, const MPI_Datatype* rtypes, MPI_Datatype rtype);
+void rm_coll_reduce_scatter(MPI_Comm comm, const int* counts, MPI_Datatype type);
+void rm_coll_neighbours(MPI_Comm comm, uint64_t bytes_each);
+void rm_coll_neighbours_v(MPI_Comm comm, const int* counts, MPI_Datatype type);
+void rm_coll_neighbours_w(MPI_Comm comm, const int* counts, const MPI_Datatype* types);
+/* One-sided (rma.c): count elements of type to a window rank. */
+void rm_count_rma(MPI_Win win, int target, MPI_Datatype type, int count);
+
 /* Neighbourhood: out-neighbours of a topology communicator. */
 int rm_out_neighbours(MPI_Comm comm, int** out, int* count); /* caller frees *out */
 

@@ -189,6 +189,7 @@ def traffic(e, p, mpi):
 
 
 def fortran(e, p, mpi):
+    assert p == 4, "the Fortran programs' counts are written for 4 ranks"
     world = list(range(p))
     for r in world:
         e.add(r, "p2p", (r + 1) % p, 80 + 12)  # Send 10 double, Isend 3 integer
@@ -196,6 +197,23 @@ def fortran(e, p, mpi):
     e.allreduce(world, 32)
     e.bcast(world, 0, 40)
     e.barrier(world)
+    for r in world:
+        if r != 1:
+            e.add(r, "coll", 1, 8)  # Gatherv, linear to the root
+        if r != 2:
+            e.add(2, "coll", r, 8 * (r + 1))  # Scatterv from the root
+        for j in world:
+            if j != r:
+                e.add(r, "coll", j, 4 * (j + 1))  # Alltoallw, pairwise
+                e.add(r, "coll", j, 12)  # Alltoallv in place
+    e.ring(world, [4 * (i + 2) for i in world], 0)  # Allgatherv
+    e.ring(world, [8 * (i + 1) for i in world], 1)  # Reduce_scatter
+    e.allreduce(world, 24)  # Iallreduce
+    for r in world:
+        e.add(r, "coll", (r - 1) % p, 8)  # Neighbor_alltoall: left, then right
+        e.add(r, "coll", (r + 1) % p, 8)
+        e.add(r, "rma", (r + 1) % p, 24)  # Put 3 doubles
+        e.add(r, "rma", (r - 1) % p, 8)  # Get 2 integers
 
 
 def threads(e, p, mpi):

@@ -2,10 +2,14 @@
 program fortran_f08
   use mpi_f08
   implicit none
-  integer :: rank, nranks, right, left
+  integer :: rank, nranks, right, left, i
   type(MPI_Request) :: req
-  double precision :: a(10), b(10)
-  integer :: ia(3), ib(3)
+  type(MPI_Comm) :: ring
+  type(MPI_Win) :: win
+  type(MPI_Datatype) :: types(4)
+  double precision :: a(10), b(10), w(10)
+  integer :: ia(3), ib(3), big(64), counts(4), displs(4), junk(4)
+  integer(kind=MPI_ADDRESS_KIND) :: winsize, disp
   call MPI_Init()
   call MPI_Comm_rank(MPI_COMM_WORLD, rank)
   call MPI_Comm_size(MPI_COMM_WORLD, nranks)
@@ -13,6 +17,7 @@ program fortran_f08
   left = mod(rank + nranks - 1, nranks)
   a = 1.0d0
   ia = 1
+  big = 1
   call MPI_Irecv(b, 10, MPI_DOUBLE_PRECISION, left, 1, MPI_COMM_WORLD, req)
   call MPI_Send(a, 10, MPI_DOUBLE_PRECISION, right, 1, MPI_COMM_WORLD)
   call MPI_Wait(req, MPI_STATUS_IGNORE)
@@ -22,5 +27,41 @@ program fortran_f08
   call MPI_Allreduce(a, b, 4, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD)
   call MPI_Bcast(a, 5, MPI_DOUBLE_PRECISION, 0, MPI_COMM_WORLD)
   call MPI_Barrier(MPI_COMM_WORLD)
+
+  counts = 2
+  displs = [(2 * i, i = 0, 3)]
+  call MPI_Gatherv(ia, 2, MPI_INTEGER, big, counts, displs, MPI_INTEGER, 1, MPI_COMM_WORLD)
+  counts = [(i + 1, i = 0, 3)]
+  displs = [0, 1, 3, 6]
+  call MPI_Scatterv(a, counts, displs, MPI_DOUBLE_PRECISION, b, rank + 1, MPI_DOUBLE_PRECISION, 2, MPI_COMM_WORLD)
+  counts = [(i + 2, i = 0, 3)]
+  displs = [0, 2, 5, 9]
+  call MPI_Allgatherv(big, rank + 2, MPI_INTEGER, big(20), counts, displs, MPI_INTEGER, MPI_COMM_WORLD)
+  counts = [(i + 1, i = 0, 3)]
+  displs = [0, 4, 12, 24]        ! bytes
+  types = MPI_INTEGER
+  call MPI_Alltoallw(big, counts, displs, types, big(30), [(rank + 1, i = 0, 3)], [(4 * i * (rank + 1), i = 0, 3)], &
+                     types, MPI_COMM_WORLD)
+  counts = 3
+  displs = [(3 * i, i = 0, 3)]
+  junk = 1000
+  call MPI_Alltoallv(MPI_IN_PLACE, junk, displs, MPI_INTEGER, big, counts, displs, MPI_INTEGER, MPI_COMM_WORLD)
+  counts = [(i + 1, i = 0, 3)]
+  call MPI_Reduce_scatter(a, b, counts, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD)
+  call MPI_Iallreduce(big, big(10), 6, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, req)
+  call MPI_Wait(req, MPI_STATUS_IGNORE)
+
+  call MPI_Cart_create(MPI_COMM_WORLD, 1, [nranks], [.true.], .false., ring)
+  call MPI_Neighbor_alltoall(big, 2, MPI_INTEGER, big(20), 2, MPI_INTEGER, ring)
+  call MPI_Comm_free(ring)
+
+  winsize = 80
+  call MPI_Win_create(w, winsize, 8, MPI_INFO_NULL, MPI_COMM_WORLD, win)
+  call MPI_Win_fence(0, win)
+  disp = 0
+  call MPI_Put(a, 3, MPI_DOUBLE_PRECISION, right, disp, 3, MPI_DOUBLE_PRECISION, win)
+  call MPI_Get(ib, 2, MPI_INTEGER, left, disp, 2, MPI_INTEGER, win)
+  call MPI_Win_fence(0, win)
+  call MPI_Win_free(win)
   call MPI_Finalize()
 end program fortran_f08
