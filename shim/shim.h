@@ -61,7 +61,7 @@ extern int rm_profiling;  /* between MPI_Init and MPI_Finalize */
 extern unsigned rm_table_epoch; /* moves when peers move; never 0 while profiling */
 
 uint64_t rm_ticks(void);
-void rm_timed(uint64_t t0, int wrapper); /* adds a timed call */
+__attribute__((cold)) void rm_timed(uint64_t t0, int wrapper); /* adds a timed call */
 
 enum { RM_UNTIMED = -1, RM_NESTED = -2 };
 /* RM_NESTED when nested or not profiling, RM_UNTIMED when not sampled, else
@@ -109,7 +109,7 @@ void rm_count(rm_kind kind, int world_dst, uint64_t bytes, uint64_t msgs);
 uint64_t rm_bytes(MPI_Datatype type, MPI_Count count);
 
 /* A point-to-point send of count elements of type to dest of comm. */
-void rm_count_send_slow(MPI_Comm comm, int dest, MPI_Datatype type, MPI_Count count);
+__attribute__((cold)) void rm_count_send_slow(MPI_Comm comm, int dest, MPI_Datatype type, MPI_Count count);
 static inline void rm_count_send(MPI_Comm comm, int dest, MPI_Datatype type, MPI_Count count) {
   rm_thread_state* s = &rm_self;
   if (s->epoch == rm_table_epoch && dest == s->last_dest && type == s->last_type && comm == MPI_COMM_WORLD &&
