@@ -8,6 +8,7 @@ packages=(
   libmetis-dev libscotch-dev scotch libhwloc-dev hwloc libboost-graph-dev
   libcli11-dev libtomlplusplus-dev nlohmann-json3-dev libgtest-dev
   openmpi-bin libopenmpi-dev mpich libmpich-dev gfortran
+  libsimgrid-dev  # SMPI (smpicc, smpirun): simulated torus runs, bench/smpi
 )
 
 missing=()

@@ -1,15 +1,49 @@
-// The analytic gain model of shared/domain.md.
-//   T(d) = t_inj + t_ej + t_hop * d                (zero-byte message time)
-//   gain of B over A = p_mpi * (T(d_A) - T(d_B)) / T(d_A)
-// The seed formula p_mpi * t_hop * (d - 1) / (t_inj + t_ej + t_hop * d) is
-// the case d_A = d, d_B = 1.
+// The gain model of shared/domain.md: what a better mapping buys.
+//
+//   T(d) = t_inj + t_ej + t_hop * d            zero-byte message time, d hops
+//   measured:  gain of B over A = p_mpi * (T_A - T_B) / T_A
+//   seed:      dt/t = p_mpi * t_hop * (d - 1) / (t_inj + t_ej + t_hop * d)
+//
+// T_A and T_B are the mean message times of two mappings of one graph on one
+// machine. The seed formula is the measured model with T_A = T(d) (d the
+// torus diameter, or its mean distance) and T_B = T(1): partners moved next
+// to each other.
 #pragma once
 
+#include "rankmap/graph.hpp"
 #include "rankmap/machine.hpp"
+#include "rankmap/metrics.hpp"
 
 namespace rankmap {
 
+// T(d): the zero-byte time of a message over d hops, in ns.
 double message_time_ns(const Network& net, double hops);
+
+// p_mpi * (t_before - t_after) / t_before; 0 when t_before is not positive.
+double relative_gain(double p_mpi, double t_before, double t_after);
+
+// The measured model on mean hop counts (T is linear in d, so the
+// message-weighted mean of T(h) is T of the mean of h).
 double predicted_gain(const Network& net, double p_mpi, double hops_before, double hops_after);
+
+// Which distance the seed formula reads as d.
+enum class SeedDistance { diameter, mean };
+
+// The mean shortest-path distance in hops between two distinct nodes of the
+// torus, all ordered pairs alike (exact, not the paper's diameter / 2).
+double mean_distance(const Network& net);
+
+// The seed formula, exactly, with d = diameter() or mean_distance().
+double seed_gain(const Network& net, double p_mpi, SeedDistance d = SeedDistance::diameter);
+
+// The traffic-weighted mean message time of one mapping, in ns, over pairs of
+// distinct ranks.
+struct MessageTimes {
+  double by_messages_ns = 0;  // sum(m_ij T(h_ij)) / sum(m_ij)
+  // sum(b_ij (T(h_ij) + s_ij / bw)) / sum(b_ij), s_ij = b_ij / m_ij the mean
+  // message size of the pair; 0 when the machine gives no link bandwidth.
+  double by_bytes_ns = 0;
+};
+MessageTimes mean_message_times(const Graph& graph, const Network& net, const Metrics& metrics);
 
 }  // namespace rankmap

@@ -1,0 +1,107 @@
+// The gain model against hand-worked values (shared/domain.md) and a
+// brute-force mean distance.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "helpers.hpp"
+#include "rankmap/allocation.hpp"
+#include "rankmap/gain.hpp"
+#include "rankmap/metrics.hpp"
+
+using namespace rankmap;
+
+namespace {
+
+Network torus(std::vector<int> dims, double t_nic = 425, double t_hop = 129) {
+  Network net;
+  net.dims = std::move(dims);
+  net.wrap.assign(net.dims.size(), true);
+  net.t_inj_ns = net.t_ej_ns = t_nic;
+  net.t_hop_ns = t_hop;
+  return net;
+}
+
+double percent(double x) { return std::round(x * 1000) / 10; }
+
+}  // namespace
+
+// domain.md: p_mpi 0.30, 850/129 ns, d = diameter: 10.4 %, 14.4 %, 14.4 %.
+TEST(SeedGain, DomainWorkedValuesWithTheDiameter) {
+  EXPECT_EQ(percent(seed_gain(torus({4, 2, 2, 2}), 0.30)), 10.4);
+  EXPECT_EQ(percent(seed_gain(torus({8, 8}), 0.30)), 14.4);
+  EXPECT_EQ(percent(seed_gain(torus({4, 4, 4, 4}), 0.30)), 14.4);
+  EXPECT_NEAR(seed_gain(torus({4, 2, 2, 2}), 0.30), 0.30 * 129 * 4 / (850 + 129 * 5.0), 1e-15);
+}
+
+// Mean distance by hand: a 4-ring averages 1 hop over all pairs of
+// positions (0 1 2 1), a 2-ring 0.5, an 8-ring 2 (0 1 2 3 4 3 2 1); pairs
+// of a node with itself are then left out.
+TEST(SeedGain, MeanDistanceByHand) {
+  EXPECT_NEAR(mean_distance(torus({4, 2, 2, 2})), 2.5 * 32 / 31, 1e-12);
+  EXPECT_NEAR(mean_distance(torus({8, 8})), 4.0 * 64 / 63, 1e-12);
+  EXPECT_NEAR(mean_distance(torus({4, 4, 4, 4})), 4.0 * 256 / 255, 1e-12);
+  Network line = torus({3});
+  line.wrap = {false};
+  EXPECT_NEAR(mean_distance(line), 4.0 / 3, 1e-12);  // (1 + 2 + 1) x 2 / 6 ordered pairs
+  // 4x2x2x2 at p_mpi 0.30 with the mean distance: 5.2 %.
+  const double d = 2.5 * 32 / 31;
+  EXPECT_NEAR(seed_gain(torus({4, 2, 2, 2}), 0.30, SeedDistance::mean), 0.30 * 129 * (d - 1) / (850 + 129 * d),
+              1e-15);
+  EXPECT_EQ(percent(seed_gain(torus({4, 2, 2, 2}), 0.30, SeedDistance::mean)), 5.2);
+}
+
+TEST(SeedGain, MeanDistanceMatchesEveryPairCounted) {
+  Network net = torus({3, 4, 2});
+  net.wrap = {false, true, true};
+  double sum = 0, pairs = 0;
+  for (int a = 0; a < 24; ++a)
+    for (int b = 0; b < 24; ++b) {
+      if (a == b) continue;
+      sum += net.hops_1d(0, a % 3, b % 3) + net.hops_1d(1, a / 3 % 4, b / 3 % 4) + net.hops_1d(2, a / 12, b / 12);
+      ++pairs;
+    }
+  EXPECT_NEAR(mean_distance(net), sum / pairs, 1e-12);
+}
+
+// The seed formula is the measured model with the partner at the diameter
+// before and one hop away after: two real mappings of one pair on a 4x2x2x2.
+TEST(MeasuredGain, SeedIsTheSpecialCaseDiameterToOneHop) {
+  const Machine m = test::make_machine("[4, 2, 2, 2]", "", "n[0-31]");
+  const Allocation a = make_allocation(m, {});
+  GraphBuilder b(2);
+  b.add(0, 1, 8, 10);
+  const Graph g = b.build();
+  // Node 30 is at (2,1,1,1): 2 + 1 + 1 + 1 = 5 hops from node 0, the diameter.
+  const Metrics far = evaluate(g, m, a, Mapping{{{0, 0}, {30, 0}}});
+  const Metrics near = evaluate(g, m, a, Mapping{{{0, 0}, {1, 0}}});
+  ASSERT_EQ(far.avg_hops_by_msgs, m.network.diameter());
+  ASSERT_EQ(near.avg_hops_by_msgs, 1);
+  const double before = mean_message_times(g, m.network, far).by_messages_ns;
+  const double after = mean_message_times(g, m.network, near).by_messages_ns;
+  EXPECT_DOUBLE_EQ(before, 800 + 100 * 5.0);  // make_machine: 400 + 400 ns, 100 ns a hop
+  EXPECT_DOUBLE_EQ(after, 800 + 100 * 1.0);
+  EXPECT_NEAR(relative_gain(0.3, before, after), seed_gain(m.network, 0.3), 1e-15);
+  EXPECT_NEAR(seed_gain(m.network, 0.3), 0.3 * 100 * 4 / 1300.0, 1e-15);
+}
+
+// Ranks 0, 1, 2 on nodes 0, 1, 2 of a 4-ring (T(h) = 800 + 100 h ns), an
+// 8 Gbit/s link (1 ns a byte): 0 -> 1 one message of 100 B, 0 -> 2 three of
+// 100 B. By messages: (1 x 900 + 3 x 1000) / 4 = 975 ns. By bytes:
+// (100 x (900 + 100) + 300 x (1000 + 100)) / 400 = 1075 ns.
+TEST(MeasuredGain, MeanMessageTimesByHand) {
+  Machine m = test::make_machine("[4]", "", "n[0-3]");
+  const Allocation a = make_allocation(m, {});
+  GraphBuilder b(3);
+  b.add(0, 1, 100, 1);
+  b.add(0, 2, 300, 3);
+  b.add(1, 1, 5000, 1);  // self-traffic: left out
+  const Graph g = b.build();
+  const Metrics s = evaluate(g, m, a, Mapping{{{0, 0}, {1, 0}, {2, 0}}});
+  EXPECT_DOUBLE_EQ(mean_message_times(g, m.network, s).by_messages_ns, 975);
+  EXPECT_EQ(mean_message_times(g, m.network, s).by_bytes_ns, 0);  // no bandwidth given
+  m.network.link_gbps = 8;
+  EXPECT_DOUBLE_EQ(mean_message_times(g, m.network, s).by_bytes_ns, 1075);
+  EXPECT_DOUBLE_EQ(relative_gain(0.5, 1000, 900), 0.05);
+  EXPECT_EQ(relative_gain(0.5, 0, 0), 0);
+}
