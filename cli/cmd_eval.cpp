@@ -27,7 +27,7 @@ int run_eval(const EvalOptions& o) {
   const Mapping mapping = read_launch_file(o.mapping, format, machine, allocation);
   verify_mapping(mapping, allocation, graph.ranks, o.mapping);
   progress.done("read " + o.mapping);
-  report(graph, machine, allocation, mapping, {"mapping", o.json, 0.0, o.p_mpi});
+  report(graph, machine, allocation, mapping, {"mapping", o.json, 0.0, o.p_mpi, o.graph});
   progress.done("scored the mapping and the block baseline");
   return 0;
 }
@@ -43,7 +43,7 @@ void add_eval(CLI::App& app, Action& action) {
   cmd->add_option("--mapping-format", o->format, "Its format (default: guessed from the content)")
       ->check(CLI::IsMember({"openmpi", "mpich", "slurm", "mvapich", "csv"}));
   cmd->add_option("--json", o->json, "Also write the scores as JSON to this file");
-  cmd->add_option("--p-mpi", o->p_mpi, "Fraction of run time spent in MPI, for predicted_gain")
+  cmd->add_option("--p-mpi", o->p_mpi, "Fraction of run time spent in MPI, for predicted_gain (default: the profile's, when GRAPH is a .rmp)")
       ->check(CLI::Range(0.0, 1.0));
   cmd->add_flag("--quiet,-q", o->quiet, "No progress lines on stderr");
   cmd->callback([o, &action] { action = [o] { return run_eval(*o); }; });

@@ -57,7 +57,7 @@ int run_map(const MapOptions& o) {
   write_launch_files(o.output, format, machine, allocation, mapping);
   progress.done("wrote and re-checked " + o.output);
   report(graph, machine, allocation, mapping,
-         {o.baseline.empty() ? "rankmap " + context.preset : o.baseline, o.json, map_seconds, o.p_mpi});
+         {o.baseline.empty() ? "rankmap " + context.preset : o.baseline, o.json, map_seconds, o.p_mpi, o.graph});
   progress.done("scored");
   return 0;
 }
@@ -81,7 +81,7 @@ void add_map(CLI::App& app, Action& action) {
   cmd->add_flag("--oversubscribe", o->oversubscribe, "Allow more ranks than slots (ranks then share slots)");
   cmd->add_option("--seed", o->seed, "Seed of every random choice (default 1; same seed, same output)");
   cmd->add_option("--json", o->json, "Also write the report as JSON to this file");
-  cmd->add_option("--p-mpi", o->p_mpi, "Fraction of run time spent in MPI, for predicted_gain")
+  cmd->add_option("--p-mpi", o->p_mpi, "Fraction of run time spent in MPI, for predicted_gain (default: the profile's, when GRAPH is a .rmp)")
       ->check(CLI::Range(0.0, 1.0));
   cmd->add_flag("--quiet,-q", o->quiet, "No progress lines on stderr");
   cmd->add_flag("--verbose,-v", o->verbose, "A line on stderr for every stage and candidate, with its scores");

@@ -15,5 +15,6 @@ void add_gen(CLI::App& app, Action& action);
 void add_inspect(CLI::App& app, Action& action);
 void add_profile(CLI::App& app, Action& action);
 void add_convert(CLI::App& app, Action& action);
+void add_model(CLI::App& app, Action& action);
 
 }  // namespace rankmap::cli

@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   rankmap::cli::add_eval(app, action);
   rankmap::cli::add_gen(app, action);
   rankmap::cli::add_inspect(app, action);
+  rankmap::cli::add_model(app, action);
   rankmap::cli::add_profile(app, action);
   rankmap::cli::add_convert(app, action);
 

@@ -1,11 +1,13 @@
 #include "report.hpp"
 
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 #include "rankmap/baseline.hpp"
 #include "rankmap/gain.hpp"
 #include "rankmap/io.hpp"
+#include "rankmap/profile.hpp"
 
 namespace rankmap::cli {
 
@@ -25,20 +27,47 @@ nlohmann::ordered_json metrics_json(const Metrics& m) {
   };
 }
 
-nlohmann::ordered_json report_json(const Metrics& mapping, const Metrics& block, const Network& net,
-                           double map_seconds, std::optional<double> p_mpi) {
+nlohmann::ordered_json report_json(const Metrics& mapping, const Metrics& block, double map_seconds,
+                                   const std::optional<Prediction>& prediction) {
   nlohmann::ordered_json doc = metrics_json(mapping);
   doc["map_seconds"] = map_seconds;
   doc["baseline"] = metrics_json(block);
   doc["baseline"]["name"] = "block";
-  if (p_mpi) {
-    doc["p_mpi"] = *p_mpi;
-    doc["predicted_gain"] = predicted_gain(net, *p_mpi, block.avg_hops_by_msgs, mapping.avg_hops_by_msgs);
+  if (prediction) {
+    doc["p_mpi"] = prediction->p_mpi;
+    doc["p_mpi_source"] = prediction->p_mpi_source;
+    doc["predicted_gain"] = prediction->gain;
+    doc["predicted_gain_by_bytes"] =
+        prediction->gain_by_bytes ? nlohmann::ordered_json(*prediction->gain_by_bytes) : nlohmann::ordered_json();
+    doc["mean_message_ns"] = {{"mapping", prediction->mapping.by_messages_ns},
+                              {"block", prediction->block.by_messages_ns}};
   } else {
     doc["predicted_gain"] = nullptr;
   }
   return doc;
 }
+
+namespace {
+
+// p_mpi from --p-mpi, else from the profile the graph was read from.
+std::optional<Prediction> predict(const Graph& graph, const Network& net, const Metrics& ours, const Metrics& block,
+                                  const ReportRequest& request) {
+  Prediction p;
+  if (request.p_mpi) {
+    p.p_mpi = *request.p_mpi, p.p_mpi_source = "--p-mpi";
+  } else if (std::filesystem::path(request.graph_path).extension() == ".rmp") {
+    p.p_mpi = read_profile(request.graph_path).p_mpi, p.p_mpi_source = request.graph_path;
+  } else {
+    return std::nullopt;
+  }
+  p.block = mean_message_times(graph, net, block);
+  p.mapping = mean_message_times(graph, net, ours);
+  p.gain = relative_gain(p.p_mpi, p.block.by_messages_ns, p.mapping.by_messages_ns);
+  if (net.link_gbps > 0) p.gain_by_bytes = relative_gain(p.p_mpi, p.block.by_bytes_ns, p.mapping.by_bytes_ns);
+  return p;
+}
+
+}  // namespace
 
 void print_comparison(std::ostream& out, const Metrics& m, const std::string& label, const Metrics& b) {
   char line[160];
@@ -70,8 +99,15 @@ void report(const Graph& graph, const Machine& machine, const Allocation& alloca
   const Metrics ours = evaluate(graph, machine, allocation, mapping);
   const Metrics block = evaluate(graph, machine, allocation, baseline_mapping(Baseline::block, allocation, graph.ranks));
   print_comparison(std::cout, ours, request.label, block);
-  if (!request.json.empty())
-    write_json(request.json, report_json(ours, block, machine.network, request.map_seconds, request.p_mpi));
+  const std::optional<Prediction> prediction = predict(graph, machine.network, ours, block, request);
+  if (prediction) {
+    char line[200];
+    std::snprintf(line, sizeof line, "predicted gain %.2f %% over block (p_mpi %.3f from %s; mean message %.0f ns, block %.0f ns)\n",
+                  100 * prediction->gain, prediction->p_mpi, prediction->p_mpi_source.c_str(),
+                  prediction->mapping.by_messages_ns, prediction->block.by_messages_ns);
+    std::cout << line;
+  }
+  if (!request.json.empty()) write_json(request.json, report_json(ours, block, request.map_seconds, prediction));
 }
 
 void write_json(const std::string& path, const nlohmann::ordered_json& doc) {

@@ -6,6 +6,7 @@
 #include <ostream>
 #include <string>
 
+#include "rankmap/gain.hpp"
 #include "rankmap/machine.hpp"
 #include "rankmap/metrics.hpp"
 
@@ -14,11 +15,20 @@ namespace rankmap::cli {
 // ordered_json: keys stay in the order written, the mapping's before `baseline`.
 nlohmann::ordered_json metrics_json(const Metrics& m);
 
+// What the gain model predicts for the mapping over block (measured model).
+struct Prediction {
+  double p_mpi = 0;
+  std::string p_mpi_source;     // "--p-mpi" or the profile's path
+  MessageTimes block, mapping;  // mean message times
+  double gain = 0;              // by messages
+  std::optional<double> gain_by_bytes;  // when the machine gives a bandwidth
+};
+
 // The report of design.md: the mapping's keys, `baseline` with the same keys
 // for the block mapping, `map_seconds`, and `predicted_gain` (null without
 // p_mpi).
-nlohmann::ordered_json report_json(const Metrics& mapping, const Metrics& block, const Network& net,
-                           double map_seconds, std::optional<double> p_mpi);
+nlohmann::ordered_json report_json(const Metrics& mapping, const Metrics& block, double map_seconds,
+                                   const std::optional<Prediction>& prediction);
 
 void print_comparison(std::ostream& out, const Metrics& mapping, const std::string& label,
                       const Metrics& block);
@@ -27,7 +37,8 @@ struct ReportRequest {
   std::string label;          // the mapping's column heading
   std::string json;           // JSON path, or empty
   double map_seconds = 0;
-  std::optional<double> p_mpi;
+  std::optional<double> p_mpi;  // --p-mpi; else a profile's (.rmp graph) is used
+  std::string graph_path;
 };
 
 // Scores `mapping` and the block baseline of the same allocation, prints the

@@ -119,6 +119,38 @@ if cmp -s a.openmpi c.rank; then bad "seed 4 gave the same mapping as seed 3"; e
 if head -1 block.rank | grep -qx 'rank 0=node00 slot=0:0' && sed -n 7p block.rank | grep -qx 'rank 6=node01 slot=0:0'; then ok; else bad "block rankfile"; fi
 if grep -q '"predicted_gain": null' block.json && grep -q '"map_seconds"' block.json; then ok; else bad "json keys"; fi
 
+# The gain model: the seed scenarios, the formula for Desmos, and p_mpi
+# taken from a profile (.rmp) when --p-mpi is not given.
+"$rankmap" model --table >table.txt
+if grep -q 'Desmos 4x2x2x2, MD .* 10.4% .* 5.2% .*no: neither reading gives it' table.txt &&
+  grep -q '64 nodes, 2D 8x8, MD .* 14.4% .* 8.6% .*yes, with d = diameter' table.txt; then ok; else bad "model --table"; cat table.txt; fi
+"$rankmap" model -m "$desmos" --p-mpi 0.3 --json model.json >/dev/null
+if python3 -c 'import json, sys
+d = json.load(open("model.json"))
+mean = 2.5 * 32 / 31  # per dimension 1 + 0.5 + 0.5 + 0.5, pairs of a node with itself left out
+assert abs(d["gain_diameter"] - 0.3 * 129 * 4 / (850 + 129 * 5)) < 1e-12, d
+assert abs(d["gain_mean_distance"] - 0.3 * 129 * (mean - 1) / (850 + 129 * mean)) < 1e-12, d'; then ok; else bad "model --json"; fi
+if "$rankmap" model >/dev/null 2>&1; then bad "model without --machine or --table"; else ok; fi
+python3 - <<'PY'
+lines = ["rankmap-profile 1", "mpi_library test", "mpi_version 3.1", "ranks 12", "wall_s 2.0", "p_mpi 0.25",
+         "incomplete_ranks 0"]
+for r in range(12):
+    lines.append(f"rank {r} host node00 wall_s 2.0 mpi_s 0.5")
+    lines.append(f"p2p {(r + 1) % 12} {1000 * (r + 1)} 10")
+    lines.append(f"p2p {(r + 5) % 12} 64 3")
+open("ring.rmp", "w").write("\n".join(lines + ["end"]) + "\n")
+PY
+"$rankmap" map ring.rmp "${m[@]}" --nodes "node[00-01]" --baseline block -o ring-block.rank -q >/dev/null
+"$rankmap" eval ring.rmp "${m[@]}" --nodes "node[00-01]" --mapping ring-block.rank --json ring-block.json -q >/dev/null
+"$rankmap" map ring.rmp "${m[@]}" --nodes "node[00-01]" --baseline random --seed 5 -o ring.rank --json ring.json -q >/dev/null
+if python3 -c 'import json
+b = json.load(open("ring-block.json"))
+assert b["p_mpi"] == 0.25 and b["p_mpi_source"] == "ring.rmp" and b["predicted_gain"] == 0, b
+d = json.load(open("ring.json"))
+t = lambda h: 850 + 129 * h
+want = 0.25 * (t(d["baseline"]["avg_hops_by_msgs"]) - t(d["avg_hops_by_msgs"])) / t(d["baseline"]["avg_hops_by_msgs"])
+assert abs(d["predicted_gain"] - want) < 1e-12 and d["predicted_gain"] != 0, (d["predicted_gain"], want)'; then ok; else bad "predicted_gain from the profile's p_mpi"; fi
+
 # gen writes CSV too, and inspect reads it.
 "$rankmap" gen stencil --dims 3x2 --bytes 10 -o s.csv >/dev/null
 if "$rankmap" inspect s.csv | grep -q 'bytes      140 in 14 messages'; then ok; else bad "inspect csv"; fi

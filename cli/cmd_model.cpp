@@ -1,0 +1,148 @@
+// rankmap model: the gain model's formula for one machine, or the seed
+// paper's scenarios side by side (--table).
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <optional>
+#include <sstream>
+
+#include "commands.hpp"
+#include "rankmap/error.hpp"
+#include "rankmap/gain.hpp"
+#include "rankmap/machine.hpp"
+#include "report.hpp"
+
+namespace rankmap::cli {
+namespace {
+
+struct ModelOptions {
+  std::string machine, json;
+  std::optional<double> p_mpi;
+  bool table = false;
+};
+
+std::string dims_text(const Network& net) {
+  std::string s;
+  for (int i = 0; i < net.num_dims(); ++i) s += (i ? "x" : "") + std::to_string(net.dims[i]);
+  return s;
+}
+
+template <class... Args>
+std::string format(const char* fmt, Args... args) {
+  char line[256];
+  std::snprintf(line, sizeof line, fmt, args...);
+  return line;
+}
+
+// "p * t_hop * (d - 1) / (t_inj + t_ej + t_hop * d) = gain", with numbers.
+std::string worked(const Network& net, double p_mpi, double d) {
+  const double gain = p_mpi * net.t_hop_ns * (d - 1) / (net.t_inj_ns + net.t_ej_ns + net.t_hop_ns * d);
+  return format("%.2f * %g * (%.3f - 1) / (%g + %g * %.3f)", p_mpi, net.t_hop_ns, d, net.t_inj_ns + net.t_ej_ns,
+                net.t_hop_ns, d) +
+         format(" = %.2f %%", 100 * gain);
+}
+
+int run_formula(const ModelOptions& o) {
+  if (!o.p_mpi) throw Error("model --machine needs --p-mpi (the share of run time spent in MPI, 0 to 1)");
+  const Machine m = load_machine(o.machine);
+  const Network& net = m.network;
+  const double p = *o.p_mpi, diameter = net.diameter(), mean = mean_distance(net);
+  std::cout << m.name << ": " << net.num_dims() << "D torus " << dims_text(net) << ", t_inj + t_ej = "
+            << net.t_inj_ns + net.t_ej_ns << " ns, t_hop = " << net.t_hop_ns << " ns\n"
+            << "T(d) = " << net.t_inj_ns + net.t_ej_ns << " + " << net.t_hop_ns << " d ns\n"
+            << "seed formula: dt/t = p_mpi * t_hop * (d - 1) / (t_inj + t_ej + t_hop * d)\n"
+            << "  d = diameter      " << worked(net, p, diameter) << "\n"
+            << "  d = mean distance " << worked(net, p, mean) << "\n"
+            << "measured model: dt/t = p_mpi * (T_A - T_B) / T_A, T the traffic-weighted mean message time of\n"
+            << "  mappings A and B (rankmap map and eval report it as predicted_gain)\n";
+  if (!o.json.empty()) {
+    nlohmann::ordered_json doc = {{"machine", m.name},
+                                  {"dims", net.dims},
+                                  {"t_inj_ns", net.t_inj_ns},
+                                  {"t_ej_ns", net.t_ej_ns},
+                                  {"t_hop_ns", net.t_hop_ns},
+                                  {"p_mpi", p},
+                                  {"diameter", diameter},
+                                  {"mean_distance", mean},
+                                  {"gain_diameter", seed_gain(net, p, SeedDistance::diameter)},
+                                  {"gain_mean_distance", seed_gain(net, p, SeedDistance::mean)}};
+    write_json(o.json, doc);
+  }
+  return 0;
+}
+
+// The seed paper's scenarios (shared/domain.md), Desmos latencies.
+struct Scenario {
+  const char* name;
+  std::vector<int> dims;
+  double p_mpi;
+  const char* text;   // what the paper's text says
+  double text_value;  // its figure, as a fraction (a bound for "at most" / "over")
+  int kind;           // 0 about, -1 at most, +1 over
+};
+
+int run_table(const ModelOptions& o) {
+  const Scenario scenarios[] = {
+      {"Desmos 4x2x2x2, NPB LU", {4, 2, 2, 2}, 0.05, "about 1 % at most", 0.01, -1},
+      {"Desmos 4x2x2x2, MD", {4, 2, 2, 2}, 0.30, "about 2 %", 0.02, 0},
+      {"256 nodes, 4D 4x4x4x4, MD", {4, 4, 4, 4}, 0.30, "about 5 %", 0.05, 0},
+      {"64 nodes, 2D 8x8, MD", {8, 8}, 0.30, "over 10 %", 0.10, +1},
+  };
+  // "About x" holds within a quarter of x; bounds hold as stated.
+  auto agrees = [](const Scenario& s, double g) {
+    if (s.kind < 0) return g <= s.text_value * 1.25;
+    if (s.kind > 0) return g > s.text_value;
+    return std::abs(g - s.text_value) <= 0.25 * s.text_value;
+  };
+  std::printf("t_inj + t_ej = 850 ns, t_hop = 129 ns (Desmos, osu_latency)\n");
+  std::printf("%-28s %5s %4s %9s %8s %9s  %-18s %s\n", "scenario", "p_mpi", "d", "gain(d)", "mean d", "gain(mean)",
+              "paper's text", "formula agrees with the text?");
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (const Scenario& s : scenarios) {
+    Network net;
+    net.dims = s.dims;
+    net.wrap.assign(s.dims.size(), true);
+    net.t_inj_ns = net.t_ej_ns = 425;
+    net.t_hop_ns = 129;
+    const double gd = seed_gain(net, s.p_mpi), gm = seed_gain(net, s.p_mpi, SeedDistance::mean);
+    const bool by_d = agrees(s, gd), by_mean = agrees(s, gm);
+    const char* verdict = by_d && by_mean ? "yes, both readings"
+                          : by_d          ? "yes, with d = diameter"
+                          : by_mean       ? "yes, with d = mean distance"
+                                          : "no: neither reading gives it";
+    std::printf("%-28s %4.0f%% %4d %8.1f%% %8.3f %8.1f%%   %-18s %s\n", s.name, 100 * s.p_mpi, net.diameter(),
+                100 * gd, mean_distance(net), 100 * gm, s.text, verdict);
+    rows.push_back({{"scenario", s.name},
+                    {"dims", s.dims},
+                    {"p_mpi", s.p_mpi},
+                    {"diameter", net.diameter()},
+                    {"gain_diameter", gd},
+                    {"mean_distance", mean_distance(net)},
+                    {"gain_mean_distance", gm},
+                    {"paper_text", s.text},
+                    {"agrees_diameter", by_d},
+                    {"agrees_mean_distance", by_mean}});
+  }
+  if (!o.json.empty()) write_json(o.json, rows);
+  return 0;
+}
+
+}  // namespace
+
+void add_model(CLI::App& app, Action& action) {
+  auto o = std::make_shared<ModelOptions>();
+  CLI::App* cmd = app.add_subcommand("model", "Show the gain model: the formula for a machine, or the seed scenarios");
+  cmd->footer(
+      "Examples:\n  rankmap model --machine data/machines/desmos.toml --p-mpi 0.3\n  rankmap model --table");
+  auto* machine = cmd->add_option("--machine,-m", o->machine, "Machine description (.toml)");
+  auto* table = cmd->add_flag("--table", o->table, "The seed paper's scenarios side by side, both readings of d");
+  machine->excludes(table);
+  cmd->add_option("--p-mpi", o->p_mpi, "Fraction of run time spent in MPI")->check(CLI::Range(0.0, 1.0));
+  cmd->add_option("--json", o->json, "Also write the numbers as JSON to this file");
+  cmd->callback([o, &action] {
+    if (!o->table && o->machine.empty()) throw CLI::ValidationError("model", "give --machine M --p-mpi P, or --table");
+    action = [o] { return o->table ? run_table(*o) : run_formula(*o); };
+  });
+}
+
+}  // namespace rankmap::cli
