@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The SMPI torus platform (bench/smpi/torus_platform.cpp) gives the gain
+# model's message time: an 8-byte ping-pong between node00 and a node d hops
+# away, simulated by SimGrid's SMPI, takes T(d) = t_inj + t_ej + t_hop * d
+# one way (plus 8 B at 100 Gbit/s), on a 4x4x4 torus with the Desmos
+# latencies (425 + 425 ns, 129 ns a hop). Within 1 %: SimGrid adds about
+# 1.3 ns a hop for the 8 bytes on each link, and the ping-pong's start-up
+# skew spread over its 1000 rounds.
+# Usage: run_smpi_latency_test.sh PLATFORM_SO SOURCE_DIR
+set -euo pipefail
+platform=$(realpath "$1")
+src=$(realpath "$2")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+smpicc -O1 "$src/apps/pingpong.c" -o pingpong
+export RANKMAP_SMPI_DIMS=4,4,4 RANKMAP_SMPI_NIC_NS=425 RANKMAP_SMPI_HOP_NS=129 RANKMAP_SMPI_GBPS=100
+failed=0
+# node01 is (1,0,0): 1 hop; node02 (2,0,0): 2; node21 (1,1,1): 3; node42 (2,2,2): 6.
+for spec in "node01 1" "node02 2" "node21 3" "node42 6"; do
+  set -- $spec
+  printf 'node00\n%s\n' "$1" >hosts
+  round_trip_us=$(smpirun -np 2 -hostfile hosts -platform "$platform" --cfg=smpi/lat-factor:0:1 \
+    --cfg=smpi/bw-factor:0:1 --cfg=smpi/simulate-computation:no --log=root.thres:critical ./pingpong 8 1000 |
+    awk '{print $2}')
+  python3 - "$1" "$2" "$round_trip_us" <<'PY' || failed=1
+import sys
+host, hops, rt = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+one_way = rt * 1000 / 2
+want = 425 + 425 + 129 * hops + 8 * 8 / 100  # ns; 8 bytes at 100 Gbit/s
+print(f"{host}: {hops} hops, simulated {one_way:.1f} ns one way, T(d) {want:.1f} ns")
+sys.exit(0 if abs(one_way - want) <= 0.01 * want else 1)
+PY
+done
+exit $failed
