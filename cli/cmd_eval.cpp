@@ -21,13 +21,16 @@ struct EvalOptions {
 int run_eval(const EvalOptions& o) {
   Progress progress(o.quiet);
   auto [machine, allocation] = load(o.machine);
-  const Graph graph = read_graph(o.graph);
+  const auto [graph, profile_p_mpi] = load_graph(o.graph);
+  // p_mpi from --p-mpi, else from the profile the graph came from.
+  const std::optional<double> p_mpi = o.p_mpi ? o.p_mpi : profile_p_mpi;
+  const std::string p_mpi_source = o.p_mpi ? "--p-mpi" : o.graph;
   progress.done("read " + o.graph);
   const LaunchFormat format = o.format.empty() ? detect_launch_format(o.mapping) : parse_launch_format(o.format);
   const Mapping mapping = read_launch_file(o.mapping, format, machine, allocation);
   verify_mapping(mapping, allocation, graph.ranks, o.mapping);
   progress.done("read " + o.mapping);
-  report(graph, machine, allocation, mapping, {"mapping", o.json, 0.0, o.p_mpi, o.graph});
+  report(graph, machine, allocation, mapping, {"mapping", o.json, 0.0, p_mpi, p_mpi_source});
   progress.done("scored the mapping and the block baseline");
   return 0;
 }

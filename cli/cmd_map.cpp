@@ -43,7 +43,10 @@ int run_map(const MapOptions& o) {
   Progress progress(o.quiet, o.verbose);
   const LaunchFormat format = parse_launch_format(o.format);
   auto [machine, allocation] = load(o.machine);
-  const Graph graph = read_graph(o.graph);
+  const auto [graph, profile_p_mpi] = load_graph(o.graph);
+  // p_mpi from --p-mpi, else from the profile the graph came from.
+  const std::optional<double> p_mpi = o.p_mpi ? o.p_mpi : profile_p_mpi;
+  const std::string p_mpi_source = o.p_mpi ? "--p-mpi" : o.graph;
   progress.done("read " + o.graph);
 
   const auto start = std::chrono::steady_clock::now();
@@ -57,7 +60,7 @@ int run_map(const MapOptions& o) {
   write_launch_files(o.output, format, machine, allocation, mapping);
   progress.done("wrote and re-checked " + o.output);
   report(graph, machine, allocation, mapping,
-         {o.baseline.empty() ? "rankmap " + context.preset : o.baseline, o.json, map_seconds, o.p_mpi, o.graph});
+         {o.baseline.empty() ? "rankmap " + context.preset : o.baseline, o.json, map_seconds, p_mpi, p_mpi_source});
   progress.done("scored");
   return 0;
 }

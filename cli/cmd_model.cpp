@@ -36,7 +36,7 @@ std::string format(const char* fmt, Args... args) {
 
 // "p * t_hop * (d - 1) / (t_inj + t_ej + t_hop * d) = gain", with numbers.
 std::string worked(const Network& net, double p_mpi, double d) {
-  const double gain = p_mpi * net.t_hop_ns * (d - 1) / (net.t_inj_ns + net.t_ej_ns + net.t_hop_ns * d);
+  const double gain = predicted_gain(net, p_mpi, d, 1);  // the seed formula is this case
   return format("%.2f * %g * (%.3f - 1) / (%g + %g * %.3f)", p_mpi, net.t_hop_ns, d, net.t_inj_ns + net.t_ej_ns,
                 net.t_hop_ns, d) +
          format(" = %.2f %%", 100 * gain);

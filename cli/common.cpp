@@ -5,6 +5,7 @@
 
 #include "rankmap/error.hpp"
 #include "rankmap/io.hpp"
+#include "rankmap/profile.hpp"
 
 namespace rankmap::cli {
 
@@ -52,6 +53,12 @@ void Progress::done(const std::string& what) {
 
 double Progress::seconds_since_start() const {
   return std::chrono::duration<double>(Clock::now() - start_).count();
+}
+
+LoadedGraph load_graph(const std::string& path) {
+  if (std::filesystem::path(path).extension() != ".rmp") return {read_graph(path), std::nullopt};
+  const Profile profile = read_profile(path);
+  return {profile.total(), profile.p_mpi};
 }
 
 }  // namespace rankmap::cli

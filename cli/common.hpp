@@ -1,6 +1,8 @@
 // Options shared by the sub-commands, so a flag means the same everywhere.
 #pragma once
 
+#include <optional>
+
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <string>
@@ -26,6 +28,13 @@ struct LoadedMachine {
   Allocation allocation;
 };
 LoadedMachine load(const MachineOptions& options);
+
+// A graph file, and for a profile (.rmp) its p_mpi too, read once.
+struct LoadedGraph {
+  Graph graph;
+  std::optional<double> p_mpi;
+};
+LoadedGraph load_graph(const std::string& path);
 
 // Writes a graph by the output's extension (.mtx, .csv, .grf) through a
 // temporary file; `comment` goes into the .mtx header.

@@ -1,13 +1,11 @@
 #include "report.hpp"
 
 #include <cstdio>
-#include <filesystem>
 #include <iostream>
 
 #include "rankmap/baseline.hpp"
 #include "rankmap/gain.hpp"
 #include "rankmap/io.hpp"
-#include "rankmap/profile.hpp"
 
 namespace rankmap::cli {
 
@@ -49,17 +47,11 @@ nlohmann::ordered_json report_json(const Metrics& mapping, const Metrics& block,
 
 namespace {
 
-// p_mpi from --p-mpi, else from the profile the graph was read from.
 std::optional<Prediction> predict(const Graph& graph, const Network& net, const Metrics& ours, const Metrics& block,
                                   const ReportRequest& request) {
+  if (!request.p_mpi) return std::nullopt;
   Prediction p;
-  if (request.p_mpi) {
-    p.p_mpi = *request.p_mpi, p.p_mpi_source = "--p-mpi";
-  } else if (std::filesystem::path(request.graph_path).extension() == ".rmp") {
-    p.p_mpi = read_profile(request.graph_path).p_mpi, p.p_mpi_source = request.graph_path;
-  } else {
-    return std::nullopt;
-  }
+  p.p_mpi = *request.p_mpi, p.p_mpi_source = request.p_mpi_source;
   p.block = mean_message_times(graph, net, block);
   p.mapping = mean_message_times(graph, net, ours);
   p.gain = relative_gain(p.p_mpi, p.block.by_messages_ns, p.mapping.by_messages_ns);

@@ -37,8 +37,8 @@ struct ReportRequest {
   std::string label;          // the mapping's column heading
   std::string json;           // JSON path, or empty
   double map_seconds = 0;
-  std::optional<double> p_mpi;  // --p-mpi; else a profile's (.rmp graph) is used
-  std::string graph_path;
+  std::optional<double> p_mpi;  // for predicted_gain; none: no prediction
+  std::string p_mpi_source;     // "--p-mpi" or the profile's path
 };
 
 // Scores `mapping` and the block baseline of the same allocation, prints the
