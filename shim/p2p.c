@@ -83,30 +83,57 @@ void rm_persistent_free(MPI_Request request) {
   pthread_mutex_unlock(&preq_lock);
 }
 
+/* ---- Leaf wrappers. ----
+ * The point-to-point, completion and probe calls are leaves: MPI libraries
+ * implement them without calling back into the public MPI_ names. So an
+ * untimed leaf call need not mark its thread as inside MPI, and its wrapper
+ * is a fast path with no stack frame that ends in a tail call to PMPI: the
+ * shim then costs little more than the interposition itself
+ * (bench/shim_overhead.sh). The fast path counts with CACHED, an expression
+ * that is 1 when it could count the call without a lookup; anything else
+ * (COUNT, the timed call) is in out-of-line functions. A leaf called from
+ * inside another MPI call is neither counted nor timed. */
+#define LEAF(NAME, PARAMS, ARGS, CACHED, COUNT)                                  \
+  enum { rm_wrapper_##NAME = 1 + __COUNTER__ };                                 \
+  static __attribute__((noinline)) int rm_timed_##NAME PARAMS {                 \
+    rm_thread_state* const rm_s = &rm_self;                                     \
+    const uint64_t rm_t0 = rm_ticks();                                          \
+    ++rm_s->depth;                                                              \
+    const int rm_rc = PMPI_##NAME ARGS;                                         \
+    --rm_s->depth;                                                              \
+    rm_timed(rm_t0, rm_wrapper_##NAME);                                         \
+    return rm_rc;                                                               \
+  }                                                                             \
+  static __attribute__((noinline, unused)) int rm_counted_##NAME PARAMS {       \
+    COUNT;                                                                      \
+    if (--rm_self.sampling[rm_wrapper_##NAME].countdown > 0) return PMPI_##NAME ARGS; \
+    return rm_timed_##NAME ARGS;                                                \
+  }                                                                             \
+  __attribute__((hot)) int MPI_##NAME PARAMS {                                  \
+    rm_thread_state* const rm_s = &rm_self;                                     \
+    if (rm_s->depth != 0) return PMPI_##NAME ARGS;                              \
+    if (!(CACHED)) return rm_profiling ? rm_counted_##NAME ARGS : PMPI_##NAME ARGS; \
+    if (--rm_s->sampling[rm_wrapper_##NAME].countdown > 0) return PMPI_##NAME ARGS; \
+    return rm_timed_##NAME ARGS;                                                \
+  }
+
 /* ---- Blocking and non-blocking sends. ---- */
 
 #define SEND(NAME, COUNT_T)                                                                        \
-  int MPI_##NAME(const void* buf, COUNT_T count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) { \
-    RM_ENTER_SAMPLED;                                                                                      \
-    if (rm_outer) rm_count_send(comm, dest, type, count);                                            \
-    const int rc = PMPI_##NAME(buf, count, type, dest, tag, comm);                                 \
-    RM_LEAVE;                                                                                      \
-    return rc;                                                                                     \
-  }
-#define ISEND(NAME, COUNT_T)                                                                      \
-  int MPI_##NAME(const void* buf, COUNT_T count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, \
-                 MPI_Request* request) {                                                          \
-    RM_ENTER_SAMPLED;                                                                                     \
-    if (rm_outer) rm_count_send(comm, dest, type, count);                                           \
-    const int rc = PMPI_##NAME(buf, count, type, dest, tag, comm, request);                       \
-    RM_LEAVE;                                                                                     \
-    return rc;                                                                                    \
-  }
+  LEAF(NAME, (const void* buf, COUNT_T count, MPI_Datatype type, int dest, int tag, MPI_Comm comm), \
+       (buf, count, type, dest, tag, comm), rm_count_send_cached(comm, dest, type, count),         \
+       rm_count_send_slow(comm, dest, type, count))
+#define ISEND(NAME, COUNT_T)                                                                          \
+  LEAF(NAME,                                                                                          \
+       (const void* buf, COUNT_T count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,         \
+        MPI_Request* request),                                                                        \
+       (buf, count, type, dest, tag, comm, request), rm_count_send_cached(comm, dest, type, count),   \
+       rm_count_send_slow(comm, dest, type, count))
 /* Persistent: counted at every Start, not here. */
 #define SEND_INIT(NAME, COUNT_T)                                                                  \
   int MPI_##NAME(const void* buf, COUNT_T count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, \
                  MPI_Request* request) {                                                          \
-    RM_ENTER_SAMPLED;                                                                                     \
+    RM_ENTER_SAMPLED;                                                                             \
     const int rc = PMPI_##NAME(buf, count, type, dest, tag, comm, request);                       \
     if (rm_outer && rc == MPI_SUCCESS)                                                            \
       rm_persistent_add(*request, rm_world_of(comm, dest), rm_bytes(type, count));                \
@@ -127,24 +154,16 @@ SEND_INIT(Bsend_init, int)
 SEND_INIT(Ssend_init, int)
 SEND_INIT(Rsend_init, int)
 
-int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
-                 int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status* status) {
-  RM_ENTER_SAMPLED;
-  if (rm_outer) rm_count_send(comm, dest, sendtype, sendcount);
-  const int rc = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
-                               recvtag, comm, status);
-  RM_LEAVE;
-  return rc;
-}
-
-int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, int dest, int sendtag, int source, int recvtag,
-                         MPI_Comm comm, MPI_Status* status) {
-  RM_ENTER_SAMPLED;
-  if (rm_outer) rm_count_send(comm, dest, type, count);
-  const int rc = PMPI_Sendrecv_replace(buf, count, type, dest, sendtag, source, recvtag, comm, status);
-  RM_LEAVE;
-  return rc;
-}
+LEAF(Sendrecv,
+     (const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
+      int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status* status),
+     (sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, status),
+     rm_count_send_cached(comm, dest, sendtype, sendcount), rm_count_send_slow(comm, dest, sendtype, sendcount))
+LEAF(Sendrecv_replace,
+     (void* buf, int count, MPI_Datatype type, int dest, int sendtag, int source, int recvtag, MPI_Comm comm,
+      MPI_Status* status),
+     (buf, count, type, dest, sendtag, source, recvtag, comm, status), rm_count_send_cached(comm, dest, type, count),
+     rm_count_send_slow(comm, dest, type, count))
 
 #if MPI_VERSION >= 4
 /* MPI 4: large counts, non-blocking sendrecv, partitioned sends. */
@@ -161,24 +180,16 @@ SEND_INIT(Bsend_init_c, MPI_Count)
 SEND_INIT(Ssend_init_c, MPI_Count)
 SEND_INIT(Rsend_init_c, MPI_Count)
 
-int MPI_Isendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
-                  int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request* request) {
-  RM_ENTER_SAMPLED;
-  if (rm_outer) rm_count_send(comm, dest, sendtype, sendcount);
-  const int rc = PMPI_Isendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
-                                recvtag, comm, request);
-  RM_LEAVE;
-  return rc;
-}
-
-int MPI_Isendrecv_replace(void* buf, int count, MPI_Datatype type, int dest, int sendtag, int source, int recvtag,
-                          MPI_Comm comm, MPI_Request* request) {
-  RM_ENTER_SAMPLED;
-  if (rm_outer) rm_count_send(comm, dest, type, count);
-  const int rc = PMPI_Isendrecv_replace(buf, count, type, dest, sendtag, source, recvtag, comm, request);
-  RM_LEAVE;
-  return rc;
-}
+LEAF(Isendrecv,
+     (const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
+      int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request* request),
+     (sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, request),
+     rm_count_send_cached(comm, dest, sendtype, sendcount), rm_count_send_slow(comm, dest, sendtype, sendcount))
+LEAF(Isendrecv_replace,
+     (void* buf, int count, MPI_Datatype type, int dest, int sendtag, int source, int recvtag, MPI_Comm comm,
+      MPI_Request* request),
+     (buf, count, type, dest, sendtag, source, recvtag, comm, request),
+     rm_count_send_cached(comm, dest, type, count), rm_count_send_slow(comm, dest, type, count))
 
 int MPI_Psend_init(const void* buf, int partitions, MPI_Count count, MPI_Datatype type, int dest, int tag,
                    MPI_Comm comm, MPI_Info info, MPI_Request* request) {
@@ -191,22 +202,10 @@ int MPI_Psend_init(const void* buf, int partitions, MPI_Count count, MPI_Datatyp
 }
 #endif
 
-int MPI_Start(MPI_Request* request) {
-  RM_ENTER_SAMPLED;
-  if (rm_outer) rm_persistent_start(*request);
-  const int rc = PMPI_Start(request);
-  RM_LEAVE;
-  return rc;
-}
-
-int MPI_Startall(int count, MPI_Request requests[]) {
-  RM_ENTER_SAMPLED;
-  if (rm_outer)
-    for (int i = 0; i < count; ++i) rm_persistent_start(requests[i]);
-  const int rc = PMPI_Startall(count, requests);
-  RM_LEAVE;
-  return rc;
-}
+/* Persistent starts look their request up under a lock: never cached. */
+LEAF(Start, (MPI_Request * request), (request), 0, rm_persistent_start(*request))
+LEAF(Startall, (int count, MPI_Request requests[]), (count, requests), 0,
+     for (int i = 0; i < count; ++i) rm_persistent_start(requests[i]))
 
 int MPI_Request_free(MPI_Request* request) {
   RM_ENTER_SAMPLED;
@@ -218,13 +217,7 @@ int MPI_Request_free(MPI_Request* request) {
 
 /* ---- Timed only. ---- */
 
-#define TIMED(NAME, PARAMS, ARGS) \
-  int MPI_##NAME PARAMS {         \
-    RM_ENTER_SAMPLED;                     \
-    const int rc = PMPI_##NAME ARGS; \
-    RM_LEAVE;                     \
-    return rc;                    \
-  }
+#define TIMED(NAME, PARAMS, ARGS) LEAF(NAME, PARAMS, ARGS, rm_profiling, (void)0)
 
 TIMED(Recv, (void* b, int c, MPI_Datatype t, int s, int tag, MPI_Comm comm, MPI_Status* st),
       (b, c, t, s, tag, comm, st))

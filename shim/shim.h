@@ -20,15 +20,16 @@ typedef enum { RM_P2P = 0, RM_COLL = 1, RM_RMA = 2, RM_KINDS = 3 } rm_kind;
 /* Time and nesting, inline because they run on every MPI call.
  *
  * Collectives, one-sided and Fortran calls are timed every time. The C
- * point-to-point, completion and test calls can last 200 ns, where two time
- * stamps cost 26 ns (13 each here), so they are timed by random sampling,
- * each wrapper on its own: a call is timed with probability 2^-shift and
- * weighs 2^shift, which keeps the sum an unbiased estimate. A wrapper times
- * every call (shift 0) at first and after any that lasted over
- * RM_LONG_TICKS, and samples one in 16 only after RM_SHORT_RUN short calls
- * in a row. So calls that wait now and then (a Recv or Wait that meets a
- * late peer) stay exactly timed, and only streams of short calls, where
- * the stamps would be the cost, are sampled. */
+ * point-to-point, completion and test calls (p2p.c's leaf wrappers) can
+ * last 200 ns, where two time stamps cost 26 ns (13 each here), so they
+ * are timed by random sampling, each wrapper on its own: a call is timed
+ * with probability 2^-shift and weighs 2^shift, which keeps the sum an
+ * unbiased estimate. A wrapper times every call (shift 0) at first and
+ * after any that lasted over RM_LONG_TICKS, and samples one in 64 only
+ * after RM_SHORT_RUN short calls in a row (state.c). So calls that wait now
+ * and then (a Recv or Wait that meets a late peer) stay exactly timed, and
+ * only streams of short calls, where the stamps would be the cost, are
+ * sampled. */
 /* Traffic to one world peer (state.c keeps a table of them). */
 typedef struct {
   int used;
@@ -45,22 +46,37 @@ typedef struct {
 enum { RM_SAMPLED_WRAPPERS = 64 };
 
 typedef struct {
+  /* The fields every leaf call reads come first, with the sampling state
+   * of the first wrappers (the sends): one cache line per call. */
   int depth;      /* MPI calls of this thread in progress */
-  uint64_t rng;   /* xorshift state for the sampling gaps */
-  rm_sampling sampling[RM_SAMPLED_WRAPPERS]; /* [0]: unused */
-  /* The last send on MPI_COMM_WORLD with a predefined type, valid while
-   * rm_table_epoch has not moved: a repeated send skips the lookups. */
+  /* The send cache: the thread's last send, when it went on MPI_COMM_WORLD
+   * with a predefined type. Repeats of it add to pending_* here, not to the
+   * table, until another send or the end of the profile moves them there.
+   * Valid while epoch == rm_cache_epoch. Only the process's initial thread
+   * caches, when it started the profile and not under
+   * MPI_THREAD_MULTIPLE: its state outlives every other thread, so the end
+   * of the profile can always flush it. */
   unsigned epoch;
   int last_dest;
   MPI_Datatype last_type;
   uint64_t last_size;
-  rm_peer* last_peer;
-} rm_thread_state;
+  uint64_t pending_bytes, pending_msgs;
+  uint64_t rng;   /* xorshift state for the sampling gaps */
+  rm_sampling sampling[RM_SAMPLED_WRAPPERS]; /* [0]: unused */
+} __attribute__((aligned(64))) rm_thread_state;
 extern __thread rm_thread_state rm_self __attribute__((tls_model("initial-exec")));
 extern int rm_profiling;  /* between MPI_Init and MPI_Finalize */
-extern unsigned rm_table_epoch; /* moves when peers move; never 0 while profiling */
+extern unsigned rm_cache_epoch; /* never 0; moves when the profile ends */
 
-uint64_t rm_ticks(void);
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+/* The time-stamp counter costs a few nanoseconds where clock_gettime costs
+ * twenty. Ticks are converted with the rate measured between start and
+ * stop. */
+static inline uint64_t rm_ticks(void) { return __rdtsc(); }
+#else
+uint64_t rm_ticks(void); /* clock_gettime, in ns */
+#endif
 __attribute__((cold)) void rm_timed(uint64_t t0, int wrapper); /* adds a timed call */
 
 enum { RM_UNTIMED = -1, RM_NESTED = -2 };
@@ -110,15 +126,17 @@ uint64_t rm_bytes(MPI_Datatype type, MPI_Count count);
 
 /* A point-to-point send of count elements of type to dest of comm. */
 __attribute__((cold)) void rm_count_send_slow(MPI_Comm comm, int dest, MPI_Datatype type, MPI_Count count);
-static inline void rm_count_send(MPI_Comm comm, int dest, MPI_Datatype type, MPI_Count count) {
+/* Counts the send if it repeats the thread's cached one (same world peer
+ * and predefined type) and returns 1; else returns 0 and counts nothing:
+ * then rm_count_send_slow counts it. */
+static inline int rm_count_send_cached(MPI_Comm comm, int dest, MPI_Datatype type, MPI_Count count) {
   rm_thread_state* s = &rm_self;
-  if (s->epoch == rm_table_epoch && dest == s->last_dest && type == s->last_type && comm == MPI_COMM_WORLD &&
-      count > 0) {
-    s->last_peer->bytes[RM_P2P] += s->last_size * (uint64_t)count;
-    s->last_peer->msgs[RM_P2P] += 1;
-    return;
-  }
-  rm_count_send_slow(comm, dest, type, count);
+  if (s->epoch != rm_cache_epoch || dest != s->last_dest || type != s->last_type || comm != MPI_COMM_WORLD ||
+      count < 0)
+    return 0;
+  s->pending_bytes += s->last_size * (uint64_t)count;
+  s->pending_msgs += 1;
+  return 1;
 }
 
 /* Ranks (peers.c). A communicator's ranks as world ranks: its local group,

@@ -6,17 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "shim.h"
 #include "write_profile.h"
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <x86intrin.h>
-/* The time-stamp counter costs a few nanoseconds where clock_gettime costs
- * twenty. Ticks are converted with the rate measured between start and
- * stop. */
-uint64_t rm_ticks(void) { return __rdtsc(); }
-#else
+#if !(defined(__x86_64__) || defined(__i386__))
 uint64_t rm_ticks(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
@@ -32,12 +27,15 @@ static double now_seconds(void) {
 
 __thread rm_thread_state rm_self __attribute__((tls_model("initial-exec")));
 int rm_profiling;
-unsigned rm_table_epoch;
+unsigned rm_cache_epoch = 1;
 
 enum {
-  SPARSE_SHIFT = 4,      /* one short call in 16 is timed */
-  RM_LONG_TICKS = 4096,  /* about 1.6 us at 2.5 GHz */
-  RM_SHORT_RUN = 64      /* short calls in a row before sampling */
+  SPARSE_SHIFT = 6,      /* one short call in 64 is timed */
+  MAX_GAP = 30000,       /* fits rm_sampling.countdown */
+  /* About 26 us at 2.5 GHz: a call this long pays under 0.1 % for its two
+   * time stamps, so it is always timed; shorter ones are sampled. */
+  RM_LONG_TICKS = 1 << 16,
+  RM_SHORT_RUN = 8       /* short calls in a row before sampling */
 };
 
 static int multiple;  /* MPI_THREAD_MULTIPLE: the table needs the lock */
@@ -58,14 +56,16 @@ static uint64_t xorshift(uint64_t* s) {
 }
 
 /* Calls up to and including the next timed one when each is timed with
- * probability 1/16: a geometric draw, four random bits per call. */
-static int gap16(uint64_t* s) {
-  for (int n = 1; n < 1000;) {
+ * probability 2^-SPARSE_SHIFT: a geometric draw, SPARSE_SHIFT random bits
+ * per call. Once per timed call, so its loop costs little per call. */
+static int sampling_gap(uint64_t* s) {
+  const uint64_t mask = (1u << SPARSE_SHIFT) - 1;
+  for (int n = 1; n < MAX_GAP;) {
     uint64_t r = xorshift(s);
-    for (int i = 0; i < 16; ++i, ++n, r >>= 4)
-      if ((r & 15) == 0) return n;
+    for (int i = 0; i < 64 / SPARSE_SHIFT; ++i, ++n, r >>= SPARSE_SHIFT)
+      if ((r & mask) == 0) return n;
   }
-  return 1000; /* (15/16)^1000: never */
+  return MAX_GAP; /* (1 - 1/64)^30000: never */
 }
 
 void rm_timed(uint64_t t0, int wrapper) {
@@ -79,7 +79,7 @@ void rm_timed(uint64_t t0, int wrapper) {
   if (spent > RM_LONG_TICKS) {
     w->shift = 0, w->countdown = 1, w->short_run = 0;
   } else if (w->shift != 0 || ++w->short_run >= RM_SHORT_RUN) {
-    w->shift = SPARSE_SHIFT, w->countdown = (int16_t)gap16(&s->rng);
+    w->shift = SPARSE_SHIFT, w->countdown = (int16_t)sampling_gap(&s->rng);
   } else {
     w->countdown = 1;
   }
@@ -100,7 +100,6 @@ static int grow(void) {
   free(table);
   table = t;
   capacity = cap;
-  if (++rm_table_epoch == 0) ++rm_table_epoch; /* cached peers moved */
   return 0;
 }
 
@@ -156,24 +155,32 @@ uint64_t rm_bytes(MPI_Datatype type, MPI_Count count) {
   return (uint64_t)size * (uint64_t)count;
 }
 
+/* The initial thread, when it started the profile and may cache sends. */
+static rm_thread_state* caching_thread;
+
+/* Moves a thread's pending repeats of its cached send into the table. */
+static void flush_send_cache(rm_thread_state* s) {
+  if (s->epoch != rm_cache_epoch || s->pending_msgs == 0) return;
+  rm_peer* p = peer(s->last_dest); /* a world rank: the cache is for MPI_COMM_WORLD */
+  if (p) p->bytes[RM_P2P] += s->pending_bytes, p->msgs[RM_P2P] += s->pending_msgs;
+  s->pending_bytes = s->pending_msgs = 0;
+}
+
 void rm_count_send_slow(MPI_Comm comm, int dest, MPI_Datatype type, MPI_Count count) {
+  if (count < 0 || !rm_profiling) return; /* an erroneous call sends nothing */
   const int world = rm_world_of(comm, dest);
   const uint64_t bytes = rm_bytes(type, count);
-  if (world < 0 || !rm_profiling) return;
-  if (multiple) {
+  if (world < 0) return;
+  rm_thread_state* s = &rm_self;
+  const int k = s == caching_thread && comm == MPI_COMM_WORLD ? known(type) : -1;
+  if (k < 0) {
     rm_count(RM_P2P, world, bytes, 1);
     return;
   }
-  rm_peer* p = peer(world);
-  if (!p) return;
-  p->bytes[RM_P2P] += bytes, p->msgs[RM_P2P] += 1;
-  /* Remember a send that the next one may repeat (not under threads:
-   * the table is then only touched under the lock). */
-  const int k = comm == MPI_COMM_WORLD ? known(type) : -1;
-  if (k < 0) return;
-  rm_thread_state* s = &rm_self;
-  s->epoch = rm_table_epoch, s->last_dest = dest, s->last_type = type;
-  s->last_size = (uint64_t)known_size[k], s->last_peer = p;
+  flush_send_cache(s);
+  s->epoch = rm_cache_epoch, s->last_dest = dest, s->last_type = type;
+  s->last_size = (uint64_t)known_size[k];
+  s->pending_bytes = bytes, s->pending_msgs = 1;
 }
 
 void rm_start(int thread_level) {
@@ -186,7 +193,7 @@ void rm_start(int thread_level) {
   learn_predefined_sizes();
   start_seconds = now_seconds();
   start_ticks = rm_ticks();
-  rm_table_epoch = 1;
+  if (!multiple && gettid() == getpid()) caching_thread = &rm_self;
   rm_profiling = 1;
 }
 
@@ -205,6 +212,8 @@ static int by_world(const void* a, const void* b) {
 
 void rm_stop_and_write(void) {
   if (!rm_profiling) return;
+  if (caching_thread) flush_send_cache(caching_thread);
+  if (++rm_cache_epoch == 0) ++rm_cache_epoch; /* no cached send counts any more */
   rm_profiling = 0;
   const double wall = now_seconds() - start_seconds;
   const uint64_t span = rm_ticks() - start_ticks;
@@ -218,5 +227,4 @@ void rm_stop_and_write(void) {
   free(table);
   table = NULL;
   capacity = used = 0;
-  if (++rm_table_epoch == 0) ++rm_table_epoch; /* no cached peer is valid any more */
 }

@@ -6,7 +6,7 @@
  * compares it with the profile.
  *
  * Phases, each a pattern the shim times differently:
- *   1. a stream of 60,000 short MPI_Iprobe calls (sampled, one in 16);
+ *   1. a stream of 60,000 short MPI_Iprobe calls (sampled, one in 64);
  *   2. 200 rounds of unequal work, then a ring MPI_Sendrecv that waits for
  *      the slower neighbour, then 10 short MPI_Iprobe (waits keep every
  *      call timed);
