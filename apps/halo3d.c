@@ -1,11 +1,15 @@
 /* A 3D halo exchange, the pattern of structured-grid codes: ranks on a
  * periodic PX x PY x PZ Cartesian grid (rank order: Z fastest, as
  * MPI_Cart_create numbers them), each iteration sending a face of
- * FACE doubles to each of its six neighbours and summing a residual.
- * Usage: halo3d PX PY PZ [FACE] [ITERATIONS]   (PX*PY*PZ = ranks) */
+ * FACE doubles to each of its six neighbours and summing a residual, after
+ * COMPUTE_US microseconds of computation (compute.h).
+ * Rank 0 prints the time of the iterations, between two barriers.
+ * Usage: halo3d PX PY PZ [FACE] [ITERATIONS] [COMPUTE_US]   (PX*PY*PZ = ranks) */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#include "compute.h"
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
@@ -13,11 +17,12 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &p);
   MPI_Comm_rank(MPI_COMM_WORLD, &r);
   if (argc < 4) {
-    if (r == 0) fprintf(stderr, "usage: halo3d PX PY PZ [FACE] [ITERATIONS]\n");
+    if (r == 0) fprintf(stderr, "usage: halo3d PX PY PZ [FACE] [ITERATIONS] [COMPUTE_US]\n");
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   int dims[3] = {atoi(argv[1]), atoi(argv[2]), atoi(argv[3])}, periods[3] = {1, 1, 1};
   const int face = argc > 4 ? atoi(argv[4]) : 1024, iterations = argc > 5 ? atoi(argv[5]) : 10;
+  const double compute_s = argc > 6 ? atof(argv[6]) * 1e-6 : 0;
   if (dims[0] * dims[1] * dims[2] != p) {
     if (r == 0) fprintf(stderr, "halo3d: %d x %d x %d is not %d ranks\n", dims[0], dims[1], dims[2], p);
     MPI_Abort(MPI_COMM_WORLD, 2);
@@ -27,7 +32,10 @@ int main(int argc, char** argv) {
   double* out = calloc(6 * (size_t)face, sizeof(double));
   double* in = calloc(6 * (size_t)face, sizeof(double));
   double residual = 1;
+  MPI_Barrier(grid);
+  const double t0 = MPI_Wtime();
   for (int it = 0; it < iterations; ++it) {
+    compute_for(compute_s);
     MPI_Request q[12];
     int n = 0;
     for (int d = 0; d < 3; ++d) {
@@ -44,7 +52,9 @@ int main(int argc, char** argv) {
     MPI_Allreduce(&local, &sum, 1, MPI_DOUBLE, MPI_SUM, grid);
     residual = sum;
   }
-  if (r == 0) printf("halo3d: %d ranks, %d iterations, residual %g\n", p, iterations, residual);
+  MPI_Barrier(grid);
+  const double elapsed = MPI_Wtime() - t0;
+  if (r == 0) printf("halo3d: %d ranks, %d iterations, residual %g, time %.9f s\n", p, iterations, residual, elapsed);
   free(out), free(in);
   MPI_Comm_free(&grid);
   MPI_Finalize();

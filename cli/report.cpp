@@ -39,6 +39,8 @@ nlohmann::ordered_json report_json(const Metrics& mapping, const Metrics& block,
         prediction->gain_by_bytes ? nlohmann::ordered_json(*prediction->gain_by_bytes) : nlohmann::ordered_json();
     doc["mean_message_ns"] = {{"mapping", prediction->mapping.by_messages_ns},
                               {"block", prediction->block.by_messages_ns}};
+    doc["predicted_gain_slowest_sender"] = prediction->gain_slowest_sender;
+    doc["slowest_sender_ns"] = {{"mapping", prediction->mapping_slowest_ns}, {"block", prediction->block_slowest_ns}};
   } else {
     doc["predicted_gain"] = nullptr;
   }
@@ -47,15 +49,20 @@ nlohmann::ordered_json report_json(const Metrics& mapping, const Metrics& block,
 
 namespace {
 
-std::optional<Prediction> predict(const Graph& graph, const Network& net, const Metrics& ours, const Metrics& block,
-                                  const ReportRequest& request) {
+std::optional<Prediction> predict(const Graph& graph, const Machine& machine, const Allocation& allocation,
+                                  const Mapping& mapping, const Mapping& block_mapping, const Metrics& ours,
+                                  const Metrics& block, const ReportRequest& request) {
   if (!request.p_mpi) return std::nullopt;
+  const Network& net = machine.network;
   Prediction p;
   p.p_mpi = *request.p_mpi, p.p_mpi_source = request.p_mpi_source;
   p.block = mean_message_times(graph, net, block);
   p.mapping = mean_message_times(graph, net, ours);
   p.gain = relative_gain(p.p_mpi, p.block.by_messages_ns, p.mapping.by_messages_ns);
-  if (net.link_gbps > 0) p.gain_by_bytes = relative_gain(p.p_mpi, p.block.by_bytes_ns, p.mapping.by_bytes_ns);
+  if (p.block.by_bytes_ns > 0) p.gain_by_bytes = relative_gain(p.p_mpi, p.block.by_bytes_ns, p.mapping.by_bytes_ns);
+  p.block_slowest_ns = slowest_sender_ns(graph, machine, allocation, block_mapping);
+  p.mapping_slowest_ns = slowest_sender_ns(graph, machine, allocation, mapping);
+  p.gain_slowest_sender = relative_gain(p.p_mpi, p.block_slowest_ns, p.mapping_slowest_ns);
   return p;
 }
 
@@ -89,9 +96,11 @@ void print_comparison(std::ostream& out, const Metrics& m, const std::string& la
 void report(const Graph& graph, const Machine& machine, const Allocation& allocation, const Mapping& mapping,
             const ReportRequest& request) {
   const Metrics ours = evaluate(graph, machine, allocation, mapping);
-  const Metrics block = evaluate(graph, machine, allocation, baseline_mapping(Baseline::block, allocation, graph.ranks));
+  const Mapping block_mapping = baseline_mapping(Baseline::block, allocation, graph.ranks);
+  const Metrics block = evaluate(graph, machine, allocation, block_mapping);
   print_comparison(std::cout, ours, request.label, block);
-  const std::optional<Prediction> prediction = predict(graph, machine.network, ours, block, request);
+  const std::optional<Prediction> prediction =
+      predict(graph, machine, allocation, mapping, block_mapping, ours, block, request);
   if (prediction) {
     char line[200];
     std::snprintf(line, sizeof line, "predicted gain %.2f %% over block (p_mpi %.3f from %s; mean message %.0f ns, block %.0f ns)\n",

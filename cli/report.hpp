@@ -21,7 +21,9 @@ struct Prediction {
   std::string p_mpi_source;     // "--p-mpi" or the profile's path
   MessageTimes block, mapping;  // mean message times
   double gain = 0;              // by messages
-  std::optional<double> gain_by_bytes;  // when the machine gives a bandwidth
+  std::optional<double> gain_by_bytes;  // when any bytes flow
+  double block_slowest_ns = 0, mapping_slowest_ns = 0;  // slowest_sender_ns
+  double gain_slowest_sender = 0;
 };
 
 // The report of design.md: the mapping's keys, `baseline` with the same keys

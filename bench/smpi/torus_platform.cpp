@@ -5,12 +5,15 @@
 // router; the host's NIC link (latency t_inj, passed up and down, so the
 // ejection side counts it too) joins it to the router, and torus links of
 // latency t_hop join the routers. A message of d hops costs
-// t_inj + t_ej + d * t_hop, the T(d) of rankmap's gain model.
+// t_inj + t_ej + d * t_hop, the T(d) of rankmap's gain model. Ranks on one
+// node talk over the host's loopback link, of latency t_local (the machine
+// file's t_local_ns; by default t_inj + t_ej, as the model's default).
 //
 // Parameters come from the environment (smpirun passes no arguments here):
 //   RANKMAP_SMPI_DIMS   "4,4,4"      torus dimensions, X fastest
 //   RANKMAP_SMPI_NIC_NS  425         per-side NIC latency (t_inj = t_ej)
 //   RANKMAP_SMPI_HOP_NS  129         per-hop latency
+//   RANKMAP_SMPI_LOCAL_NS 2*NIC_NS   a message between ranks of one node
 //   RANKMAP_SMPI_GBPS    100         link bandwidth, Gbit/s
 //   RANKMAP_SMPI_CORES   16          cores per node
 //   RANKMAP_SMPI_HOST    "node%02lu" host names by vertex index (X fastest,
@@ -58,11 +61,17 @@ std::pair<simgrid::kernel::routing::NetPoint*, simgrid::kernel::routing::NetPoin
   auto* zone = sg4::create_star_zone(name + "-zone");
   zone->set_parent(torus);
   const sg4::Host* host = zone->create_host(name, "1Gf")->set_core_count(static_cast<int>(env_number("RANKMAP_SMPI_CORES", 16)))->seal();
+  const double nic_ns = env_number("RANKMAP_SMPI_NIC_NS", 425);
   const sg4::Link* nic = zone->create_link(name + "-nic", bytes_per_second())
-                             ->set_latency(env_number("RANKMAP_SMPI_NIC_NS", 425) * 1e-9)
+                             ->set_latency(nic_ns * 1e-9)
                              ->seal();
+  const sg4::Link* loopback = zone->create_link(name + "-loopback", bytes_per_second())
+                                  ->set_latency(env_number("RANKMAP_SMPI_LOCAL_NS", 2 * nic_ns) * 1e-9)
+                                  ->set_sharing_policy(sg4::Link::SharingPolicy::FATPIPE)
+                                  ->seal();
   auto* router = zone->create_router(name + "-router");
   zone->add_route(host->get_netpoint(), nullptr, nullptr, nullptr, {sg4::LinkInRoute(nic)}, true);
+  zone->add_route(host->get_netpoint(), host->get_netpoint(), nullptr, nullptr, {sg4::LinkInRoute(loopback)}, false);
   zone->seal();
   return {zone->get_netpoint(), router};
 }

@@ -149,7 +149,12 @@ assert b["p_mpi"] == 0.25 and b["p_mpi_source"] == "ring.rmp" and b["predicted_g
 d = json.load(open("ring.json"))
 t = lambda h: 850 + 129 * h
 want = 0.25 * (t(d["baseline"]["avg_hops_by_msgs"]) - t(d["avg_hops_by_msgs"])) / t(d["baseline"]["avg_hops_by_msgs"])
-assert abs(d["predicted_gain"] - want) < 1e-12 and d["predicted_gain"] != 0, (d["predicted_gain"], want)'; then ok; else bad "predicted_gain from the profile's p_mpi"; fi
+assert abs(d["predicted_gain"] - want) < 1e-12 and d["predicted_gain"] != 0, (d["predicted_gain"], want)
+hb, hm = d["baseline"]["avg_dilation"], d["avg_dilation"]
+assert abs(d["predicted_gain_by_bytes"] - 0.25 * (t(hb) - t(hm)) / t(hb)) < 1e-12, d
+s = d["slowest_sender_ns"]
+assert s["block"] >= d["mean_message_ns"]["block"] and s["mapping"] >= d["mean_message_ns"]["mapping"], d
+assert abs(d["predicted_gain_slowest_sender"] - 0.25 * (s["block"] - s["mapping"]) / s["block"]) < 1e-12, d'; then ok; else bad "predicted_gain from the profile's p_mpi"; fi
 
 # gen writes CSV too, and inspect reads it.
 "$rankmap" gen stencil --dims 3x2 --bytes 10 -o s.csv >/dev/null

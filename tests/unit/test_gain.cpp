@@ -88,7 +88,8 @@ TEST(MeasuredGain, SeedIsTheSpecialCaseDiameterToOneHop) {
 // Ranks 0, 1, 2 on nodes 0, 1, 2 of a 4-ring (T(h) = 800 + 100 h ns), an
 // 8 Gbit/s link (1 ns a byte): 0 -> 1 one message of 100 B, 0 -> 2 three of
 // 100 B. By messages: (1 x 900 + 3 x 1000) / 4 = 975 ns. By bytes:
-// (100 x (900 + 100) + 300 x (1000 + 100)) / 400 = 1075 ns.
+// (100 x (900 + 100) + 300 x (1000 + 100)) / 400 = 1075 ns (975 ns of
+// latency without the bandwidth).
 TEST(MeasuredGain, MeanMessageTimesByHand) {
   Machine m = test::make_machine("[4]", "", "n[0-3]");
   const Allocation a = make_allocation(m, {});
@@ -99,9 +100,53 @@ TEST(MeasuredGain, MeanMessageTimesByHand) {
   const Graph g = b.build();
   const Metrics s = evaluate(g, m, a, Mapping{{{0, 0}, {1, 0}, {2, 0}}});
   EXPECT_DOUBLE_EQ(mean_message_times(g, m.network, s).by_messages_ns, 975);
-  EXPECT_EQ(mean_message_times(g, m.network, s).by_bytes_ns, 0);  // no bandwidth given
+  // No bandwidth given: latencies only, (100 x 900 + 300 x 1000) / 400.
+  EXPECT_DOUBLE_EQ(mean_message_times(g, m.network, s).by_bytes_ns, 975);
   m.network.link_gbps = 8;
   EXPECT_DOUBLE_EQ(mean_message_times(g, m.network, s).by_bytes_ns, 1075);
   EXPECT_DOUBLE_EQ(relative_gain(0.5, 1000, 900), 0.05);
   EXPECT_EQ(relative_gain(0.5, 0, 0), 0);
+}
+
+// Messages inside a node cost t_local_ns when the machine gives it, else
+// T(0). Ranks 0, 1 on node 0 and rank 2 on node 2 of a 4-ring (T(h) = 800 +
+// 100 h ns): 0 -> 1 two messages of 50 B (inside the node), 0 -> 2 one of
+// 100 B (two hops, 1000 ns). By messages, with t_local 200 ns:
+// (2 x 200 + 1000) / 3 = 466.67 ns; without it (2 x 800 + 1000) / 3 =
+// 866.67 ns. By bytes at 8 Gbit/s (1 ns a byte; mean sizes 50 and 100 B):
+// (100 x 200 + 100 x 1000) / 200 + (100 x 50 + 100 x 100) / 200 = 675 ns.
+TEST(MeasuredGain, MessagesInsideANodeCostTLocal) {
+  Machine m = test::make_machine("[4]", "", "n[0-3]", "package:1 core:2 pu:1");
+  const Allocation a = make_allocation(m, {});
+  GraphBuilder b(3);
+  b.add(0, 1, 100, 2);
+  b.add(0, 2, 100, 1);
+  const Graph g = b.build();
+  const Metrics s = evaluate(g, m, a, Mapping{{{0, 0}, {0, 1}, {2, 0}}});
+  EXPECT_NEAR(mean_message_times(g, m.network, s).by_messages_ns, 2600.0 / 3, 1e-9);
+  m.network.t_local_ns = 200;
+  EXPECT_NEAR(mean_message_times(g, m.network, s).by_messages_ns, 1400.0 / 3, 1e-9);
+  m.network.link_gbps = 8;
+  EXPECT_DOUBLE_EQ(mean_message_times(g, m.network, s).by_bytes_ns, 675);
+}
+
+// Ranks 0, 1, 2 on nodes 0, 1, 2 of a 4-ring (T(h) = 800 + 100 h ns):
+// 0 -> 2 one message (2 hops, 1000 ns), 1 -> 2 three (1 hop, 900 ns),
+// 1 -> 0 two (900 ns). Rank 2 receives 4 messages, its slowest sender costs
+// 1000 ns; rank 0 receives 2, slowest 900 ns: (4 x 1000 + 2 x 900) / 6 =
+// 966.67 ns, where the mean message is (1000 + 3 x 900 + 2 x 900) / 6 =
+// 916.67 ns.
+TEST(MeasuredGain, SlowestSenderByHand) {
+  const Machine m = test::make_machine("[4]", "", "n[0-3]");
+  const Allocation a = make_allocation(m, {});
+  GraphBuilder b(3);
+  b.add(0, 2, 10, 1);
+  b.add(1, 2, 30, 3);
+  b.add(1, 0, 20, 2);
+  b.add(2, 2, 99, 9);  // self-traffic: left out
+  const Graph g = b.build();
+  const Mapping spread{{{0, 0}, {1, 0}, {2, 0}}};
+  EXPECT_NEAR(slowest_sender_ns(g, m, a, spread), 5800.0 / 6, 1e-9);
+  EXPECT_NEAR(mean_message_times(g, m.network, evaluate(g, m, a, spread)).by_messages_ns, 5500.0 / 6, 1e-9);
+  EXPECT_THROW(slowest_sender_ns(g, m, a, Mapping{{{0, 0}}}), Error);
 }

@@ -91,6 +91,7 @@ TEST(Machine, ErrorsNameFileAndLine) {
   expect_error([&] { parse_machine("[network]\ndims = [2, 0]\n", "m.toml"); }, 2, "from 1 to 1000000");
   expect_error([&] { parse_machine("[network]\ndims = [2]\nwrap = [true, false]\n", "m.toml"); }, 3, "list of 1 booleans");
   expect_error([&] { parse_machine("[network]\ndims = [2]\nt_hop_ns = -1\n", "m.toml"); }, 3, "non-negative");
+  expect_error([&] { parse_machine(head + "t_local_ns = -5\n", "m.toml"); }, 6, "'t_local_ns' must be a non-negative");
   expect_error([&] { parse_machine("[network]\ndims = [2]\nt_hop_ns = 1\nt_inj_ns = 1\nt_ej_ns = 1\nrouting = \"+X+Y-X\"\n", "m.toml"); },
                6, "no dimension 'Y'");
   expect_error([&] { parse_machine("[network]\ndims = [2, 2]\nt_hop_ns = 1\nt_inj_ns = 1\nt_ej_ns = 1\nrouting = \"+X+Y-X\"\n", "m.toml"); },

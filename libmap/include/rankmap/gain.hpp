@@ -10,8 +10,10 @@
 // to each other.
 #pragma once
 
+#include "rankmap/allocation.hpp"
 #include "rankmap/graph.hpp"
 #include "rankmap/machine.hpp"
+#include "rankmap/mapping.hpp"
 #include "rankmap/metrics.hpp"
 
 namespace rankmap {
@@ -37,13 +39,24 @@ double mean_distance(const Network& net);
 double seed_gain(const Network& net, double p_mpi, SeedDistance d = SeedDistance::diameter);
 
 // The traffic-weighted mean message time of one mapping, in ns, over pairs of
-// distinct ranks.
+// distinct ranks; T_ij is T(h_ij) between nodes, Network::local_ns() inside
+// one (T(0) unless the machine gives t_local_ns).
 struct MessageTimes {
-  double by_messages_ns = 0;  // sum(m_ij T(h_ij)) / sum(m_ij)
-  // sum(b_ij (T(h_ij) + s_ij / bw)) / sum(b_ij), s_ij = b_ij / m_ij the mean
-  // message size of the pair; 0 when the machine gives no link bandwidth.
+  double by_messages_ns = 0;  // sum(m_ij T_ij) / sum(m_ij)
+  // sum(b_ij (T_ij + s_ij / bw)) / sum(b_ij), s_ij = b_ij / m_ij the mean
+  // message size of the pair; without a link bandwidth in the machine, the
+  // transfer term s_ij / bw is left out. 0 when no bytes flow.
   double by_bytes_ns = 0;
 };
 MessageTimes mean_message_times(const Graph& graph, const Network& net, const Metrics& metrics);
+
+// The slowest-sender reading, for codes that wait for all their partners at
+// once (a halo's Waitall, a wavefront's receives from north and west): a
+// rank waits for the slowest message it receives, so each of its messages
+// costs that. The mean over receiving ranks, weighted by the messages each
+// receives, of the largest T_ij over its senders i, in ns. Never below the
+// mean message time; equal to it when every rank's senders are alike.
+double slowest_sender_ns(const Graph& graph, const Machine& machine, const Allocation& allocation,
+                         const Mapping& mapping);
 
 }  // namespace rankmap

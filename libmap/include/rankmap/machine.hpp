@@ -27,10 +27,14 @@ struct Network {
   double t_hop_ns = 0;          // router + link, per hop
   double t_inj_ns = 0;          // injection (sender NIC)
   double t_ej_ns = 0;           // ejection (receiver NIC)
+  double t_local_ns = -1;       // a message between ranks of one node; < 0: t_inj + t_ej
   double link_gbps = 0;         // 0 when the description gives none
   std::vector<RouteStep> routing;  // 2 * dims.size() steps
 
   int num_dims() const { return static_cast<int>(dims.size()); }
+  // The time of a message inside a node: t_local_ns when given, else the
+  // seed model's T(0) = t_inj + t_ej.
+  double local_ns() const { return t_local_ns >= 0 ? t_local_ns : t_inj_ns + t_ej_ns; }
   std::size_t num_coords() const;
   // Hops along one dimension from a to b (shortest, with wrap).
   int hops_1d(int dim, int a, int b) const {

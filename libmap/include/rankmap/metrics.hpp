@@ -22,6 +22,7 @@ struct Metrics {
   double avg_hops_by_msgs = 0;           // hop_msgs / messages between distinct ranks
   int max_dilation = 0;                  // most hops of any communicating pair
   std::uint64_t inter_node_bytes = 0;    // bytes between ranks on different nodes
+  std::uint64_t inter_node_msgs = 0;     // messages between ranks on different nodes
   std::uint64_t cross_socket_bytes = 0;  // same node, different packages
   std::uint64_t max_link_bytes = 0;      // congestion: the most loaded directed link
   std::vector<std::uint64_t> link_bytes; // per Network::link_id, routed bytes

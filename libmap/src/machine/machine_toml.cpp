@@ -62,7 +62,7 @@ class Reader {
   }
 
   Network read_network(const toml::table& t) {
-    reject_unknown(t, {"dims", "wrap", "t_hop_ns", "t_inj_ns", "t_ej_ns", "link_gbps", "routing"},
+    reject_unknown(t, {"dims", "wrap", "t_hop_ns", "t_inj_ns", "t_ej_ns", "t_local_ns", "link_gbps", "routing"},
                    "[network]");
     Network net;
     const toml::array* dims = t["dims"].as_array();
@@ -89,6 +89,7 @@ class Reader {
     net.t_hop_ns = nonnegative(t, "t_hop_ns", true);
     net.t_inj_ns = nonnegative(t, "t_inj_ns", true);
     net.t_ej_ns = nonnegative(t, "t_ej_ns", true);
+    if (t.get("t_local_ns")) net.t_local_ns = nonnegative(t, "t_local_ns", true);
     net.link_gbps = nonnegative(t, "link_gbps", false);
     if (const toml::node* r = t.get("routing"))
       net.routing = parse_routing(string_value(*r, "routing"), net.num_dims(), source_, line_of(*r));

@@ -47,6 +47,7 @@ Metrics evaluate(const Graph& graph, const Machine& machine, const Allocation& a
         continue;
       }
       m.inter_node_bytes += b;
+      m.inter_node_msgs += msg;
       const int h = geometry.hops(nr, ns);
       m.hop_bytes += b * static_cast<std::uint64_t>(h);
       m.hop_msgs += msg * static_cast<std::uint64_t>(h);

@@ -1,5 +1,11 @@
 #include "rankmap/gain.hpp"
 
+#include <algorithm>
+#include <vector>
+
+#include "machine/node_geometry.hpp"
+#include "rankmap/error.hpp"
+
 namespace rankmap {
 
 double message_time_ns(const Network& net, double hops) {
@@ -36,23 +42,57 @@ double seed_gain(const Network& net, double p_mpi, SeedDistance reading) {
 }
 
 MessageTimes mean_message_times(const Graph& graph, const Network& net, const Metrics& metrics) {
-  MessageTimes t;
-  t.by_messages_ns = message_time_ns(net, metrics.avg_hops_by_msgs);
-  if (net.link_gbps <= 0) return t;
-  // sum(b T(h)) / sum(b) is T of the byte-weighted mean hops (avg_dilation);
-  // the transfer term is the byte-weighted mean message size over the link.
-  double bytes = 0, size_weighted = 0;
+  // Over pairs of distinct ranks: a message between nodes costs T(h), one
+  // inside a node local_ns(). T is linear in h, so the weighted sum of T(h)
+  // over inter-node traffic is (t_inj + t_ej) per message plus t_hop per hop.
+  double bytes = 0, msgs = 0, size_weighted = 0;
   for (std::uint32_t r = 0; r < graph.ranks; ++r)
     for (std::uint64_t e = graph.offsets[r]; e < graph.offsets[r + 1]; ++e) {
-      if (graph.targets[e] == r || graph.bytes[e] == 0) continue;
+      if (graph.targets[e] == r) continue;
       const double b = static_cast<double>(graph.bytes[e]);
+      msgs += static_cast<double>(graph.msgs[e]);
+      if (b == 0) continue;
       const double size = graph.msgs[e] > 0 ? b / static_cast<double>(graph.msgs[e]) : b;
       bytes += b;
       size_weighted += b * size;
     }
-  const double ns_per_byte = 8.0 / net.link_gbps;
-  t.by_bytes_ns = bytes > 0 ? message_time_ns(net, metrics.avg_dilation) + size_weighted / bytes * ns_per_byte : 0;
+  const double nic = net.t_inj_ns + net.t_ej_ns, local = net.local_ns();
+  const auto weighted_time = [&](double all, double inter, double hops) {
+    return (inter * nic + net.t_hop_ns * hops + (all - inter) * local) / all;
+  };
+  MessageTimes t;
+  if (msgs > 0)
+    t.by_messages_ns = weighted_time(msgs, static_cast<double>(metrics.inter_node_msgs),
+                                     static_cast<double>(metrics.hop_msgs));
+  if (bytes == 0) return t;
+  t.by_bytes_ns = weighted_time(bytes, static_cast<double>(metrics.inter_node_bytes),
+                                static_cast<double>(metrics.hop_bytes));
+  // The transfer term, when the machine gives a bandwidth: the byte-weighted
+  // mean message size over the link.
+  if (net.link_gbps > 0) t.by_bytes_ns += size_weighted / bytes * 8.0 / net.link_gbps;
   return t;
+}
+
+double slowest_sender_ns(const Graph& graph, const Machine& machine, const Allocation& allocation,
+                         const Mapping& mapping) {
+  if (mapping.size() != graph.ranks)
+    throw Error("mapping places " + std::to_string(mapping.size()) + " ranks but the graph has " +
+                std::to_string(graph.ranks));
+  const Network& net = machine.network;
+  const detail::NodeGeometry geometry(machine, allocation);
+  std::vector<double> slowest(graph.ranks, 0), received(graph.ranks, 0);
+  for (std::uint32_t r = 0; r < graph.ranks; ++r)
+    for (std::uint64_t e = graph.offsets[r]; e < graph.offsets[r + 1]; ++e) {
+      const std::uint32_t s = graph.targets[e];
+      if (s == r || graph.msgs[e] == 0) continue;
+      const int a = mapping.ranks[r].node, b = mapping.ranks[s].node;
+      const double t = a == b ? net.local_ns() : message_time_ns(net, geometry.hops(a, b));
+      slowest[s] = std::max(slowest[s], t);
+      received[s] += static_cast<double>(graph.msgs[e]);
+    }
+  double weighted = 0, total = 0;
+  for (std::uint32_t r = 0; r < graph.ranks; ++r) weighted += received[r] * slowest[r], total += received[r];
+  return total > 0 ? weighted / total : 0;
 }
 
 }  // namespace rankmap

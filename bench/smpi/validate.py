@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+"""Simulated gain against predicted gain: the gain model checked on SMPI.
+
+For each scenario (a mini-app of apps/ on a torus machine):
+  1. profile the app under Open MPI with rankmap's shim (its real traffic);
+  2. map it with `rankmap map`, and write the block baseline;
+  3. run it under SimGrid's SMPI on bench/smpi's torus platform (the
+     machine's latencies) twice, with hostfiles in rank order (`host:n`
+     lines): block, then rankmap's mapping;
+  4. p_mpi is the block run's fraction of time outside the injected compute
+     time (apps/compute.h), the simulated gain (t_block - t_map) / t_block;
+  5. the predicted gains are `rankmap eval --p-mpi <that p_mpi>` of the
+     mapping against block on the profile: the measured model by messages
+     and by bytes, and the slowest-sender reading.
+Prints a Markdown table; --json also writes every figure.
+
+Usage: validate.py [--build DIR] [--only NAME,...] [--json FILE] [--keep DIR]
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# name, machine, ranks per node, app, app arguments (compute last, in us),
+# iterations (to know the compute time). Sizes are small messages, where the
+# gain model's latency terms are the cost.
+SCENARIOS = {
+    "halo3d-4x4x4": ("bench/machines/torus-4x4x4.toml", 4, "halo3d", ["8", "8", "4", "16"], 20, 10.0),
+    "wavefront-4x4x4": ("bench/machines/torus-4x4x4.toml", 4, "wavefront", ["16", "16", "16"], 20, 2.0),
+    "fft2d-4x4x4": ("bench/machines/torus-4x4x4.toml", 4, "fft2d", ["16", "16", "4"], 10, 40.0),
+    "halo3d-desmos": ("data/machines/desmos.toml", 4, "halo3d", ["8", "4", "4", "16"], 20, 10.0),
+    "wavefront-desmos": ("data/machines/desmos.toml", 4, "wavefront", ["16", "8", "16"], 20, 2.0),
+    "fft2d-desmos": ("data/machines/desmos.toml", 4, "fft2d", ["16", "8", "4"], 10, 40.0),
+    # The CI scenario: seconds, one machine file of tests/data.
+    "halo3d-ci": ("tests/data/smpi-2x2x2.toml", 2, "halo3d", ["4", "2", "2", "16"], 10, 10.0),
+}
+
+
+def run(cmd, **kw):
+    r = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    if r.returncode != 0:
+        sys.exit(f"validate.py: {' '.join(map(str, cmd))} failed ({r.returncode}):\n{r.stdout[-2000:]}{r.stderr[-2000:]}")
+    return r.stdout
+
+
+def platform_env(machine):
+    """The SMPI platform's parameters from a rankmap machine file."""
+    net = machine["network"]
+    if net["t_inj_ns"] != net["t_ej_ns"]:
+        sys.exit("validate.py: the SMPI platform needs t_inj_ns == t_ej_ns")
+    groups = machine["nodes"]
+    if len(groups) != 1:
+        sys.exit("validate.py: the SMPI platform needs one node group")
+    hosts = groups[0]["hosts"]  # name[00-63]: the printf format of the ids
+    prefix, digits = hosts.split("[")[0], len(hosts.split("[")[1].split("-")[0])
+    env = dict(os.environ,
+               RANKMAP_SMPI_DIMS=",".join(map(str, net["dims"])),
+               RANKMAP_SMPI_NIC_NS=str(net["t_inj_ns"]),
+               RANKMAP_SMPI_HOP_NS=str(net["t_hop_ns"]),
+               RANKMAP_SMPI_GBPS=str(net.get("link_gbps", 100)),
+               RANKMAP_SMPI_HOST=f"{prefix}%0{digits}lu")
+    if "t_local_ns" in net:
+        env["RANKMAP_SMPI_LOCAL_NS"] = str(net["t_local_ns"])
+    return env
+
+
+def hostfile(csv_path, out_path):
+    """rankmap's csv mapping (rank,host,...) as smpirun's hostfile: one
+    `host:n` line per run of consecutive ranks on one host."""
+    hosts = [line.split(",")[1] for line in csv_path.read_text().splitlines()[1:] if line]
+    lines = []
+    for h in hosts:
+        if lines and lines[-1][0] == h:
+            lines[-1][1] += 1
+        else:
+            lines.append([h, 1])
+    out_path.write_text("".join(f"{h}:{n}\n" for h, n in lines))
+    return len(hosts)
+
+
+def simulate(app, args, hosts, ranks, env, platform):
+    out = run(["smpirun", "-np", str(ranks), "-hostfile", hosts, "-platform", platform,
+               "--cfg=smpi/lat-factor:0:1", "--cfg=smpi/bw-factor:0:1", "--cfg=smpi/simulate-computation:no",
+               # smpi_execute(s) then takes s on the platform's 1 Gflop/s hosts, however short
+               "--cfg=smpi/host-speed:1Gf", "--cfg=smpi/cpu-threshold:0",
+               "--log=root.thres:critical", app, *args], env=env)
+    words = out.split()
+    return float(words[words.index("time") + 1])
+
+
+def scenario(name, build, work):
+    machine_path, ppn, app, args, iterations, compute_us = SCENARIOS[name]
+    machine_path = ROOT / machine_path
+    machine = tomllib.loads(machine_path.read_text())
+    rankmap = build / "cli" / "rankmap"
+    ranks = 1
+    for a in args[: {"halo3d": 3, "wavefront": 2, "fft2d": 2}[app]]:
+        ranks *= int(a)
+    app_args = [*args, str(iterations)]
+    d = work / name
+    d.mkdir(parents=True, exist_ok=True)
+    # 1. The traffic, under a real MPI (no compute: the pattern is the same).
+    native = d / f"{app}.openmpi"
+    run(["mpicc.openmpi", "-O2", "-I", ROOT / "apps", ROOT / "apps" / f"{app}.c", "-o", native])
+    profile = d / f"{app}.rmp"
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    run([rankmap, "profile", "--mpi", "openmpi", "-o", profile, "--", "mpirun.openmpi", "--oversubscribe",
+         "--mca", "btl", "self,vader", "-np", str(ranks), native, *app_args, "0"], env=env)
+    graph = profile  # --p-mpi below overrides the native run's p_mpi
+    # 2. Both mappings.
+    common = ["-m", machine_path, "--ppn", str(ppn), "-f", "csv", "-q"]
+    run([rankmap, "map", graph, *common, "-o", d / "rankmap.csv", "--seed", "1"])
+    run([rankmap, "map", graph, *common, "--baseline", "block", "-o", d / "block.csv"])
+    # 3. The simulated runs.
+    simulated = d / f"{app}.smpi"
+    run(["smpicc", "-O1", "-I", ROOT / "apps", ROOT / "apps" / f"{app}.c", "-o", simulated])
+    platform = str(build / "lib" / "rankmap-smpi-torus.so")
+    penv = platform_env(machine)
+    times = {}
+    for which in ("block", "rankmap"):
+        hosts = d / f"{which}.hosts"
+        if hostfile(d / f"{which}.csv", hosts) != ranks:
+            sys.exit(f"validate.py: {which}.csv does not hold {ranks} ranks")
+        times[which] = simulate(simulated, [*app_args, str(compute_us)], hosts, ranks, penv, platform)
+    # 4-5. Simulated and predicted gain.
+    compute_s = iterations * compute_us * 1e-6
+    p_mpi = 1 - compute_s / times["block"]
+    report = d / "eval.json"
+    run([rankmap, "eval", graph, "-m", machine_path, "--ppn", str(ppn), "--mapping", d / "rankmap.csv",
+         "--mapping-format", "csv", "--p-mpi", f"{p_mpi:.6f}", "--json", report, "-q"])
+    scores = json.loads(report.read_text())
+    return {
+        "scenario": name, "machine": machine.get("name", machine_path.stem), "ranks": ranks, "ppn": ppn,
+        "t_block_s": times["block"], "t_rankmap_s": times["rankmap"], "p_mpi": p_mpi,
+        "simulated_gain": (times["block"] - times["rankmap"]) / times["block"],
+        "predicted_gain": scores["predicted_gain"],
+        "predicted_gain_slowest_sender": scores["predicted_gain_slowest_sender"],
+        "predicted_gain_by_bytes": scores["predicted_gain_by_bytes"],
+        "mean_message_ns": scores["mean_message_ns"],
+        "slowest_sender_ns": scores["slowest_sender_ns"],
+    }
+
+
+def within_target(simulated, predicted):
+    """The issue's target: within 2 percentage points, or 25 % of the
+    simulated gain."""
+    miss = abs(predicted - simulated)
+    return miss <= 0.02 or miss <= 0.25 * abs(simulated)
+
+
+def verdict(row, key):
+    return "yes" if within_target(row["simulated_gain"], row[key]) else "**no**"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--build", default=str(ROOT / "build"))
+    ap.add_argument("--only", default=",".join(n for n in SCENARIOS if not n.endswith("-ci")),
+                    help="comma-separated scenario names: " + ", ".join(SCENARIOS))
+    ap.add_argument("--json", help="also write every figure to this file")
+    ap.add_argument("--keep", help="keep the work files in this directory")
+    a = ap.parse_args()
+    names = a.only.split(",")
+    for n in names:
+        if n not in SCENARIOS:
+            sys.exit(f"validate.py: unknown scenario '{n}' (known: {', '.join(SCENARIOS)})")
+    with tempfile.TemporaryDirectory(prefix="rankmap-smpi-") as tmp:
+        work = Path(a.keep) if a.keep else Path(tmp)
+        rows = []
+        for n in names:
+            print(f"validate.py: {n} ...", file=sys.stderr, flush=True)
+            rows.append(scenario(n, Path(a.build).resolve(), work))
+    print("| scenario | ranks | p_mpi (block) | mean message ns, block / rankmap | slowest sender ns "
+          "| simulated gain | predicted: by messages | by bytes | slowest sender |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        m, w = r["mean_message_ns"], r["slowest_sender_ns"]
+        cells = [f"{100 * r[k]:.2f} % ({verdict(r, k)})" for k in
+                 ("predicted_gain", "predicted_gain_by_bytes", "predicted_gain_slowest_sender")]
+        print(f"| {r['scenario']} ({r['machine']}) | {r['ranks']} ({r['ppn']}/node) | {r['p_mpi']:.3f} "
+              f"| {m['block']:.0f} / {m['mapping']:.0f} | {w['block']:.0f} / {w['mapping']:.0f} "
+              f"| {100 * r['simulated_gain']:.2f} % | {' | '.join(cells)} |")
+    if a.json:
+        Path(a.json).write_text(json.dumps(rows, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,337 @@
+// The C API (rankmap/rankmap.h): every entry point, each error path with
+// its status and message, and the same results as the C++ API.
+#include "rankmap/rankmap.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "helpers.hpp"
+#include "rankmap/allocation.hpp"
+#include "rankmap/baseline.hpp"
+#include "rankmap/context.hpp"
+#include "rankmap/gain.hpp"
+#include "rankmap/graph.hpp"
+#include "rankmap/launch.hpp"
+#include "rankmap/machine.hpp"
+#include "rankmap/map.hpp"
+#include "rankmap/metrics.hpp"
+
+using namespace rankmap;
+
+namespace {
+
+const std::string kDesmos = (test::source_dir() / "data/machines/desmos.toml").string();
+const std::string kStencil = (test::source_dir() / "data/graphs/stencil-8x4x6.mtx").string();
+
+// Owning wrappers, so that a failed expectation leaks nothing.
+struct Handles {
+  rankmap_machine* machine = nullptr;
+  rankmap_graph* graph = nullptr;
+  rankmap_allocation* allocation = nullptr;
+  rankmap_context* context = nullptr;
+  ~Handles() {
+    rankmap_context_free(context);
+    rankmap_allocation_free(allocation);
+    rankmap_graph_free(graph);
+    rankmap_machine_free(machine);
+  }
+};
+
+// Desmos, nodes 00-07 at 6 ranks a node, the 192-rank stencil.
+void open_desmos(Handles& h, const char* hosts = "node[00-07]") {
+  rankmap_error err{};
+  ASSERT_EQ(rankmap_machine_load(kDesmos.c_str(), &h.machine, &err), RANKMAP_OK) << err.message;
+  ASSERT_EQ(rankmap_graph_load(kStencil.c_str(), &h.graph, &err), RANKMAP_OK) << err.message;
+  ASSERT_EQ(rankmap_allocation_create(h.machine, hosts, 0, 0, &h.allocation, &err), RANKMAP_OK) << err.message;
+  ASSERT_EQ(rankmap_context_create("fast", 7, &h.context, &err), RANKMAP_OK) << err.message;
+}
+
+std::string text_of(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+TEST(CApi, VersionAndApiVersion) {
+  EXPECT_EQ(rankmap_api_version(), RANKMAP_API_VERSION);
+  const std::string v = rankmap_version();
+  EXPECT_EQ(std::count(v.begin(), v.end(), '.'), 2) << v;
+}
+
+// The mapping, the scores and the prediction equal what the C++ API gives
+// for the same inputs and seed.
+TEST(CApi, SameResultsAsTheCppApi) {
+  Handles h;
+  open_desmos(h, "node[00-31]");
+  const uint32_t ranks = rankmap_graph_ranks(h.graph);
+  ASSERT_EQ(ranks, 192u);
+  EXPECT_EQ(rankmap_allocation_nodes(h.allocation), 32u);
+  EXPECT_EQ(rankmap_allocation_slots(h.allocation), 192u);
+  EXPECT_STREQ(rankmap_allocation_host(h.allocation, 7), "node07");
+  EXPECT_EQ(rankmap_allocation_host(h.allocation, 32), nullptr);
+
+  std::vector<int32_t> host(ranks), cpu(ranks);
+  rankmap_error err{};
+  ASSERT_EQ(rankmap_map(h.graph, h.machine, h.allocation, h.context, ranks, host.data(), cpu.data(), &err),
+            RANKMAP_OK)
+      << err.message;
+
+  const Machine machine = load_machine(kDesmos);
+  const Graph graph = read_graph(kStencil);
+  AllocationOptions options;
+  options.hosts = read_nodes_argument("node[00-31]");
+  const Allocation allocation = make_allocation(machine, options);
+  Context context = create_context("fast");
+  context.seed = 7;
+  const Mapping expected = map(graph, machine, allocation, context);
+  for (uint32_t r = 0; r < ranks; ++r) {
+    const Placement p = expected.ranks[r];
+    ASSERT_EQ(host[r], p.node) << "rank " << r;
+    const NodeType& type = machine.node_types[machine.nodes[allocation.nodes[p.node]].type];
+    ASSERT_EQ(cpu[r], static_cast<int32_t>(type.pus[allocation.slots(p.node)[p.slot].pus.front()].os_index))
+        << "rank " << r;
+  }
+
+  rankmap_scores scores{};
+  ASSERT_EQ(rankmap_evaluate(h.graph, h.machine, h.allocation, ranks, host.data(), cpu.data(), &scores, &err),
+            RANKMAP_OK)
+      << err.message;
+  const Metrics m = evaluate(graph, machine, allocation, expected);
+  EXPECT_EQ(scores.hop_bytes, m.hop_bytes);
+  EXPECT_EQ(scores.total_bytes, m.total_bytes);
+  EXPECT_EQ(scores.max_link_bytes, m.max_link_bytes);
+  EXPECT_EQ(scores.max_dilation, m.max_dilation);
+  EXPECT_DOUBLE_EQ(scores.avg_dilation, m.avg_dilation);
+  EXPECT_DOUBLE_EQ(scores.mean_message_ns, mean_message_times(graph, machine.network, m).by_messages_ns);
+
+  double gain = -1;
+  ASSERT_EQ(rankmap_predict_gain(h.graph, h.machine, h.allocation, ranks, host.data(), cpu.data(), 0.3, &gain, &err),
+            RANKMAP_OK);
+  const Metrics block = evaluate(graph, machine, allocation, baseline_mapping(Baseline::block, allocation, ranks));
+  EXPECT_DOUBLE_EQ(gain, relative_gain(0.3, mean_message_times(graph, machine.network, block).by_messages_ns,
+                                       mean_message_times(graph, machine.network, m).by_messages_ns));
+}
+
+// Block: rank r on node r / 6 (6 cores a Desmos node), on the first PU of
+// core r % 6 (OS CPU numbers of "pu:2": core c holds PUs 2c and 2c + 1).
+TEST(CApi, BlockMappingByHand) {
+  Handles h;
+  open_desmos(h, "node[00-01]");
+  // Twelve ranks, no traffic but 0 <-> 1.
+  const uint64_t offsets[] = {0, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
+  const uint32_t targets[] = {1, 0};
+  const uint64_t bytes[] = {5, 5};
+  rankmap_graph* twelve = nullptr;
+  rankmap_error err{};
+  ASSERT_EQ(rankmap_graph_create_csr(12, offsets, targets, bytes, nullptr, &twelve, &err),
+            RANKMAP_OK)
+      << err.message;
+  std::vector<int32_t> host(12), cpu(12);
+  ASSERT_EQ(rankmap_map_block(twelve, h.allocation, 12, host.data(), cpu.data(), &err), RANKMAP_OK) << err.message;
+  for (int r = 0; r < 12; ++r) {
+    EXPECT_EQ(host[r], r / 6);
+    EXPECT_EQ(cpu[r], 2 * (r % 6));
+  }
+  rankmap_graph_free(twelve);
+}
+
+// A graph from CSR arrays equals the one GraphBuilder makes, duplicates
+// added up and message counts kept.
+TEST(CApi, GraphFromCsr) {
+  const uint64_t offsets[] = {0, 2, 3, 3};
+  const uint32_t targets[] = {1, 1, 2};
+  const uint64_t bytes[] = {10, 5, 7}, msgs[] = {1, 2, 3};
+  rankmap_graph* g = nullptr;
+  rankmap_error err{};
+  ASSERT_EQ(rankmap_graph_create_csr(3, offsets, targets, bytes, msgs, &g, &err), RANKMAP_OK);
+  EXPECT_EQ(rankmap_graph_ranks(g), 3u);
+  EXPECT_EQ(g == nullptr, false);
+  rankmap_graph_free(g);
+
+  const uint32_t bad_targets[] = {1, 9, 2};
+  EXPECT_EQ(rankmap_graph_create_csr(3, offsets, bad_targets, bytes, msgs, &g, &err), RANKMAP_ERR_INPUT);
+  EXPECT_EQ(g, nullptr);
+  EXPECT_STREQ(err.message, "targets[1] is 9, expected a rank below 3");
+  const uint64_t backwards[] = {0, 2, 1, 3};
+  EXPECT_EQ(rankmap_graph_create_csr(3, backwards, targets, bytes, msgs, &g, &err), RANKMAP_ERR_INPUT);
+  EXPECT_STREQ(err.message, "offsets[2] is below offsets[1]");
+  EXPECT_EQ(rankmap_graph_create_csr(3, nullptr, targets, bytes, msgs, &g, &err), RANKMAP_ERR_ARGUMENT);
+  EXPECT_STREQ(err.message, "offsets is NULL");
+}
+
+TEST(CApi, MachineFromSpecEqualsTheFile) {
+  const int dims[] = {4, 2, 2, 2};
+  const rankmap_node_group group{"node[00-31]", "package:1 core:6 pu:2"};
+  const rankmap_machine_spec spec{4, dims, nullptr, 129, 425, 425, 1, &group};
+  Handles a, b;
+  rankmap_error err{};
+  ASSERT_EQ(rankmap_machine_create(&spec, &a.machine, &err), RANKMAP_OK) << err.message;
+  ASSERT_EQ(rankmap_machine_load(kDesmos.c_str(), &b.machine, &err), RANKMAP_OK);
+  ASSERT_EQ(rankmap_graph_load(kStencil.c_str(), &a.graph, &err), RANKMAP_OK);
+  ASSERT_EQ(rankmap_allocation_create(a.machine, nullptr, 6, 0, &a.allocation, &err), RANKMAP_OK);
+  ASSERT_EQ(rankmap_allocation_create(b.machine, nullptr, 6, 0, &b.allocation, &err), RANKMAP_OK);
+  ASSERT_EQ(rankmap_context_create(nullptr, 3, &a.context, &err), RANKMAP_OK);
+  std::vector<int32_t> ha(192), ca(192), hb(192), cb(192);
+  ASSERT_EQ(rankmap_map(a.graph, a.machine, a.allocation, a.context, 192, ha.data(), ca.data(), &err), RANKMAP_OK)
+      << err.message;
+  ASSERT_EQ(rankmap_map(a.graph, b.machine, b.allocation, a.context, 192, hb.data(), cb.data(), &err), RANKMAP_OK)
+      << err.message;
+  EXPECT_EQ(ha, hb);
+  EXPECT_EQ(ca, cb);
+
+  const int bad_dims[] = {4, 2, 2, 3};  // 48 coordinates for 32 hosts
+  const rankmap_machine_spec bad{4, bad_dims, nullptr, 129, 425, 425, 1, &group};
+  rankmap_machine* m = nullptr;
+  EXPECT_EQ(rankmap_machine_create(&bad, &m, &err), RANKMAP_ERR_INPUT);
+  EXPECT_EQ(m, nullptr);
+  EXPECT_NE(std::strstr(err.message, "machine spec"), nullptr) << err.message;
+  const rankmap_machine_spec six{6, dims, nullptr, 1, 1, 1, 1, &group};
+  EXPECT_EQ(rankmap_machine_create(&six, &m, &err), RANKMAP_ERR_ARGUMENT);
+  EXPECT_STREQ(err.message, "ndims is 6, expected 1 to 5");
+}
+
+TEST(CApi, ErrorPaths) {
+  rankmap_error err{};
+  rankmap_machine* m = nullptr;
+  // A file that is not there; a malformed one names its line.
+  EXPECT_EQ(rankmap_machine_load("/nonexistent/m.toml", &m, &err), RANKMAP_ERR_IO);
+  EXPECT_EQ(err.status, RANKMAP_ERR_IO);
+  EXPECT_NE(std::strstr(err.message, "/nonexistent/m.toml: cannot be read"), nullptr) << err.message;
+  EXPECT_EQ(rankmap_machine_parse("[network]\ndims = [2]\nt_hop_ns = -1\n", &m, &err), RANKMAP_ERR_INPUT);
+  EXPECT_NE(std::strstr(err.message, "machine text:3:"), nullptr) << err.message;
+  EXPECT_EQ(m, nullptr);
+  EXPECT_EQ(rankmap_machine_load(nullptr, &m, &err), RANKMAP_ERR_ARGUMENT);
+  EXPECT_STREQ(err.message, "path is NULL");
+  EXPECT_EQ(rankmap_machine_load(kDesmos.c_str(), nullptr, &err), RANKMAP_ERR_ARGUMENT);
+  EXPECT_STREQ(err.message, "out is NULL");
+  // No error struct: the status alone.
+  EXPECT_EQ(rankmap_machine_parse(nullptr, &m, nullptr), RANKMAP_ERR_ARGUMENT);
+
+  test::TempDir dir;
+  const std::string bad_graph = dir.write("bad.mtx", "%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 2 -5\n");
+  rankmap_graph* g = nullptr;
+  EXPECT_EQ(rankmap_graph_load(bad_graph.c_str(), &g, &err), RANKMAP_ERR_INPUT);
+  EXPECT_NE(std::strstr(err.message, "bad.mtx:3:"), nullptr) << err.message;
+
+  Handles h;
+  open_desmos(h);
+  rankmap_allocation* a = nullptr;
+  EXPECT_EQ(rankmap_allocation_create(h.machine, "node[00-07", 0, 0, &a, &err), RANKMAP_ERR_INPUT);
+  EXPECT_NE(std::strstr(err.message, "node[00-07"), nullptr) << err.message;
+  EXPECT_EQ(rankmap_allocation_create(h.machine, "node99", 0, 0, &a, &err), RANKMAP_ERR_INPUT);
+  EXPECT_NE(std::strstr(err.message, "node99"), nullptr) << err.message;
+  EXPECT_EQ(rankmap_allocation_create(h.machine, nullptr, 7, 0, &a, &err), RANKMAP_ERR_INPUT);  // 6 cores
+  EXPECT_EQ(rankmap_allocation_create(nullptr, nullptr, 0, 0, &a, &err), RANKMAP_ERR_ARGUMENT);
+  EXPECT_EQ(a, nullptr);
+
+  rankmap_context* c = nullptr;
+  EXPECT_EQ(rankmap_context_create("fastest", 1, &c, &err), RANKMAP_ERR_INPUT);
+  EXPECT_NE(std::strstr(err.message, "fastest"), nullptr) << err.message;
+  EXPECT_EQ(rankmap_context_load("/nonexistent.toml", &c, &err), RANKMAP_ERR_IO);
+  EXPECT_EQ(rankmap_context_set_oversubscribe(nullptr, 1, &err), RANKMAP_ERR_ARGUMENT);
+
+  // 192 ranks on 8 nodes of 6 cores: only with oversubscription.
+  std::vector<int32_t> host(192, 0), cpu(192, 0);
+  EXPECT_EQ(rankmap_map(h.graph, h.machine, h.allocation, h.context, 192, host.data(), cpu.data(), &err),
+            RANKMAP_ERR_FIT);
+  EXPECT_EQ(err.status, RANKMAP_ERR_FIT);
+  EXPECT_STREQ(err.message, "192 ranks do not fit the allocation's 48 slots");
+  ASSERT_EQ(rankmap_context_set_oversubscribe(h.context, 1, &err), RANKMAP_OK);
+  ASSERT_EQ(rankmap_map(h.graph, h.machine, h.allocation, h.context, 192, host.data(), cpu.data(), &err), RANKMAP_OK)
+      << err.message;
+  EXPECT_EQ(rankmap_map(h.graph, h.machine, h.allocation, h.context, 100, host.data(), cpu.data(), &err),
+            RANKMAP_ERR_ARGUMENT);
+  EXPECT_STREQ(err.message, "ranks is 100 but the graph has 192");
+  EXPECT_EQ(rankmap_map(h.graph, h.machine, h.allocation, h.context, 192, nullptr, cpu.data(), &err),
+            RANKMAP_ERR_ARGUMENT);
+  EXPECT_STREQ(err.message, "host is NULL");
+  // A mapping that names a node or a CPU the allocation does not have.
+  rankmap_scores s{};
+  host[5] = 8;
+  EXPECT_EQ(rankmap_evaluate(h.graph, h.machine, h.allocation, 192, host.data(), cpu.data(), &s, &err),
+            RANKMAP_ERR_ARGUMENT);
+  EXPECT_STREQ(err.message, "host[5] = 8 is not a node of the allocation (0 to 7)");
+  host[5] = 0, cpu[5] = 1;  // CPU 1 is core 0's second PU: not a slot's first
+  EXPECT_EQ(rankmap_evaluate(h.graph, h.machine, h.allocation, 192, host.data(), cpu.data(), &s, &err),
+            RANKMAP_ERR_ARGUMENT);
+  EXPECT_STREQ(err.message, "cpu[5] = 1 is not the first CPU of a slot of node00");
+  double gain = 0;
+  EXPECT_EQ(rankmap_predict_gain(h.graph, h.machine, h.allocation, 192, host.data(), cpu.data(), 1.5, &gain, &err),
+            RANKMAP_ERR_ARGUMENT);
+  EXPECT_STREQ(err.message, "p_mpi is 1.500000, expected 0 to 1");
+  EXPECT_EQ(rankmap_write_launch_file(h.machine, h.allocation, 192, host.data(), cpu.data(), "lsf",
+                                      (dir.path() / "x").c_str(), &err),
+            RANKMAP_ERR_INPUT);
+  EXPECT_NE(std::strstr(err.message, "lsf"), nullptr) << err.message;
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "x"));
+}
+
+// Every format writes what the C++ writer writes.
+TEST(CApi, LaunchFilesInEveryFormat) {
+  Handles h;
+  open_desmos(h, "node[00-01]");
+  const uint64_t offsets[] = {0, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
+  const uint32_t targets[] = {1, 0};
+  const uint64_t bytes[] = {8, 8};
+  rankmap_graph* g = nullptr;
+  rankmap_error err{};
+  ASSERT_EQ(rankmap_graph_create_csr(12, offsets, targets, bytes, nullptr, &g, &err), RANKMAP_OK);
+  std::vector<int32_t> host(12), cpu(12);
+  ASSERT_EQ(rankmap_map(g, h.machine, h.allocation, h.context, 12, host.data(), cpu.data(), &err), RANKMAP_OK)
+      << err.message;
+  const Machine machine = load_machine(kDesmos);
+  AllocationOptions options;
+  options.hosts = {"node00", "node01"};
+  const Allocation allocation = make_allocation(machine, options);
+  Mapping mapping;
+  for (int r = 0; r < 12; ++r) mapping.ranks.push_back({host[r], cpu[r] / 2});  // pu:2: slot c starts at CPU 2c
+  test::TempDir dir;
+  for (const char* format : {"openmpi", "mpich", "slurm", "mvapich", "csv"}) {
+    const std::string c_path = (dir.path() / (std::string("c.") + format)).string();
+    const std::string cpp_path = (dir.path() / (std::string("cpp.") + format)).string();
+    ASSERT_EQ(rankmap_write_launch_file(h.machine, h.allocation, 12, host.data(), cpu.data(), format,
+                                        c_path.c_str(), &err),
+              RANKMAP_OK)
+        << format << ": " << err.message;
+    write_launch_files(cpp_path, parse_launch_format(format), machine, allocation, mapping);
+    EXPECT_EQ(text_of(c_path), text_of(cpp_path)) << format;
+    EXPECT_FALSE(text_of(c_path).empty()) << format;
+  }
+  rankmap_graph_free(g);
+}
+
+// A context read back from a dumped one (`rankmap map --dump-config`) maps
+// as the context it came from; machine text parses as the file does.
+TEST(CApi, ContextFromFileAndMachineFromText) {
+  test::TempDir dir;
+  Context quality = create_context("quality");
+  quality.seed = 11;
+  const std::string path = dir.write("ctx.toml", dump_context(quality)).string();
+  Handles a, b;
+  rankmap_error err{};
+  ASSERT_EQ(rankmap_context_load(path.c_str(), &a.context, &err), RANKMAP_OK) << err.message;
+  ASSERT_EQ(rankmap_context_create("quality", 11, &b.context, &err), RANKMAP_OK);
+  ASSERT_EQ(rankmap_machine_parse(text_of(kDesmos).c_str(), &a.machine, &err), RANKMAP_OK) << err.message;
+  ASSERT_EQ(rankmap_graph_load(kStencil.c_str(), &a.graph, &err), RANKMAP_OK);
+  ASSERT_EQ(rankmap_allocation_create(a.machine, "node[00-31]", 0, 0, &a.allocation, &err), RANKMAP_OK);
+  std::vector<int32_t> h1(192), c1(192), h2(192), c2(192);
+  ASSERT_EQ(rankmap_map(a.graph, a.machine, a.allocation, a.context, 192, h1.data(), c1.data(), &err), RANKMAP_OK);
+  ASSERT_EQ(rankmap_map(a.graph, a.machine, a.allocation, b.context, 192, h2.data(), c2.data(), &err), RANKMAP_OK);
+  EXPECT_EQ(h1, h2);
+  EXPECT_EQ(c1, c2);
+  rankmap_allocation* other = nullptr;
+  EXPECT_EQ(rankmap_allocation_create(a.machine, "node[00-31]", 7, 0, &other, &err), RANKMAP_ERR_INPUT);
+  EXPECT_EQ(std::string(err.message).rfind("ranks_per_node", 0), 0u) << err.message;
+  EXPECT_EQ(rankmap_allocation_create(a.machine, "node[00-31],nodeX", 0, 0, &other, &err), RANKMAP_ERR_INPUT);
+  EXPECT_EQ(std::string(err.message).rfind("hostlist: unknown host 'nodeX'", 0), 0u) << err.message;
+}
