@@ -274,6 +274,16 @@ TEST(CApi, ErrorPaths) {
             RANKMAP_ERR_INPUT);
   EXPECT_NE(std::strstr(err.message, "lsf"), nullptr) << err.message;
   EXPECT_FALSE(std::filesystem::exists(dir.path() / "x"));
+  EXPECT_EQ(rankmap_write_launch_file(h.machine, h.allocation, 192, host.data(), cpu.data(), "csv",
+                                      "/nonexistent/dir/x.csv", &err),
+            RANKMAP_ERR_IO);
+  EXPECT_NE(std::strstr(err.message, "/nonexistent/dir/x.csv: cannot write"), nullptr) << err.message;
+  // An allocation of another machine object.
+  Handles other;
+  ASSERT_EQ(rankmap_machine_load(kDesmos.c_str(), &other.machine, &err), RANKMAP_OK);
+  EXPECT_EQ(rankmap_evaluate(h.graph, other.machine, h.allocation, 192, host.data(), cpu.data(), &s, &err),
+            RANKMAP_ERR_ARGUMENT);
+  EXPECT_STREQ(err.message, "the allocation was made for another machine");
 }
 
 // Every format writes what the C++ writer writes.

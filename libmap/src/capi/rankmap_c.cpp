@@ -6,9 +6,12 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <new>
 #include <sstream>
 #include <string>
+
+#include <unistd.h>
 
 #include "rankmap/allocation.hpp"
 #include "rankmap/baseline.hpp"
@@ -148,6 +151,20 @@ void check_ranks(const rankmap_graph* g, uint32_t ranks) {
   if (ranks != g->graph.ranks)
     fail(RANKMAP_ERR_ARGUMENT, "ranks is " + std::to_string(ranks) + " but the graph has " +
                                    std::to_string(g->graph.ranks));
+}
+
+void check_same_machine(const rankmap_machine* m, const rankmap_allocation* a) {
+  require(m, "machine");
+  require(a, "allocation");
+  if (a->machine != &m->machine) fail(RANKMAP_ERR_ARGUMENT, "the allocation was made for another machine");
+}
+
+// A launch file goes where the caller can write: else an I/O error.
+void require_writable_directory(const char* path) {
+  std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  if (::access(dir.c_str(), W_OK) != 0)
+    fail(RANKMAP_ERR_IO, std::string(path) + ": cannot write in " + dir.string() + " (" + std::strerror(errno) + ")");
 }
 
 void check_fit(const rankmap_graph* g, const rankmap_allocation* a, bool oversubscribe) {
@@ -326,13 +343,10 @@ rankmap_status rankmap_map(const rankmap_graph* graph, const rankmap_machine* ma
                            int32_t* host, int32_t* cpu, rankmap_error* err) {
   return guarded(err, [&] {
     check_ranks(graph, ranks);
-    require(machine, "machine");
-    require(allocation, "allocation");
+    check_same_machine(machine, allocation);
     require(context, "context");
     require(host, "host");
     require(cpu, "cpu");
-    if (allocation->machine != &machine->machine)
-      fail(RANKMAP_ERR_ARGUMENT, "the allocation was made for another machine");
     check_fit(graph, allocation, context->context.oversubscribe);
     const rankmap::Mapping m = rankmap::map(graph->graph, machine->machine, allocation->allocation, context->context);
     from_mapping(allocation, m, host, cpu);
@@ -357,7 +371,7 @@ rankmap_status rankmap_evaluate(const rankmap_graph* graph, const rankmap_machin
                                 const int32_t* cpu, rankmap_scores* scores, rankmap_error* err) {
   return guarded(err, [&] {
     check_ranks(graph, ranks);
-    require(machine, "machine");
+    check_same_machine(machine, allocation);
     require(scores, "scores");
     const rankmap::Mapping m = to_mapping(allocation, ranks, host, cpu);
     const rankmap::Metrics s = rankmap::evaluate(graph->graph, machine->machine, allocation->allocation, m);
@@ -375,7 +389,7 @@ rankmap_status rankmap_predict_gain(const rankmap_graph* graph, const rankmap_ma
                                     const int32_t* cpu, double p_mpi, double* gain, rankmap_error* err) {
   return guarded(err, [&] {
     check_ranks(graph, ranks);
-    require(machine, "machine");
+    check_same_machine(machine, allocation);
     require(gain, "gain");
     if (!(p_mpi >= 0 && p_mpi <= 1))
       fail(RANKMAP_ERR_ARGUMENT, "p_mpi is " + std::to_string(p_mpi) + ", expected 0 to 1");
@@ -395,10 +409,11 @@ rankmap_status rankmap_write_launch_file(const rankmap_machine* machine, const r
                                          uint32_t ranks, const int32_t* host, const int32_t* cpu,
                                          const char* format, const char* path, rankmap_error* err) {
   return guarded(err, [&] {
-    require(machine, "machine");
+    check_same_machine(machine, allocation);
     require(format, "format");
     require(path, "path");
     const rankmap::LaunchFormat f = rankmap::parse_launch_format(format);
+    require_writable_directory(path);
     const rankmap::Mapping m = to_mapping(allocation, ranks, host, cpu);
     rankmap::write_launch_files(path, f, machine->machine, allocation->allocation, m);
   });
