@@ -27,9 +27,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 
-# name, machine, ranks per node, app, app arguments (compute last, in us),
-# iterations (to know the compute time). Sizes are small messages, where the
-# gain model's latency terms are the cost.
+# name: (machine file, ranks per node, app, its grid and message size,
+# iterations, compute time per iteration in us). Messages are small (8 to
+# 128 bytes), where the gain model's latency terms are the cost.
 SCENARIOS = {
     "halo3d-4x4x4": ("bench/machines/torus-4x4x4.toml", 4, "halo3d", ["8", "8", "4", "16"], 20, 10.0),
     "wavefront-4x4x4": ("bench/machines/torus-4x4x4.toml", 4, "wavefront", ["16", "16", "16"], 20, 2.0),

@@ -155,7 +155,7 @@ TEST(CApi, GraphFromCsr) {
   rankmap_error err{};
   ASSERT_EQ(rankmap_graph_create_csr(3, offsets, targets, bytes, msgs, &g, &err), RANKMAP_OK);
   EXPECT_EQ(rankmap_graph_ranks(g), 3u);
-  EXPECT_EQ(g == nullptr, false);
+  EXPECT_NE(g, nullptr);
   rankmap_graph_free(g);
 
   const uint32_t bad_targets[] = {1, 9, 2};
