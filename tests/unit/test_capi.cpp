@@ -53,6 +53,18 @@ void open_desmos(Handles& h, const char* hosts = "node[00-07]") {
   ASSERT_EQ(rankmap_context_create("fast", 7, &h.context, &err), RANKMAP_OK) << err.message;
 }
 
+// Replaces the graph with twelve ranks whose only traffic is 0 <-> 1
+// (8 bytes each way), from CSR arrays.
+void use_twelve_ranks(Handles& h) {
+  const uint64_t offsets[] = {0, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
+  const uint32_t targets[] = {1, 0};
+  const uint64_t bytes[] = {8, 8};
+  rankmap_graph_free(h.graph);
+  rankmap_error err{};
+  ASSERT_EQ(rankmap_graph_create_csr(12, offsets, targets, bytes, nullptr, &h.graph, &err), RANKMAP_OK)
+      << err.message;
+}
+
 std::string text_of(const std::string& path) {
   std::ifstream in(path);
   std::stringstream s;
@@ -127,36 +139,42 @@ TEST(CApi, SameResultsAsTheCppApi) {
 TEST(CApi, BlockMappingByHand) {
   Handles h;
   open_desmos(h, "node[00-01]");
-  // Twelve ranks, no traffic but 0 <-> 1.
-  const uint64_t offsets[] = {0, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
-  const uint32_t targets[] = {1, 0};
-  const uint64_t bytes[] = {5, 5};
-  rankmap_graph* twelve = nullptr;
+  use_twelve_ranks(h);
   rankmap_error err{};
-  ASSERT_EQ(rankmap_graph_create_csr(12, offsets, targets, bytes, nullptr, &twelve, &err),
-            RANKMAP_OK)
-      << err.message;
   std::vector<int32_t> host(12), cpu(12);
-  ASSERT_EQ(rankmap_map_block(twelve, h.allocation, 12, host.data(), cpu.data(), &err), RANKMAP_OK) << err.message;
+  ASSERT_EQ(rankmap_map_block(h.graph, h.allocation, 12, host.data(), cpu.data(), &err), RANKMAP_OK) << err.message;
   for (int r = 0; r < 12; ++r) {
     EXPECT_EQ(host[r], r / 6);
     EXPECT_EQ(cpu[r], 2 * (r % 6));
   }
-  rankmap_graph_free(twelve);
 }
 
-// A graph from CSR arrays equals the one GraphBuilder makes, duplicates
-// added up and message counts kept.
+// A graph from CSR arrays: duplicates add up and message counts are kept.
+// Ranks 0, 1, 2 on nodes 0, 1, 2 of a 4-ring: 0 -> 1 twice (10 + 5 bytes,
+// 1 + 2 messages), 1 -> 2 once (7 bytes, 3 messages), all one hop: 22
+// bytes in 6 messages, hop-bytes 22, mean message 400 + 400 + 100 ns.
 TEST(CApi, GraphFromCsr) {
   const uint64_t offsets[] = {0, 2, 3, 3};
   const uint32_t targets[] = {1, 1, 2};
   const uint64_t bytes[] = {10, 5, 7}, msgs[] = {1, 2, 3};
-  rankmap_graph* g = nullptr;
+  Handles h;
   rankmap_error err{};
-  ASSERT_EQ(rankmap_graph_create_csr(3, offsets, targets, bytes, msgs, &g, &err), RANKMAP_OK);
-  EXPECT_EQ(rankmap_graph_ranks(g), 3u);
-  EXPECT_NE(g, nullptr);
-  rankmap_graph_free(g);
+  ASSERT_EQ(rankmap_graph_create_csr(3, offsets, targets, bytes, msgs, &h.graph, &err), RANKMAP_OK);
+  EXPECT_EQ(rankmap_graph_ranks(h.graph), 3u);
+  const char* ring = "[network]\ndims = [4]\nt_hop_ns = 100\nt_inj_ns = 400\nt_ej_ns = 400\n"
+                     "[[nodes]]\nhosts = \"n[0-3]\"\nhwloc = \"core:1\"\n";
+  ASSERT_EQ(rankmap_machine_parse(ring, &h.machine, &err), RANKMAP_OK) << err.message;
+  ASSERT_EQ(rankmap_allocation_create(h.machine, nullptr, 0, 0, &h.allocation, &err), RANKMAP_OK) << err.message;
+  int32_t host[3], cpu[3];
+  ASSERT_EQ(rankmap_map_block(h.graph, h.allocation, 3, host, cpu, &err), RANKMAP_OK) << err.message;
+  rankmap_scores s{};
+  ASSERT_EQ(rankmap_evaluate(h.graph, h.machine, h.allocation, 3, host, cpu, &s, &err), RANKMAP_OK) << err.message;
+  EXPECT_EQ(s.total_bytes, 22u);
+  EXPECT_EQ(s.total_msgs, 6u);
+  EXPECT_EQ(s.hop_bytes, 22u);
+  EXPECT_DOUBLE_EQ(s.mean_message_ns, 900);
+
+  rankmap_graph* g = nullptr;
 
   const uint32_t bad_targets[] = {1, 9, 2};
   EXPECT_EQ(rankmap_graph_create_csr(3, offsets, bad_targets, bytes, msgs, &g, &err), RANKMAP_ERR_INPUT);
@@ -290,14 +308,10 @@ TEST(CApi, ErrorPaths) {
 TEST(CApi, LaunchFilesInEveryFormat) {
   Handles h;
   open_desmos(h, "node[00-01]");
-  const uint64_t offsets[] = {0, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
-  const uint32_t targets[] = {1, 0};
-  const uint64_t bytes[] = {8, 8};
-  rankmap_graph* g = nullptr;
+  use_twelve_ranks(h);
   rankmap_error err{};
-  ASSERT_EQ(rankmap_graph_create_csr(12, offsets, targets, bytes, nullptr, &g, &err), RANKMAP_OK);
   std::vector<int32_t> host(12), cpu(12);
-  ASSERT_EQ(rankmap_map(g, h.machine, h.allocation, h.context, 12, host.data(), cpu.data(), &err), RANKMAP_OK)
+  ASSERT_EQ(rankmap_map(h.graph, h.machine, h.allocation, h.context, 12, host.data(), cpu.data(), &err), RANKMAP_OK)
       << err.message;
   const Machine machine = load_machine(kDesmos);
   AllocationOptions options;
@@ -317,7 +331,6 @@ TEST(CApi, LaunchFilesInEveryFormat) {
     EXPECT_EQ(text_of(c_path), text_of(cpp_path)) << format;
     EXPECT_FALSE(text_of(c_path).empty()) << format;
   }
-  rankmap_graph_free(g);
 }
 
 // A context read back from a dumped one (`rankmap map --dump-config`) maps

@@ -4,14 +4,13 @@
 #include "machine/node_geometry.hpp"
 #include "rankmap/error.hpp"
 #include "rankmap/metrics.hpp"
+#include "score/mapping_size.hpp"
 
 namespace rankmap {
 
 Metrics evaluate(const Graph& graph, const Machine& machine, const Allocation& allocation,
                  const Mapping& mapping) {
-  if (mapping.size() != graph.ranks)
-    throw Error("mapping places " + std::to_string(mapping.size()) + " ranks but the graph has " +
-                std::to_string(graph.ranks));
+  detail::require_mapping_of(graph, mapping);
   const Network& net = machine.network;
   const std::size_t nalloc = allocation.size();
   const detail::NodeGeometry geometry(machine, allocation);

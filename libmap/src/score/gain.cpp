@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "machine/node_geometry.hpp"
-#include "rankmap/error.hpp"
+#include "score/mapping_size.hpp"
 
 namespace rankmap {
 
@@ -75,9 +75,7 @@ MessageTimes mean_message_times(const Graph& graph, const Network& net, const Me
 
 double slowest_sender_ns(const Graph& graph, const Machine& machine, const Allocation& allocation,
                          const Mapping& mapping) {
-  if (mapping.size() != graph.ranks)
-    throw Error("mapping places " + std::to_string(mapping.size()) + " ranks but the graph has " +
-                std::to_string(graph.ranks));
+  detail::require_mapping_of(graph, mapping);
   const Network& net = machine.network;
   const detail::NodeGeometry geometry(machine, allocation);
   std::vector<double> slowest(graph.ranks, 0), received(graph.ranks, 0);
