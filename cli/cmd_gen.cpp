@@ -1,5 +1,6 @@
 // rankmap gen stencil --dims 16x8x8: synthetic communication graphs.
 #include <charconv>
+#include <optional>
 #include <iostream>
 
 #include "commands.hpp"
@@ -18,6 +19,7 @@ struct GenOptions {
   bool periodic = false;
   std::uint64_t bytes = 1024, col_bytes = 0, seed = 1;
   std::uint32_t ranks = 64, cells_per_rank = 64;
+  std::optional<std::uint64_t> renumber;  // seed of a random renumbering of the ranks
   bool quiet = false;
 };
 
@@ -38,8 +40,12 @@ std::vector<int> parse_dims(const std::string& text, const char* option) {
   return dims;
 }
 
-void write_graph(const Graph& g, const GenOptions& o, const std::string& description, Progress& progress) {
+void write_graph(Graph g, const GenOptions& o, std::string description, Progress& progress) {
   progress.done("generated");
+  if (o.renumber) {
+    g = renumber_ranks(g, *o.renumber);
+    description += " --renumber " + std::to_string(*o.renumber);
+  }
   write_graph_file(g, o.output, "rankmap gen " + description);
   progress.done("wrote " + o.output);
   std::cout << "wrote " << o.output << ": " << g.ranks << " ranks, " << g.num_edges() << " edges\n";
@@ -96,6 +102,8 @@ void add_gen(CLI::App& app, Action& action) {
   auto output = [&](CLI::App* cmd) {
     cmd->add_option("--output,-o", o->output, "Graph file to write (.mtx, .csv or .grf)")->required();
     cmd->add_flag("--quiet,-q", o->quiet, "No progress lines on stderr");
+    cmd->add_option("--renumber", o->renumber,
+                    "Renumber the ranks by a random permutation of this seed (same traffic, no order to lean on)");
   };
 
   CLI::App* stencil = gen->add_subcommand("stencil", "A structured-grid halo exchange, ranks X fastest");

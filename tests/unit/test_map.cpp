@@ -37,6 +37,21 @@ TEST(MapKnownOptimum, StencilOnFourCubedTorus) {
   EXPECT_EQ(s.cross_socket_bytes, 64 * 4 * 2 * B);
 }
 
+// The same stencil with its ranks renumbered at random: the same graph, so
+// the same optimum (the grid is found in the edges, not the numbering).
+TEST(MapKnownOptimum, RenumberedStencilOnFourCubedTorus) {
+  const std::uint64_t B = 1000;
+  const Machine m = test::make_machine("[4, 4, 4]", "", "n[00-63]", "package:2 core:8 pu:1");
+  const Allocation a = make_allocation(m, {});
+  for (std::uint64_t seed : {1, 2, 3}) {
+    const Graph g = renumber_ranks(make_stencil({{16, 8, 8}, false, false, B}), seed);
+    const Metrics s = map_and_score(g, m, a, create_context("default"));
+    EXPECT_EQ(s.hop_bytes, 2 * 960 * B) << seed;
+    EXPECT_EQ(s.max_dilation, 1) << seed;
+    EXPECT_EQ(s.cross_socket_bytes, 64 * 4 * 2 * B) << seed;
+  }
+}
+
 // 8x4x6 stencil on Desmos (32 nodes x 6 cores, 4x2x2x2). A 6-cell region has
 // at least the 22 faces of a 1x2x3 box: the cut is at least
 // (32*22 - 208 outer faces) / 2 = 248 edges. 2x1x3 blocks form a 4x4x2 block

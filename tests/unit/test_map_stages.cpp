@@ -173,3 +173,49 @@ TEST(Stages, LinkLoadSwapsLowerThePeakOnly) {
   }
   EXPECT_GT(lowered, 0);
 }
+
+// A renumbered grid is found from its edges: the recovered positions make
+// a grid of the same size in which every edge joins positions at most one
+// step apart on each axis (with wrap-around when periodic), checked here
+// against the generator's own coordinates.
+TEST(Stages, RecoverGridWhateverTheNumbering) {
+  struct Case {
+    StencilSpec spec;
+    std::size_t axes;
+  };
+  for (const Case& c : {Case{{{16, 8, 8}, false, false, 5}, 3}, Case{{{16, 8, 8}, true, false, 5}, 3},
+                        Case{{{32, 32}, true, false, 5}, 2}, Case{{{12, 10}, false, true, 5}, 2},
+                        Case{{{16, 16, 4}, false, true, 5}, 3}, Case{{{64}, false, false, 5}, 1}}) {
+    const Graph g = renumber_ranks(make_stencil(c.spec), 11);
+    const UndirectedGraph u = make_undirected(g);
+    const auto grid = recover_grid(u);
+    ASSERT_TRUE(grid.has_value()) << c.spec.dims.size();
+    ASSERT_EQ(grid->dims.size(), c.axes);
+    std::uint64_t volume = 1;
+    for (int d : grid->dims) volume *= static_cast<std::uint64_t>(d);
+    EXPECT_EQ(volume, u.n);
+    auto coords = [&](std::uint32_t r) {
+      std::vector<int> x;
+      std::uint32_t p = grid->position_of_rank[r];
+      for (int d : grid->dims) x.push_back(static_cast<int>(p % d)), p /= d;
+      return x;
+    };
+    for (std::uint32_t r = 0; r < u.n; ++r)
+      for (std::uint64_t e = u.xadj[r]; e < u.xadj[r + 1]; ++e) {
+        const auto a = coords(r), b = coords(u.adjncy[e]);
+        for (std::size_t d = 0; d < a.size(); ++d) {
+          const int diff = std::abs(a[d] - b[d]);
+          EXPECT_TRUE(diff <= 1 || (c.spec.periodic && diff == grid->dims[d] - 1)) << r << " axis " << d;
+        }
+      }
+  }
+}
+
+// A graph that is no grid is not taken for one: a ring with one chord.
+TEST(Stages, RecoverGridRefusesAChordedRing) {
+  GraphBuilder b(16);
+  for (std::uint32_t r = 0; r < 16; ++r) b.add(r, (r + 1) % 16, 1, 1), b.add((r + 1) % 16, r, 1, 1);
+  b.add(0, 8, 1, 1);
+  b.add(8, 0, 1, 1);
+  EXPECT_FALSE(recover_grid(make_undirected(b.build())).has_value());
+}

@@ -39,4 +39,10 @@ struct RowAlltoallSpec {
 };
 Graph make_row_alltoall(const RowAlltoallSpec& spec);
 
+// The same traffic with the ranks renumbered by a seeded uniform random
+// permutation: old rank r becomes rank p[r]. A mapper that finds structure
+// in the graph maps both equally well; one that reads it from rank order
+// does not.
+Graph renumber_ranks(const Graph& graph, std::uint64_t seed);
+
 }  // namespace rankmap

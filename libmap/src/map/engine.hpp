@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "graph/undirected.hpp"
@@ -41,6 +42,16 @@ std::vector<int> partition_recursive_bisection(const UndirectedGraph& g, const s
 // grid or the allocation is not the whole, uniform machine.
 std::vector<std::vector<int>> cartesian_candidates(const UndirectedGraph& g, const Allocation& allocation,
                                                    const NodeGeometry& geometry, std::size_t max_candidates);
+// A grid found in the graph's edges whatever the rank numbering: its axis
+// lengths (X fastest) and each rank's position in it.
+struct RecoveredGrid {
+  std::vector<int> dims;
+  std::vector<std::uint32_t> position_of_rank;
+};
+std::optional<RecoveredGrid> recover_grid(const UndirectedGraph& g);
+// The same graph with vertex v numbered new_of_old[v] (a permutation).
+UndirectedGraph renumber(const UndirectedGraph& g, const std::vector<std::uint32_t>& new_of_old);
+
 // Swaps single ranks between nodes while hop-bytes falls; returns passes made.
 int refine_rank_swaps(const UndirectedGraph& g, const NodeGeometry& geo, std::vector<int>& node_of_rank, int passes);
 

@@ -130,15 +130,28 @@ Mapping map(const Graph& graph, const Machine& machine, const Allocation& alloca
     // the edges, so big graphs score fewer.
     const std::size_t edges = g.xadj[g.n];
     const std::size_t max_candidates = std::clamp<std::size_t>((std::size_t{1} << 26) / std::max<std::size_t>(edges, 1), 2, 64);
+    std::vector<std::vector<int>> layouts = cartesian_candidates(g, allocation, geometry, max_candidates);
+    if (layouts.empty()) {
+      // Not a grid in rank order: perhaps a grid renumbered.
+      if (const auto grid = recover_grid(g)) {
+        stage("found a grid in the graph's edges");
+        layouts = cartesian_candidates(renumber(g, grid->position_of_rank), allocation, geometry, max_candidates);
+        for (auto& layout : layouts) {
+          std::vector<int> node_of_rank(g.n);
+          for (std::uint32_t r = 0; r < g.n; ++r) node_of_rank[r] = layout[grid->position_of_rank[r]];
+          layout = std::move(node_of_rank);
+        }
+      }
+    }
     std::vector<int> best;
     std::uint64_t best_cost = 0;
-    for (auto& candidate : cartesian_candidates(g, allocation, geometry, max_candidates)) {
+    for (auto& candidate : layouts) {
       const std::uint64_t c = node_hop_bytes(candidate);
       if (best.empty() || c < best_cost) best = std::move(candidate), best_cost = c;
     }
     have_grid = !best.empty();
     if (have_grid) finish("Cartesian", std::move(best));
-    else stage("not a grid that fits the allocation in rank order");
+    else stage("not a grid that fits the allocation");
   }
   if (have_grid && context.partition.grid_only) return std::move(candidates.front().mapping);
 

@@ -93,9 +93,10 @@ std::uint64_t cut_between(const LocalTraffic& w, const std::vector<std::vector<s
 // Splits `members` (local indices) into groups of the given sizes with the
 // least traffic between groups: growth from several seeds, then swaps.
 std::vector<std::vector<std::size_t>> split_into_groups(const LocalTraffic& w, const std::vector<std::size_t>& members,
-                                                        const std::vector<std::size_t>& sizes) {
-  constexpr std::size_t kSeeds = 4;
-  const std::size_t step = std::max<std::size_t>(1, members.size() / kSeeds);
+                                                        const std::vector<std::size_t>& sizes, std::size_t seeds) {
+  // Growth costs members^3: every rank seeds on small nodes only.
+  const std::size_t tries = members.size() <= 32 ? seeds : std::min<std::size_t>(seeds, 4);
+  const std::size_t step = std::max<std::size_t>(1, members.size() / tries);
   std::vector<std::vector<std::size_t>> best;
   std::uint64_t best_cut = 0;
   for (std::size_t seed = 0; seed < members.size(); seed += step) {
@@ -110,22 +111,22 @@ std::vector<std::vector<std::size_t>> split_into_groups(const LocalTraffic& w, c
 
 // Assigns `members` to `slot_ids` (equal counts), grouping by package, then
 // by core when slots are single PUs.
-void place_in_node(const LocalTraffic& w, const std::vector<std::size_t>& members, const std::vector<int>& slot_ids,
+void place_in_node(const LocalTraffic& w, std::size_t seeds, const std::vector<std::size_t>& members, const std::vector<int>& slot_ids,
                    const std::vector<int>& key_of_slot, const std::vector<int>& subkey_of_slot,
                    std::vector<int>& slot_of_member) {
   std::map<int, std::vector<int>> by_key;
   for (int s : slot_ids) by_key[key_of_slot[s]].push_back(s);
   if (by_key.size() == 1) {
-    if (!subkey_of_slot.empty()) return place_in_node(w, members, slot_ids, subkey_of_slot, {}, slot_of_member);
+    if (!subkey_of_slot.empty()) return place_in_node(w, seeds, members, slot_ids, subkey_of_slot, {}, slot_of_member);
     for (std::size_t i = 0; i < members.size(); ++i) slot_of_member[members[i]] = slot_ids[i];
     return;
   }
   std::vector<std::size_t> sizes;
   std::vector<std::vector<int>> slot_groups;
   for (auto& [key, slots] : by_key) sizes.push_back(slots.size()), slot_groups.push_back(slots);
-  const auto groups = split_into_groups(w, members, sizes);
+  const auto groups = split_into_groups(w, members, sizes, seeds);
   for (std::size_t g = 0; g < groups.size(); ++g)
-    place_in_node(w, groups[g], slot_groups[g], subkey_of_slot.empty() ? key_of_slot : subkey_of_slot, {}, slot_of_member);
+    place_in_node(w, seeds, groups[g], slot_groups[g], subkey_of_slot.empty() ? key_of_slot : subkey_of_slot, {}, slot_of_member);
 }
 
 }  // namespace
@@ -134,6 +135,10 @@ Mapping assign_slots(const UndirectedGraph& g, const std::vector<int>& node_of_r
                      const Allocation& allocation, bool within_node) {
   Mapping m;
   m.ranks.assign(node_of_rank.size(), {});
+  // Growth from every rank of a (small) node as a seed, up to 64K ranks in
+  // all: a fixed few seeds make the split depend on the rank numbering.
+  // Beyond, from 4, as a million ranks would otherwise cost seconds here.
+  const std::size_t seeds = node_of_rank.size() <= (std::size_t{1} << 16) ? SIZE_MAX : 4;
   std::vector<std::vector<std::uint32_t>> ranks_on(allocation.size());
   for (std::uint32_t r = 0; r < node_of_rank.size(); ++r) ranks_on[node_of_rank[r]].push_back(r);
   for (std::size_t k = 0; k < allocation.size(); ++k) {
@@ -155,7 +160,7 @@ Mapping assign_slots(const UndirectedGraph& g, const std::vector<int>& node_of_r
       std::vector<std::size_t> members(ranks.size());
       std::iota(members.begin(), members.end(), 0);
       std::vector<int> slot_of_member(ranks.size(), -1);
-      place_in_node(LocalTraffic(g, ranks), members, slot_ids, package,
+      place_in_node(LocalTraffic(g, ranks), seeds, members, slot_ids, package,
                     allocation.hwthreads ? core : std::vector<int>{}, slot_of_member);
       slot_of = slot_of_member;
     } else {

@@ -1,0 +1,329 @@
+// A grid's coordinates read from its edges, not from its rank numbering, so
+// that a halo exchange whose ranks were renumbered (by the application, a
+// communicator split or a launcher) still reaches the Cartesian layouts.
+//
+// The "axis graph" is the grid's face neighbours: all edges for a 5- or
+// 7-point stencil; for a 27-point stencil whose diagonal neighbours exchange
+// less, the edges above the lightest weight classes. Directions are carried
+// from vertex to vertex by breadth-first search: at w, reached from v along
+// direction d, a neighbour x of w that closes a square v-w-x-y with a
+// neighbour y of v on another axis takes y's direction; otherwise it goes
+// straight on (d). Walking one direction from the start gives each axis's
+// length and whether it wraps. cartesian_candidates() then checks every edge
+// against the grid it names, so a wrong guess costs a pass, never a mapping.
+#include <algorithm>
+#include <array>
+#include <optional>
+#include <queue>
+
+#include "map/engine.hpp"
+
+namespace rankmap::detail {
+namespace {
+
+constexpr int kMaxAxes = 3;               // as the Cartesian layouts
+constexpr int kMaxDegree = 2 * kMaxAxes;  // face neighbours of a grid vertex
+// A ring of 4 is a 2x2 square (C4 = K2 x K2), so unfolding sees each as two
+// axes of 2; place() joins such pairs back into rings.
+constexpr int kMaxUnfoldedAxes = kMaxDegree;
+constexpr std::size_t kWeightClasses = 4; // lightest classes dropped, at most
+
+// Face-neighbour subgraph: the kept edges of each vertex, in its order.
+struct AxisGraph {
+  std::vector<std::uint64_t> xadj;
+  std::vector<std::uint32_t> adj;
+  std::uint32_t degree(std::uint32_t v) const { return static_cast<std::uint32_t>(xadj[v + 1] - xadj[v]); }
+  bool adjacent(std::uint32_t a, std::uint32_t b) const {
+    for (std::uint64_t e = xadj[a]; e < xadj[a + 1]; ++e)
+      if (adj[e] == b) return true;
+    return false;
+  }
+};
+
+// The edges `keep(v, e)` accepts, or an empty xadj when some vertex would
+// keep more than kMaxDegree of them, or none.
+template <class Keep>
+AxisGraph axis_graph(const UndirectedGraph& g, Keep&& keep) {
+  AxisGraph a;
+  a.xadj.assign(static_cast<std::size_t>(g.n) + 1, 0);
+  std::vector<char> kept(g.adjncy.size(), 0);
+  for (std::uint32_t v = 0; v < g.n; ++v) {
+    std::uint32_t d = 0;
+    for (std::uint64_t e = g.xadj[v]; e < g.xadj[v + 1]; ++e) d += kept[e] = keep(v, e);
+    if (d > kMaxDegree || d == 0) return {};
+    a.xadj[v + 1] = a.xadj[v] + d;
+  }
+  a.adj.reserve(a.xadj[g.n]);
+  for (std::uint64_t e = 0; e < g.adjncy.size(); ++e)
+    if (kept[e]) a.adj.push_back(g.adjncy[e]);
+  return a;
+}
+
+// Common neighbours of u and v (adjacency lists ascending, as
+// make_undirected() writes them).
+std::uint32_t common_neighbours(const UndirectedGraph& g, std::uint32_t u, std::uint32_t v) {
+  std::uint64_t i = g.xadj[u], j = g.xadj[v];
+  std::uint32_t common = 0;
+  while (i < g.xadj[u + 1] && j < g.xadj[v + 1]) {
+    if (g.adjncy[i] < g.adjncy[j]) ++i;
+    else if (g.adjncy[i] > g.adjncy[j]) ++j;
+    else ++common, ++i, ++j;
+  }
+  return common;
+}
+
+// A 9- or 27-point stencil of equal weights: face neighbours share at least
+// half their closed neighbourhoods (Jaccard >= 1/2: 18 of 36 cells inside,
+// 12 of 24 on a boundary), diagonal ones less (12 of 42, 8 of 46; 8 of 18
+// at a corner). A 5- or 7-point stencil has no triangles and fails here; it
+// was tried with all its edges first.
+// 3 * |N[u] & N[v]| - |N[u]| - |N[v]|: >= 0 when the Jaccard index of the
+// closed neighbourhoods is at least 1/2.
+long long half_shared_margin(const UndirectedGraph& g, std::uint32_t u, std::uint32_t v) {
+  const long long both = common_neighbours(g, u, v) + 2;  // u and v themselves
+  const auto du = static_cast<long long>(g.xadj[u + 1] - g.xadj[u] + 1);
+  const auto dv = static_cast<long long>(g.xadj[v + 1] - g.xadj[v] + 1);
+  return 3 * both - du - dv;
+}
+
+// Next to a corner of the grid, a diagonal such as (1,0,z)-(0,1,z) also
+// shares exactly half; it closes a triangle with two faces that share more
+// than half ((0,0,z) to each), which a true face never does.
+bool shares_half_its_neighbourhood(const UndirectedGraph& g, std::uint32_t u, std::uint64_t e) {
+  const std::uint32_t v = g.adjncy[e];
+  const long long margin = half_shared_margin(g, u, v);
+  if (margin != 0) return margin > 0;
+  std::uint64_t i = g.xadj[u], j = g.xadj[v];
+  while (i < g.xadj[u + 1] && j < g.xadj[v + 1]) {
+    if (g.adjncy[i] < g.adjncy[j]) ++i;
+    else if (g.adjncy[i] > g.adjncy[j]) ++j;
+    else {
+      const std::uint32_t w = g.adjncy[i];
+      if (half_shared_margin(g, u, w) > 0 && half_shared_margin(g, v, w) > 0) return false;
+      ++i, ++j;
+    }
+  }
+  return true;
+}
+
+// Direction codes: 2 * axis + (0 for +, 1 for -).
+using Dir = std::int8_t;
+constexpr Dir kNone = -1;
+
+class Unfolder {
+ public:
+  explicit Unfolder(const AxisGraph& a, std::uint32_t n) : a_(a), n_(n), dir_(a.adj.size(), kNone), coord_(n) {}
+
+  std::optional<RecoveredGrid> run() {
+    // Start at a vertex of least degree: a corner when the grid has one.
+    std::uint32_t s = 0;
+    for (std::uint32_t v = 1; v < n_; ++v)
+      if (a_.degree(v) < a_.degree(s)) s = v;
+    if (!label_start(s)) return std::nullopt;
+    std::vector<char> seen(n_, 0);
+    std::queue<std::uint32_t> queue;
+    seen[s] = 1;
+    queue.push(s);
+    std::uint32_t reached = 1;
+    while (!queue.empty()) {
+      const std::uint32_t v = queue.front();
+      queue.pop();
+      for (std::uint64_t e = a_.xadj[v]; e < a_.xadj[v + 1]; ++e) {
+        const std::uint32_t w = a_.adj[e];
+        if (seen[w]) continue;
+        seen[w] = 1;
+        ++reached;
+        coord_[w] = coord_[v];
+        coord_[w][dir_[e] / 2] += dir_[e] % 2 ? -1 : 1;
+        label_from(v, dir_[e], w);
+        queue.push(w);
+      }
+    }
+    if (reached != n_) return std::nullopt;  // not connected: no single grid
+    return place(s);
+  }
+
+ private:
+  // s's neighbours: each opens an axis (+) unless it is opposite (shares no
+  // other neighbour with) one already labelled +, which it then closes (-).
+  bool label_start(std::uint32_t s) {
+    for (std::uint64_t e = a_.xadj[s]; e < a_.xadj[s + 1]; ++e) {
+      if (dir_[e] != kNone) continue;
+      if (axes_ == kMaxUnfoldedAxes) return false;
+      dir_[e] = static_cast<Dir>(2 * axes_);
+      for (std::uint64_t f = e + 1; f < a_.xadj[s + 1]; ++f)
+        if (dir_[f] == kNone && !shares_other_neighbour(a_.adj[e], a_.adj[f], s)) {
+          dir_[f] = static_cast<Dir>(2 * axes_ + 1);
+          break;
+        }
+      ++axes_;
+    }
+    return true;
+  }
+
+  bool shares_other_neighbour(std::uint32_t x, std::uint32_t y, std::uint32_t except) const {
+    for (std::uint64_t e = a_.xadj[x]; e < a_.xadj[x + 1]; ++e)
+      if (a_.adj[e] != except && a_.adjacent(a_.adj[e], y)) return true;
+    return false;
+  }
+
+  // Directions of w's edges, from v's (w reached from v along d).
+  void label_from(std::uint32_t v, Dir d, std::uint32_t w) {
+    for (std::uint64_t e = a_.xadj[w]; e < a_.xadj[w + 1]; ++e) {
+      const std::uint32_t x = a_.adj[e];
+      if (x == v) {
+        dir_[e] = static_cast<Dir>(d ^ 1);
+        continue;
+      }
+      Dir label = d;  // straight on, unless a square turns it
+      for (std::uint64_t f = a_.xadj[v]; f < a_.xadj[v + 1]; ++f) {
+        const std::uint32_t y = a_.adj[f];
+        if (y != w && dir_[f] / 2 != d / 2 && a_.adjacent(y, x)) {
+          label = dir_[f];
+          break;
+        }
+      }
+      dir_[e] = label;
+    }
+  }
+
+  // Steps from s along direction d until the grid ends or comes back to s.
+  std::pair<std::uint32_t, bool> walk(std::uint32_t s, Dir d) const {
+    std::uint32_t x = s, steps = 0;
+    while (steps <= n_) {
+      std::uint32_t next = x;
+      for (std::uint64_t e = a_.xadj[x]; e < a_.xadj[x + 1]; ++e)
+        if (dir_[e] == d) next = a_.adj[e];
+      if (next == x) return {steps, false};
+      x = next;
+      ++steps;
+      if (x == s) return {steps, true};
+    }
+    return {0, false};
+  }
+
+  std::optional<RecoveredGrid> place(std::uint32_t s) const {
+    // Each unfolded axis: its length, and where its positions start.
+    std::array<int, kMaxUnfoldedAxes> length{}, low{};
+    std::array<bool, kMaxUnfoldedAxes> wraps{};
+    std::uint64_t volume = 1;
+    for (int k = 0; k < axes_; ++k) {
+      const auto [ahead, round] = walk(s, static_cast<Dir>(2 * k));
+      wraps[k] = round;
+      if (round) {
+        length[k] = static_cast<int>(ahead);
+      } else {
+        const std::uint32_t behind = walk(s, static_cast<Dir>(2 * k + 1)).first;
+        length[k] = static_cast<int>(ahead + behind + 1);
+        low[k] = -static_cast<int>(behind);
+      }
+      if (length[k] < 2) return std::nullopt;
+      volume *= static_cast<std::uint64_t>(length[k]);
+    }
+    if (volume != n_) return std::nullopt;
+    auto position = [&](std::uint32_t v, int k) {
+      const int c = coord_[v][k];
+      return wraps[k] ? ((c % length[k]) + length[k]) % length[k] : c - low[k];
+    };
+    // Grid axes: unfolded axes, or pairs of 2-long ones joined into a ring
+    // of 4 in Gray order (0,0) (1,0) (1,1) (0,1).
+    struct Axis {
+      int first, second, length;  // second < 0: a single unfolded axis
+    };
+    std::vector<Axis> axes;
+    std::vector<int> twos;
+    for (int k = 0; k < axes_; ++k)
+      if (length[k] == 2) twos.push_back(k);
+    int surplus = axes_ - kMaxAxes;
+    std::vector<char> joined(axes_, 0);
+    for (std::size_t i = 0; surplus > 0 && i + 1 < twos.size(); i += 2, --surplus) {
+      axes.push_back({twos[i], twos[i + 1], 4});
+      joined[twos[i]] = joined[twos[i + 1]] = 1;
+    }
+    for (int k = 0; k < axes_; ++k)
+      if (!joined[k]) axes.push_back({k, -1, length[k]});
+    if (axes.size() > static_cast<std::size_t>(kMaxAxes)) return std::nullopt;
+    // Longest axis first (X fastest), as a halo code usually numbers them.
+    std::stable_sort(axes.begin(), axes.end(), [](const Axis& x, const Axis& y) { return x.length > y.length; });
+    auto grid_coord = [&](std::uint32_t v, const Axis& axis) {
+      if (axis.second < 0) return position(v, axis.first);
+      const int a = position(v, axis.first), b = position(v, axis.second);
+      return b == 0 ? a : 3 - a;
+    };
+    RecoveredGrid grid;
+    for (const Axis& axis : axes) grid.dims.push_back(axis.length);
+    grid.position_of_rank.assign(n_, 0);
+    std::vector<char> taken(n_, 0);
+    for (std::uint32_t v = 0; v < n_; ++v) {
+      std::uint64_t index = 0;
+      for (int i = static_cast<int>(axes.size()) - 1; i >= 0; --i) {
+        const int c = grid_coord(v, axes[i]);
+        if (c < 0 || c >= axes[i].length) return std::nullopt;
+        index = index * static_cast<std::uint64_t>(axes[i].length) + static_cast<std::uint64_t>(c);
+      }
+      if (taken[index]) return std::nullopt;
+      taken[index] = 1;
+      grid.position_of_rank[v] = static_cast<std::uint32_t>(index);
+    }
+    return grid;
+  }
+
+  const AxisGraph& a_;
+  std::uint32_t n_;
+  std::vector<Dir> dir_;  // per edge of the axis graph
+  std::vector<std::array<int, kMaxUnfoldedAxes>> coord_;
+  int axes_ = 0;
+};
+
+}  // namespace
+
+std::optional<RecoveredGrid> recover_grid(const UndirectedGraph& g) {
+  if (g.n < 4) return std::nullopt;
+  // The distinct edge weights, lightest first. With many, the graph is no
+  // weighted stencil: only all edges together are tried.
+  std::vector<std::uint64_t> classes;
+  for (std::uint64_t w : g.weight) {
+    if (std::find(classes.begin(), classes.end(), w) != classes.end()) continue;
+    classes.push_back(w);
+    if (classes.size() > 4 * kWeightClasses) {
+      classes = {*std::min_element(g.weight.begin(), g.weight.end())};
+      break;
+    }
+  }
+  std::sort(classes.begin(), classes.end());
+  for (std::size_t i = 0; i < classes.size() && i <= kWeightClasses; ++i) {
+    const std::uint64_t threshold = classes[i];
+    const AxisGraph a = axis_graph(g, [&](std::uint32_t, std::uint64_t e) { return g.weight[e] >= threshold; });
+    if (a.xadj.empty()) continue;
+    if (auto grid = Unfolder(a, g.n).run()) return grid;
+  }
+  // Equal weights with diagonals: faces told apart by shared neighbours. A
+  // 3^3-point stencil has at most 26 neighbours a rank.
+  std::uint64_t max_degree = 0;
+  for (std::uint32_t v = 0; v < g.n; ++v) max_degree = std::max(max_degree, g.xadj[v + 1] - g.xadj[v]);
+  if (max_degree > 26) return std::nullopt;
+  const AxisGraph a = axis_graph(g, [&](std::uint32_t v, std::uint64_t e) { return shares_half_its_neighbourhood(g, v, e); });
+  if (a.xadj.empty()) return std::nullopt;
+  return Unfolder(a, g.n).run();
+}
+
+UndirectedGraph renumber(const UndirectedGraph& g, const std::vector<std::uint32_t>& new_of_old) {
+  std::vector<std::uint32_t> old_of_new(g.n);
+  for (std::uint32_t v = 0; v < g.n; ++v) old_of_new[new_of_old[v]] = v;
+  UndirectedGraph r;
+  r.n = g.n;
+  r.xadj.resize(static_cast<std::size_t>(g.n) + 1, 0);
+  r.adjncy.reserve(g.adjncy.size());
+  r.weight.reserve(g.weight.size());
+  for (std::uint32_t i = 0; i < g.n; ++i) {
+    const std::uint32_t v = old_of_new[i];
+    for (std::uint64_t e = g.xadj[v]; e < g.xadj[v + 1]; ++e) {
+      r.adjncy.push_back(new_of_old[g.adjncy[e]]);
+      r.weight.push_back(g.weight[e]);
+    }
+    r.xadj[i + 1] = r.adjncy.size();
+  }
+  return r;
+}
+
+}  // namespace rankmap::detail
