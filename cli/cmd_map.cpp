@@ -50,17 +50,19 @@ int run_map(const MapOptions& o) {
   progress.done("read " + o.graph);
 
   const auto start = std::chrono::steady_clock::now();
-  const Mapping mapping =
+  const MapResult result =
       o.baseline.empty()
-          ? rankmap::map(graph, machine, allocation, context, [&](std::string_view s) { progress.done(std::string(s)); })
-          : baseline_mapping(parse_baseline(o.baseline), allocation, graph.ranks, context.seed);
+          ? map_explained(graph, machine, allocation, context, [&](std::string_view s) { progress.done(std::string(s)); })
+          : MapResult{baseline_mapping(parse_baseline(o.baseline), allocation, graph.ranks, context.seed), "", ""};
+  const Mapping& mapping = result.mapping;
   const double map_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   progress.done("mapped");
 
   write_launch_files(o.output, format, machine, allocation, mapping);
   progress.done("wrote and re-checked " + o.output);
   report(graph, machine, allocation, mapping,
-         {o.baseline.empty() ? "rankmap " + context.preset : o.baseline, o.json, map_seconds, p_mpi, p_mpi_source});
+         {o.baseline.empty() ? "rankmap " + context.preset : o.baseline, o.json, map_seconds, p_mpi, p_mpi_source,
+          result.kept, result.why});
   progress.done("scored");
   return 0;
 }
@@ -70,7 +72,7 @@ int run_map(const MapOptions& o) {
 void add_map(CLI::App& app, Action& action) {
   auto o = std::make_shared<MapOptions>();
   CLI::App* cmd = app.add_subcommand("map", "Compute a mapping and write the launch file");
-  cmd->add_option("graph", o->graph, "Communication graph (.mtx .graph .grf .csv)");
+  cmd->add_option("graph", o->graph, "Communication graph (.rmp .mtx .graph .grf .csv)");
   o->machine.add_to(*cmd, false);
   cmd->add_option("--baseline", o->baseline, "Write a launcher's default mapping instead: block, rr or random")
       ->check(CLI::IsMember({"block", "rr", "random"}));

@@ -108,7 +108,16 @@ void report(const Graph& graph, const Machine& machine, const Allocation& alloca
                   prediction->mapping.by_messages_ns, prediction->block.by_messages_ns);
     std::cout << line;
   }
-  if (!request.json.empty()) write_json(request.json, report_json(ours, block, request.map_seconds, prediction));
+  if (!request.kept.empty())
+    std::cout << "kept " << request.kept << (request.kept_why.empty() ? "" : ": " + request.kept_why) << "\n";
+  if (request.json.empty()) return;
+  nlohmann::ordered_json doc = report_json(ours, block, request.map_seconds, prediction);
+  if (!request.kept.empty()) {
+    doc["kept"] = request.kept;
+    doc["block_kept"] = request.kept == "block";
+    doc["kept_why"] = request.kept_why.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(request.kept_why);
+  }
+  write_json(request.json, doc);
 }
 
 void write_json(const std::string& path, const nlohmann::ordered_json& doc) {

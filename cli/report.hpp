@@ -41,6 +41,8 @@ struct ReportRequest {
   double map_seconds = 0;
   std::optional<double> p_mpi;  // for predicted_gain; none: no prediction
   std::string p_mpi_source;     // "--p-mpi" or the profile's path
+  std::string kept;             // map: the engine's candidate kept ("block" too); empty elsewhere
+  std::string kept_why;         // when block was kept: why
 };
 
 // Scores `mapping` and the block baseline of the same allocation, prints the

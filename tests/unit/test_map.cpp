@@ -7,6 +7,7 @@
 #include "rankmap/map.hpp"
 #include "rankmap/metrics.hpp"
 #include "rankmap/generate.hpp"
+#include "rankmap/random.hpp"
 
 using namespace rankmap;
 
@@ -132,4 +133,61 @@ TEST(Context, PresetsDumpAndReadBack) {
                      "'swap_passes' must be a whole number");
   test::expect_error([&] { load_context(dir.write("bad2.toml", "[partition]\nmetis = true\n")); }, 2,
                      "unknown key 'metis' in [partition]");
+}
+
+// Never more hop-bytes than block, whatever the graph, allocation and
+// preset: random sparse graphs of random weights on random allocations
+// (some nodes, some ppn, sometimes fewer ranks than slots) of small tori and
+// meshes. Block's hop-bytes are scored here by evaluate(), not by the engine.
+TEST(Map, NeverMoreHopBytesThanBlockOnRandomCases) {
+  Rng rng(2026);
+  int cases = 0;
+  while (cases < 240) {
+    const int x = 2 + static_cast<int>(rng.below(3)), y = 1 + static_cast<int>(rng.below(3)),
+              z = 1 + static_cast<int>(rng.below(2));
+    const bool wrap = rng.below(2) == 0;
+    const int nodes = x * y * z;
+    const std::string w = wrap ? "true" : "false";
+    const Machine m = test::make_machine("[" + std::to_string(x) + ", " + std::to_string(y) + ", " + std::to_string(z) + "]",
+                                         "[" + w + ", " + w + ", " + w + "]", "n[00-" + (nodes <= 10 ? "0" : std::string()) +
+                                             std::to_string(nodes - 1) + "]",
+                                         rng.below(2) ? "package:2 core:2 pu:1" : "package:1 core:3 pu:2");
+    AllocationOptions options;
+    for (int k = 0; k < nodes; ++k)
+      if (rng.below(4) != 0) options.hosts.push_back(m.nodes[k].host);
+    if (options.hosts.empty()) options.hosts.push_back(m.nodes[0].host);
+    options.ppn = static_cast<int>(rng.below(3));  // 0: every core
+    const Allocation a = make_allocation(m, options);
+    const std::size_t slots = a.total_slots();
+    if (slots < 2) continue;
+    const std::uint32_t ranks = 2 + static_cast<std::uint32_t>(rng.below(slots - 1));
+    GraphBuilder b(ranks);
+    const std::uint32_t edges = ranks * (1 + static_cast<std::uint32_t>(rng.below(4)));
+    for (std::uint32_t e = 0; e < edges; ++e)
+      b.add(static_cast<std::uint32_t>(rng.below(ranks)), static_cast<std::uint32_t>(rng.below(ranks)), 1 + rng.below(1000), 1);
+    const Graph g = b.build();
+    const std::uint64_t block = evaluate(g, m, a, baseline_mapping(Baseline::block, a, ranks)).hop_bytes;
+    for (const auto& preset : preset_names()) {
+      Context c = create_context(preset);
+      c.seed = rng.next();
+      const Mapping mapping = map(g, m, a, c);
+      verify_mapping(mapping, a, ranks, preset);
+      EXPECT_LE(evaluate(g, m, a, mapping).hop_bytes, block) << preset << " case " << cases;
+    }
+    ++cases;
+  }
+}
+
+// When block is kept, the result says so and why.
+TEST(Map, BlockKeptIsExplained) {
+  // Two ranks that talk, on a line of two one-core nodes: block puts them on
+  // the two nodes (one hop), and so must every mapping: a tie, kept by an
+  // engine candidate; the explanation is empty unless block is kept.
+  const Machine m = test::make_machine("[2]", "[false]", "n[0-1]", "core:1");
+  const Allocation a = make_allocation(m, {});
+  GraphBuilder b(2);
+  b.add(0, 1, 10, 1);
+  const MapResult r = map_explained(b.build(), m, a, create_context("fast"));
+  EXPECT_FALSE(r.kept.empty());
+  EXPECT_EQ(r.why.empty(), r.kept != "block");
 }

@@ -26,6 +26,15 @@ UndirectedGraph undirected(std::uint32_t n, const std::vector<std::tuple<std::ui
   return make_undirected(b.build());
 }
 
+// Cartesian candidates on the whole machine as one box of nodes.
+std::vector<std::vector<int>> whole_machine_layouts(const UndirectedGraph& g, const Allocation& a, const NodeGeometry& geo,
+                                                    std::size_t max_candidates) {
+  const std::size_t per_node = a.slots(0).size();
+  const std::vector<NodeBox> boxes = node_boxes(a, geo, a.size(), per_node);
+  EXPECT_EQ(boxes.size(), 1u);
+  return boxes.empty() ? std::vector<std::vector<int>>{} : cartesian_candidates(g, boxes[0], per_node, max_candidates);
+}
+
 }  // namespace
 
 // Parts of 3 and 1 must become 2 and 2: rank 2 is the one whose move loses
@@ -90,7 +99,7 @@ TEST(Stages, CartesianFindsTheGridAndItsBoxes) {
   const Allocation a = make_allocation(m, {});
   const NodeGeometry geo(m, a);
   const UndirectedGraph g = make_undirected(make_stencil({{4, 2}, false, false, 1}));
-  const auto candidates = cartesian_candidates(g, a, geo, 16);
+  const auto candidates = whole_machine_layouts(g, a, geo, 16);
   ASSERT_FALSE(candidates.empty());
   std::uint64_t best = UINT64_MAX;
   for (const auto& node_of_rank : candidates) {
@@ -105,7 +114,7 @@ TEST(Stages, CartesianFindsTheGridAndItsBoxes) {
   const Machine m16 = test::make_machine("[2]", "", "n[0-1]", "core:8");
   const Allocation a16 = make_allocation(m16, {});
   const UndirectedGraph odd = undirected(16, {{0, 10, 1}, {0, 5, 1}});
-  EXPECT_TRUE(cartesian_candidates(odd, a16, NodeGeometry(m16, a16), 16).empty());
+  EXPECT_TRUE(whole_machine_layouts(odd, a16, NodeGeometry(m16, a16), 16).empty());
 }
 
 // Grids with fewer axes than the torus has dimensions need a torus
@@ -119,7 +128,7 @@ TEST(Stages, CartesianFoldsATorusDimensionBetweenTwoAxes) {
     const Allocation a = make_allocation(m, {});
     const NodeGeometry geo(m, a);
     std::uint64_t best = UINT64_MAX;
-    for (const auto& node_of_rank : cartesian_candidates(g, a, geo, 64)) {
+    for (const auto& node_of_rank : whole_machine_layouts(g, a, geo, 64)) {
       std::uint64_t hops = 0;
       for (std::uint32_t r = 0; r < g.n; ++r)
         for (std::uint64_t e = g.xadj[r]; e < g.xadj[r + 1]; ++e) hops += geo.hops(node_of_rank[r], node_of_rank[g.adjncy[e]]);
@@ -218,4 +227,27 @@ TEST(Stages, RecoverGridRefusesAChordedRing) {
   b.add(0, 8, 1, 1);
   b.add(8, 0, 1, 1);
   EXPECT_FALSE(recover_grid(make_undirected(b.build())).has_value());
+}
+
+// Boxes of 4 nodes on a 4x4 torus (n = x + 4y) with the first row n00-n03
+// and n05, n06, n09, n10 allocated: every shape of 4 (4x1, 2x2, 1x4) at its
+// first complete origin in coordinate order. The 2x2 at (0,0) lacks n04;
+// the one at (1,0) is n01 n02 n05 n06. No 1x4 column is complete.
+TEST(Stages, NodeBoxesFindEachShapeWhereItFits) {
+  const Machine m = test::make_machine("[4, 4]", "", "n[00-15]", "core:2");
+  const Allocation a = make_allocation(m, {{"n00", "n01", "n02", "n03", "n05", "n06", "n09", "n10"}, 0, false});
+  const NodeGeometry geo(m, a);
+  const std::vector<NodeBox> boxes = node_boxes(a, geo, 4, 2);
+  ASSERT_EQ(boxes.size(), 2u);
+  auto hosts = [&](const NodeBox& box) {
+    std::vector<std::string> h;
+    for (int k : box.node_at) h.push_back(m.nodes[a.nodes[k]].host);
+    return h;
+  };
+  EXPECT_EQ(boxes[0].net.dims, (std::vector<int>{2, 2}));
+  EXPECT_EQ(hosts(boxes[0]), (std::vector<std::string>{"n01", "n02", "n05", "n06"}));
+  EXPECT_EQ(boxes[0].net.wrap, (std::vector<bool>{false, false}));
+  EXPECT_EQ(boxes[1].net.dims, (std::vector<int>{4, 1}));
+  EXPECT_EQ(hosts(boxes[1]), (std::vector<std::string>{"n00", "n01", "n02", "n03"}));
+  EXPECT_EQ(boxes[1].net.wrap, (std::vector<bool>{true, false}));  // spans the X ring
 }

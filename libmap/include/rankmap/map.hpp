@@ -6,10 +6,13 @@
 //     the best by swaps on hop-bytes, then on the most loaded link.
 //  3. Inside each node: split its ranks over packages and cores, heaviest
 //     pairs closest.
+// Grids (in rank order or renumbered) are also laid out box by box, and the
+// launcher's block mapping is always a candidate.
 // Pure: the same inputs and Context give the same Mapping.
 #pragma once
 
 #include <functional>
+#include <string>
 #include <string_view>
 
 #include "rankmap/context.hpp"
@@ -22,8 +25,20 @@ namespace rankmap {
 using StageCallback = std::function<void(std::string_view stage)>;
 
 // Throws Error when the ranks do not fit the allocation (unless
-// context.oversubscribe) or the graph is unusable.
+// context.oversubscribe) or the graph is unusable. Never more hop-bytes
+// than the launcher's block mapping (when the ranks fit the slots): block
+// is one of the candidates, in every preset.
 Mapping map(const Graph& graph, const Machine& machine, const Allocation& allocation,
             const Context& context, const StageCallback& on_stage = {});
+
+// The same mapping, with which candidate it is and, when it is block's,
+// why the engine's own were not kept.
+struct MapResult {
+  Mapping mapping;
+  std::string kept;  // "Cartesian", "METIS k-way", "recursive bisection on block's nodes", ..., "block"
+  std::string why;   // one line when kept == "block", else empty
+};
+MapResult map_explained(const Graph& graph, const Machine& machine, const Allocation& allocation,
+                        const Context& context, const StageCallback& on_stage = {});
 
 }  // namespace rankmap

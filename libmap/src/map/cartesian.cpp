@@ -294,28 +294,89 @@ std::vector<int> node_of_ranks(const UndirectedGraph& g, const Network& net, con
   return node_of_rank;
 }
 
+// The first origin (in coordinate order) at which a box of these extents
+// has every node allocated; the box as a network of its own: a dimension
+// wraps only where the box spans the whole ring.
+void place_box(const Network& net, const std::vector<int>& extent, const std::vector<int>& at, std::size_t& budget,
+               std::vector<NodeBox>& out) {
+  const int nd = net.num_dims();
+  std::size_t volume = 1;
+  for (int e : extent) volume *= static_cast<std::size_t>(e);
+  NodeBox box;
+  box.net = net;
+  box.net.dims = extent;
+  for (int d = 0; d < nd; ++d) box.net.wrap[d] = net.wrap[d] && extent[d] == net.dims[d];
+  std::vector<int> origin(nd, 0), offset(nd, 0);
+  for (std::size_t o = 0; o < net.num_coords(); ++o) {
+    std::size_t rest = o;
+    bool valid = true;
+    for (int d = 0; d < nd; ++d) {
+      origin[d] = static_cast<int>(rest % net.dims[d]);
+      rest /= net.dims[d];
+      // A box that spans the ring needs no other origin; a line must fit.
+      if ((extent[d] == net.dims[d] && origin[d] != 0) || (!net.wrap[d] && origin[d] + extent[d] > net.dims[d]))
+        valid = false;
+    }
+    if (!valid) continue;
+    box.node_at.assign(volume, -1);
+    bool complete = true;
+    for (std::size_t i = 0; i < volume && complete; ++i) {
+      if (budget == 0) return;
+      --budget;
+      std::size_t r = i, index = 0, stride = 1;
+      for (int d = 0; d < nd; ++d) {
+        offset[d] = static_cast<int>(r % static_cast<std::size_t>(extent[d]));
+        r /= static_cast<std::size_t>(extent[d]);
+        index += static_cast<std::size_t>((origin[d] + offset[d]) % net.dims[d]) * stride;
+        stride *= static_cast<std::size_t>(net.dims[d]);
+      }
+      box.node_at[i] = at[index];
+      complete = at[index] >= 0;
+    }
+    if (complete) {
+      out.push_back(std::move(box));
+      return;
+    }
+  }
+}
+
 }  // namespace
 
-std::vector<std::vector<int>> cartesian_candidates(const UndirectedGraph& g, const Allocation& allocation,
-                                                   const NodeGeometry& geo, std::size_t max_candidates) {
+std::vector<std::vector<int>> cartesian_candidates(const UndirectedGraph& g, const NodeBox& box, std::size_t per_node,
+                                                   std::size_t max_candidates) {
   std::vector<std::vector<int>> out;
-  const Network& net = geo.network();
-  // Whole machine, every node the same number of slots, ranks fill them.
-  if (static_cast<std::size_t>(geo.size()) != net.num_coords()) return out;
-  const std::size_t per_node = allocation.slots(0).size();
-  for (std::size_t k = 0; k < allocation.size(); ++k)
-    if (allocation.slots(k).size() != per_node) return out;
-  if (per_node * allocation.size() != g.n) return out;
-  std::vector<int> node_at(net.num_coords());
-  for (int k = 0; k < geo.size(); ++k) node_at[geo.coord_index(k)] = k;
-
+  if (per_node * box.node_at.size() != g.n) return out;
   for (const GridShape& grid : grid_shapes(g)) {
-    std::vector<Layout> all = layouts(net, grid, per_node);
+    std::vector<Layout> all = layouts(box.net, grid, per_node);
     // Best estimates first; ties keep the search order, so results are deterministic.
     std::stable_sort(all.begin(), all.end(), [](const Layout& x, const Layout& y) { return x.estimate < y.estimate; });
     for (std::size_t i = 0; i < all.size() && out.size() < max_candidates; ++i)
-      out.push_back(node_of_ranks(g, net, grid, all[i], node_at));
+      out.push_back(node_of_ranks(g, box.net, grid, all[i], box.node_at));
   }
+  return out;
+}
+
+std::vector<NodeBox> node_boxes(const Allocation& allocation, const NodeGeometry& geo, std::size_t nodes,
+                                std::size_t per_node) {
+  std::vector<NodeBox> out;
+  const Network& net = geo.network();
+  const int nd = net.num_dims();
+  // Allocation position at every coordinate that takes per_node ranks.
+  std::vector<int> at(net.num_coords(), -1);
+  for (int k = 0; k < geo.size(); ++k)
+    if (allocation.slots(k).size() == per_node) at[geo.coord_index(k)] = k;
+  std::vector<int> extent(nd, 1);
+  // Work bound: origins tried times box volume, over all shapes.
+  std::size_t budget = std::size_t{1} << 24;
+  std::function<void(int, std::size_t)> shape = [&](int d, std::size_t left) {
+    if (d == nd) {
+      if (left == 1) place_box(net, extent, at, budget, out);
+      return;
+    }
+    for (int e = 1; e <= net.dims[d]; ++e)
+      if (left % static_cast<std::size_t>(e) == 0) extent[d] = e, shape(d + 1, left / static_cast<std::size_t>(e));
+  };
+  shape(0, nodes);
   return out;
 }
 

@@ -36,12 +36,23 @@ std::vector<int> partition_scotch(const UndirectedGraph& g, const std::vector<st
 std::vector<int> partition_recursive_bisection(const UndirectedGraph& g, const std::vector<std::uint32_t>& sizes,
                                                const std::vector<int>& used_nodes, const NodeGeometry& geometry,
                                                std::uint64_t seed);
+// A box of allocated nodes: its shape as a network of its own (a dimension
+// wraps only where the box spans the whole ring) and the allocation
+// position at each of its coordinates (X fastest).
+struct NodeBox {
+  Network net;
+  std::vector<int> node_at;
+};
+// Boxes of `nodes` nodes, one per shape, each at the first origin where all
+// its nodes are allocated with per_node slots.
+std::vector<NodeBox> node_boxes(const Allocation& allocation, const NodeGeometry& geometry, std::size_t nodes,
+                                std::size_t per_node);
 // Grid graphs in rank order: node of every rank for each way of cutting the
-// grid into node-sized boxes laid onto the torus with neighbouring boxes on
-// neighbouring nodes (at most max_candidates). Empty when the graph is not a
-// grid or the allocation is not the whole, uniform machine.
-std::vector<std::vector<int>> cartesian_candidates(const UndirectedGraph& g, const Allocation& allocation,
-                                                   const NodeGeometry& geometry, std::size_t max_candidates);
+// grid into boxes of per_node ranks laid onto the node box with neighbouring
+// boxes on neighbouring nodes (at most max_candidates, best estimate first).
+// Empty when the graph is not a grid of box.node_at.size() * per_node ranks.
+std::vector<std::vector<int>> cartesian_candidates(const UndirectedGraph& g, const NodeBox& box, std::size_t per_node,
+                                                   std::size_t max_candidates);
 // A grid found in the graph's edges whatever the rank numbering: its axis
 // lengths (X fastest) and each rank's position in it.
 struct RecoveredGrid {
