@@ -71,16 +71,22 @@ AxisGraph axis_graph(const UndirectedGraph& g, Keep&& keep) {
 // over every edge of million-rank stencils).
 std::vector<std::int32_t> half_shared_margins(const UndirectedGraph& g) {
   std::vector<std::int32_t> margin(g.adjncy.size());
-  std::vector<std::uint32_t> mark(g.n, UINT32_MAX);
+  std::vector<char> mark(g.n, 0);  // a byte a vertex: stays in cache
+  auto degree = [&](std::uint32_t v) { return static_cast<std::int32_t>(g.xadj[v + 1] - g.xadj[v]); };
   for (std::uint32_t u = 0; u < g.n; ++u) {
-    for (std::uint64_t e = g.xadj[u]; e < g.xadj[u + 1]; ++e) mark[g.adjncy[e]] = u;
-    const auto du = static_cast<std::int32_t>(g.xadj[u + 1] - g.xadj[u] + 1);
+    for (std::uint64_t e = g.xadj[u]; e < g.xadj[u + 1]; ++e) mark[g.adjncy[e]] = 1;
     for (std::uint64_t e = g.xadj[u]; e < g.xadj[u + 1]; ++e) {
       const std::uint32_t v = g.adjncy[e];
+      if (v < u) continue;  // done from v's side, copied below
       std::int32_t both = 2;  // u and v themselves
-      for (std::uint64_t f = g.xadj[v]; f < g.xadj[v + 1]; ++f) both += mark[g.adjncy[f]] == u;
-      margin[e] = 3 * both - du - static_cast<std::int32_t>(g.xadj[v + 1] - g.xadj[v] + 1);
+      for (std::uint64_t f = g.xadj[v]; f < g.xadj[v + 1]; ++f) both += mark[g.adjncy[f]];
+      margin[e] = 3 * both - (degree(u) + 1) - (degree(v) + 1);
+      // The same value on v's edge back to u (lists ascending).
+      const auto first = g.adjncy.begin() + static_cast<std::ptrdiff_t>(g.xadj[v]);
+      const auto back = std::lower_bound(first, g.adjncy.begin() + static_cast<std::ptrdiff_t>(g.xadj[v + 1]), u);
+      margin[static_cast<std::size_t>(back - g.adjncy.begin())] = margin[e];
     }
+    for (std::uint64_t e = g.xadj[u]; e < g.xadj[u + 1]; ++e) mark[g.adjncy[e]] = 0;
   }
   return margin;
 }
