@@ -30,7 +30,7 @@ int run_eval(const EvalOptions& o) {
   const Mapping mapping = read_launch_file(o.mapping, format, machine, allocation);
   verify_mapping(mapping, allocation, graph.ranks, o.mapping);
   progress.done("read " + o.mapping);
-  report(graph, machine, allocation, mapping, {"mapping", o.json, 0.0, p_mpi, p_mpi_source});
+  report(graph, machine, allocation, mapping, {"mapping", o.json, 0.0, p_mpi, p_mpi_source, "", ""});
   progress.done("scored the mapping and the block baseline");
   return 0;
 }
