@@ -32,7 +32,8 @@ std::vector<std::vector<int>> whole_machine_layouts(const UndirectedGraph& g, co
   const std::size_t per_node = a.slots(0).size();
   const std::vector<NodeBox> boxes = node_boxes(a, geo, a.size(), per_node);
   EXPECT_EQ(boxes.size(), 1u);
-  return boxes.empty() ? std::vector<std::vector<int>>{} : cartesian_candidates(g, boxes[0], per_node, max_candidates);
+  return boxes.empty() ? std::vector<std::vector<int>>{}
+                       : cartesian_candidates(g, grid_shapes(g), boxes[0], per_node, max_candidates);
 }
 
 }  // namespace

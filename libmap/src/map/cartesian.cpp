@@ -19,11 +19,6 @@ namespace {
 
 constexpr int kMaxGridDims = 3;
 
-struct GridShape {
-  std::vector<int> dims;           // X fastest
-  std::vector<char> periodic;      // some edge wraps around this axis
-};
-
 // Whether every edge joins ranks at most one step apart on each axis of a
 // grid of these dimensions (with wrap-around), and some edge goes along
 // each axis.
@@ -60,27 +55,6 @@ bool is_grid(const UndirectedGraph& g, const std::vector<int>& dims, std::vector
   return std::all_of(used_axis.begin(), used_axis.end(), [](char u) { return u; });
 }
 
-// Grid shapes of n ranks that the graph fits, fewest axes first.
-std::vector<GridShape> grid_shapes(const UndirectedGraph& g) {
-  std::vector<GridShape> found;
-  const int n = static_cast<int>(g.n);
-  for (int nd = 1; nd <= kMaxGridDims && found.empty(); ++nd) {
-    std::vector<int> dims(nd);
-    std::vector<char> periodic;
-    std::function<void(int, int)> choose = [&](int d, int left) {
-      if (d == nd - 1) {
-        if (left < 2) return;
-        dims[d] = left;
-        if (is_grid(g, dims, periodic)) found.push_back({dims, periodic});
-        return;
-      }
-      for (int f = 2; f <= left / 2; ++f)
-        if (left % f == 0) dims[d] = f, choose(d + 1, left / f);
-    };
-    choose(0, n);
-  }
-  return found;
-}
 
 // Coordinates of step i of a snake through dimensions `sizes`: consecutive
 // steps differ by one in one coordinate (a reflected mixed-radix order).
@@ -342,11 +316,32 @@ void place_box(const Network& net, const std::vector<int>& extent, const std::ve
 
 }  // namespace
 
-std::vector<std::vector<int>> cartesian_candidates(const UndirectedGraph& g, const NodeBox& box, std::size_t per_node,
-                                                   std::size_t max_candidates) {
+std::vector<GridShape> grid_shapes(const UndirectedGraph& g) {
+  std::vector<GridShape> found;
+  const int n = static_cast<int>(g.n);
+  for (int nd = 1; nd <= kMaxGridDims && found.empty(); ++nd) {
+    std::vector<int> dims(nd);
+    std::vector<char> periodic;
+    std::function<void(int, int)> choose = [&](int d, int left) {
+      if (d == nd - 1) {
+        if (left < 2) return;
+        dims[d] = left;
+        if (is_grid(g, dims, periodic)) found.push_back({dims, periodic});
+        return;
+      }
+      for (int f = 2; f <= left / 2; ++f)
+        if (left % f == 0) dims[d] = f, choose(d + 1, left / f);
+    };
+    choose(0, n);
+  }
+  return found;
+}
+
+std::vector<std::vector<int>> cartesian_candidates(const UndirectedGraph& g, const std::vector<GridShape>& shapes,
+                                                   const NodeBox& box, std::size_t per_node, std::size_t max_candidates) {
   std::vector<std::vector<int>> out;
   if (per_node * box.node_at.size() != g.n) return out;
-  for (const GridShape& grid : grid_shapes(g)) {
+  for (const GridShape& grid : shapes) {
     std::vector<Layout> all = layouts(box.net, grid, per_node);
     // Best estimates first; ties keep the search order, so results are deterministic.
     std::stable_sort(all.begin(), all.end(), [](const Layout& x, const Layout& y) { return x.estimate < y.estimate; });

@@ -47,12 +47,20 @@ struct NodeBox {
 // its nodes are allocated with per_node slots.
 std::vector<NodeBox> node_boxes(const Allocation& allocation, const NodeGeometry& geometry, std::size_t nodes,
                                 std::size_t per_node);
-// Grid graphs in rank order: node of every rank for each way of cutting the
-// grid into boxes of per_node ranks laid onto the node box with neighbouring
-// boxes on neighbouring nodes (at most max_candidates, best estimate first).
-// Empty when the graph is not a grid of box.node_at.size() * per_node ranks.
-std::vector<std::vector<int>> cartesian_candidates(const UndirectedGraph& g, const NodeBox& box, std::size_t per_node,
-                                                   std::size_t max_candidates);
+// A grid of up to 3 axes that the graph is in rank order.
+struct GridShape {
+  std::vector<int> dims;       // X fastest
+  std::vector<char> periodic;  // some edge wraps around this axis
+};
+// Every shape the graph fits in rank order, fewest axes first; empty when
+// it is no grid in rank order.
+std::vector<GridShape> grid_shapes(const UndirectedGraph& g);
+// Node of every rank for each way of cutting a grid of one of `shapes` into
+// boxes of per_node ranks laid onto the node box with neighbouring boxes on
+// neighbouring nodes (at most max_candidates, best estimate first). Empty
+// unless the graph has box.node_at.size() * per_node ranks.
+std::vector<std::vector<int>> cartesian_candidates(const UndirectedGraph& g, const std::vector<GridShape>& shapes,
+                                                   const NodeBox& box, std::size_t per_node, std::size_t max_candidates);
 // A grid found in the graph's edges whatever the rank numbering: its axis
 // lengths (X fastest) and each rank's position in it.
 struct RecoveredGrid {

@@ -3,8 +3,9 @@
 // communicator split or a launcher) still reaches the Cartesian layouts.
 //
 // The "axis graph" is the grid's face neighbours: all edges for a 5- or
-// 7-point stencil; for a 27-point stencil whose diagonal neighbours exchange
-// less, the edges above the lightest weight classes. Directions are carried
+// 7-point stencil; for a 9- or 27-point stencil whose diagonal neighbours
+// exchange less, the edges above the lightest weight classes; with equal
+// weights, the edges whose ends share half their neighbourhoods. Directions are carried
 // from vertex to vertex by breadth-first search: at w, reached from v along
 // direction d, a neighbour x of w that closes a square v-w-x-y with a
 // neighbour y of v on another axis takes y's direction; otherwise it goes

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 #include <tuple>
 
 #include "map/engine.hpp"
@@ -77,9 +78,10 @@ class Engine {
         ranks_per_node(allocation_, graph_.ranks, context_.oversubscribe, geometry_);
     g_ = make_undirected(graph_);
     stage("made the graph undirected");
-    const bool grid = context_.partition.cartesian && cartesian();
+    const std::vector<NodeBox> whole_node_boxes = boxes();
+    const bool grid = context_.partition.cartesian && cartesian(whole_node_boxes);
     if (!(grid && context_.partition.grid_only))
-      for (const NodeChoice& choice : node_choices(compact)) partition_onto(choice);
+      for (const NodeChoice& choice : node_choices(compact, whole_node_boxes)) partition_onto(choice);
     if (graph_.ranks <= allocation_.total_slots()) {
       const Mapping block = baseline_mapping(Baseline::block, allocation_, graph_.ranks);
       std::vector<int> node_of_rank(graph_.ranks);
@@ -130,44 +132,44 @@ class Engine {
   }
 
   // Cartesian layouts on every box; true when the graph is a grid that fits.
-  bool cartesian() {
-    const std::vector<NodeBox> all = boxes();
+  bool cartesian(const std::vector<NodeBox>& all) {
     if (all.empty()) return false;
-    const std::size_t per_node = uniform_slots();
-    // Candidates come best-estimated first; scoring each costs a pass over
-    // the edges, so big graphs score fewer, and several boxes fewer each.
-    const std::size_t edges = g_.xadj[g_.n];
-    const std::size_t budget = std::clamp<std::size_t>((std::size_t{1} << 26) / std::max<std::size_t>(edges, 1), 2, 64);
-    const std::size_t per_box = std::max<std::size_t>(2, budget / all.size());
-    auto layouts_of = [&](const UndirectedGraph& grid) {
-      std::vector<std::vector<int>> out;
-      for (const NodeBox& box : all)
-        for (auto& layout : cartesian_candidates(grid, box, per_node, per_box)) out.push_back(std::move(layout));
-      return out;
-    };
-    std::vector<std::vector<int>> layouts = layouts_of(g_);
-    if (layouts.empty()) {
-      // Not a grid in rank order: perhaps a grid renumbered.
-      const auto found = recover_grid(g_);
+    // The grid in rank order, or else found in the edges and renumbered.
+    std::vector<GridShape> shapes = grid_shapes(g_);
+    std::optional<RecoveredGrid> found;
+    UndirectedGraph renumbered;
+    if (shapes.empty()) {
+      found = recover_grid(g_);
       if (!found) {
-        stage("not a grid that fits the allocation");
+        stage("not a grid");
         return false;
       }
       stage("found a grid in the graph's edges");
-      layouts = layouts_of(renumber(g_, found->position_of_rank));
-      for (auto& layout : layouts) {
-        std::vector<int> node_of_rank(g_.n);
-        for (std::uint32_t r = 0; r < g_.n; ++r) node_of_rank[r] = layout[found->position_of_rank[r]];
-        layout = std::move(node_of_rank);
-      }
+      renumbered = renumber(g_, found->position_of_rank);
+      shapes = grid_shapes(renumbered);
     }
-    std::vector<int> best;
+    const UndirectedGraph& grid = found ? renumbered : g_;
+    // Candidates come best-estimated first; scoring each costs a pass over
+    // the edges, so big graphs score fewer, and several boxes fewer each.
+    const std::size_t per_node = uniform_slots();
+    const std::size_t edges = g_.xadj[g_.n];
+    const std::size_t budget = std::clamp<std::size_t>((std::size_t{1} << 26) / std::max<std::size_t>(edges, 1), 2, 64);
+    const std::size_t per_box = std::max<std::size_t>(2, budget / all.size());
+    std::vector<int> best, node_of_rank(g_.n);
     std::uint64_t best_cost = 0;
-    for (auto& layout : layouts) {
-      const std::uint64_t c = node_hop_bytes(layout);
-      if (best.empty() || c < best_cost) best = std::move(layout), best_cost = c;
+    for (const NodeBox& box : all)
+      for (auto& layout : cartesian_candidates(grid, shapes, box, per_node, per_box)) {
+        if (found)
+          for (std::uint32_t r = 0; r < g_.n; ++r) node_of_rank[r] = layout[found->position_of_rank[r]];
+        else
+          node_of_rank = std::move(layout);
+        const std::uint64_t c = node_hop_bytes(node_of_rank);
+        if (best.empty() || c < best_cost) best = node_of_rank, best_cost = c;
+      }
+    if (best.empty()) {
+      stage("a grid, but no layout of it fits the allocation");
+      return false;
     }
-    if (best.empty()) return false;
     finish("Cartesian", std::move(best));
     return true;
   }
@@ -176,7 +178,8 @@ class Engine {
   // which nodes to fill is part of the mapping: the most compact set around
   // the allocation's centre, block's nodes (the allocation's first), and
   // the box of whole nodes with the least mean distance.
-  std::vector<NodeChoice> node_choices(const std::vector<std::uint32_t>& compact) const {
+  std::vector<NodeChoice> node_choices(const std::vector<std::uint32_t>& compact,
+                                       const std::vector<NodeBox>& all) const {
     std::vector<NodeChoice> choices{{"", compact}};
     if (graph_.ranks >= allocation_.total_slots() || allocation_.size() > kLargeAllocation) return choices;
     std::vector<std::uint32_t> first(allocation_.size(), 0);
@@ -191,7 +194,6 @@ class Engine {
       choices.push_back({name, std::move(per_node)});
     };
     add(" on block's nodes", std::move(first));
-    const std::vector<NodeBox> all = boxes();
     const NodeBox* tightest = nullptr;
     double tightest_mean = 0;
     for (const NodeBox& box : all) {
