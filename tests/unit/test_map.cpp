@@ -68,6 +68,24 @@ TEST(MapKnownOptimum, StencilOnDesmos) {
   EXPECT_EQ(s.max_dilation, 1);
 }
 
+// Fewer ranks than slots: a 4x2x2 stencil at one rank a node on Desmos
+// (32 nodes, 4x2x2x2). The 4x2x2x1 half of the torus holds it with every
+// neighbour pair one hop apart (X a ring of 4, Y and Z single cables), so
+// max dilation 1 and hop-bytes = the 28 edges x 2 directions x B, in rank
+// order and renumbered.
+TEST(MapKnownOptimum, SmallStencilOnPartOfDesmos) {
+  const std::uint64_t B = 1000;
+  const Machine m = load_machine(test::source_dir() / "data/machines/desmos.toml");
+  const Allocation a = make_allocation(m, {{}, 1, false});
+  const Graph natural = make_stencil({{4, 2, 2}, false, false, B});
+  for (const Graph& g : {natural, renumber_ranks(natural, 4)})
+    for (const auto& preset : preset_names()) {
+      const Metrics s = map_and_score(g, m, a, create_context(preset));
+      EXPECT_EQ(s.max_dilation, 1) << preset;
+      EXPECT_EQ(s.hop_bytes, 28 * 2 * B) << preset;
+    }
+}
+
 TEST(Map, SameSeedSameMapping) {
   const Graph g = make_stencil({{5, 4, 4}, true, true, 7});  // 80 ranks
   const Machine m = load_machine(test::source_dir() / "data/machines/angara-k1.toml");
