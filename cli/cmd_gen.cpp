@@ -2,6 +2,7 @@
 #include <charconv>
 #include <optional>
 #include <iostream>
+#include <sstream>
 
 #include "commands.hpp"
 #include "common.hpp"
@@ -19,6 +20,8 @@ struct GenOptions {
   bool periodic = false;
   std::uint64_t bytes = 1024, col_bytes = 0, seed = 1;
   std::uint32_t ranks = 64, cells_per_rank = 64;
+  double degree = 10;
+  std::uint64_t peak_bytes = std::uint64_t{1} << 20;  // geometric: bytes at distance 0
   std::optional<std::uint64_t> renumber;  // seed of a random renumbering of the ranks
   bool quiet = false;
 };
@@ -82,6 +85,17 @@ int run_irregular(const GenOptions& o) {
   return 0;
 }
 
+int run_geometric(const GenOptions& o) {
+  Progress progress(o.quiet);
+  std::ostringstream degree;
+  degree << o.degree;
+  write_graph(make_geometric({o.ranks, o.degree, o.peak_bytes, o.seed}), o,
+              "geometric --ranks " + std::to_string(o.ranks) + " --degree " + degree.str() + " --bytes " +
+                  std::to_string(o.peak_bytes) + " --seed " + std::to_string(o.seed),
+              progress);
+  return 0;
+}
+
 int run_alltoall(const GenOptions& o) {
   Progress progress(o.quiet);
   const std::vector<int> grid = parse_dims(o.grid, "--grid");
@@ -122,6 +136,17 @@ void add_gen(CLI::App& app, Action& action) {
   irregular->add_option("--seed", o->seed, "Seed of the random mesh")->capture_default_str();
   output(irregular);
   irregular->callback([o, &action] { action = [o] { return run_irregular(*o); }; });
+
+  CLI::App* geometric =
+      gen->add_subcommand("geometric", "Ranks at random points in a cube, near ones exchanging more (particle codes)");
+  geometric->add_option("--ranks", o->ranks, "Ranks")->capture_default_str()->check(CLI::Range(2u, 1u << 24));
+  geometric->add_option("--degree", o->degree, "Mean neighbours a rank")->capture_default_str()
+      ->check(CLI::Range(0.1, 1000.0));
+  geometric->add_option("--bytes", o->peak_bytes, "Bytes between two ranks at the same point (falls to 0 at the radius)")
+      ->capture_default_str();
+  geometric->add_option("--seed", o->seed, "Seed of the random points")->capture_default_str();
+  output(geometric);
+  geometric->callback([o, &action] { action = [o] { return run_geometric(*o); }; });
 
   CLI::App* alltoall = gen->add_subcommand("alltoall", "A 2D process grid with all-to-all in rows (FFT, PME)");
   alltoall->add_option("--grid", o->grid, "ROWSxCOLS, ranks row-major")->required();

@@ -28,6 +28,17 @@ struct IrregularSpec {
 };
 Graph make_irregular(const IrregularSpec& spec);
 
+// A particle code: ranks are random points in the unit cube; ranks closer
+// than the radius that gives `degree` neighbours on average exchange up to
+// `bytes` each way, falling with the square of (1 - distance / radius).
+struct GeometricSpec {
+  std::uint32_t ranks = 64;
+  double degree = 10;
+  std::uint64_t bytes = 1 << 20;
+  std::uint64_t seed = 1;
+};
+Graph make_geometric(const GeometricSpec& spec);
+
 // A 2D process grid (rows x cols, row-major ranks) with an all-to-all inside
 // every row, like the transposes of FFT and PME codes; optionally one inside
 // every column too.

@@ -1,8 +1,8 @@
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <unordered_map>
 
+#include "gen/points.hpp"
 #include "map/engine.hpp"
 #include "rankmap/error.hpp"
 #include "rankmap/generate.hpp"
@@ -15,40 +15,16 @@ Graph make_irregular(const IrregularSpec& spec) {
   const std::uint64_t n64 = static_cast<std::uint64_t>(spec.ranks) * spec.cells_per_rank;
   if (n64 > 50'000'000) throw Error("--cells", 0, "too many mesh cells (at most 50 million)");
   const auto n = static_cast<std::uint32_t>(n64);
-  // Points in buckets of a regular grid, about 2 points a bucket; each point
-  // is joined to the points within radius r, looked up in nearby buckets.
+  // Points joined to those within r, about 8 neighbours a point on average.
   Rng rng(spec.seed);
-  std::vector<std::array<double, 3>> p(n);
-  for (auto& q : p)
-    for (double& c : q) c = static_cast<double>(rng.next() >> 11) / 9007199254740992.0;
+  const std::vector<detail::Point> p = detail::random_points(n, rng);
   const int side = std::max(1, static_cast<int>(std::cbrt(n / 2.0)));
-  const double r = 1.2 / side;  // about 8 neighbours a point on average
-  auto bucket = [&](double c) { return std::min(side - 1, static_cast<int>(c * side)); };
-  std::vector<std::vector<std::uint32_t>> buckets(static_cast<std::size_t>(side) * side * side);
-  for (std::uint32_t i = 0; i < n; ++i)
-    buckets[(bucket(p[i][2]) * side + bucket(p[i][1])) * side + bucket(p[i][0])].push_back(i);
+  detail::NearPoints near = detail::near_points(p, 1.2 / side, side);
   detail::UndirectedGraph mesh;
   mesh.n = n;
-  mesh.xadj.assign(n + 1, 0);
-  for (std::uint32_t i = 0; i < n; ++i) {
-    const int bx = bucket(p[i][0]), by = bucket(p[i][1]), bz = bucket(p[i][2]);
-    std::vector<std::uint32_t> near;
-    for (int z = std::max(0, bz - 1); z <= std::min(side - 1, bz + 1); ++z)
-      for (int y = std::max(0, by - 1); y <= std::min(side - 1, by + 1); ++y)
-        for (int x = std::max(0, bx - 1); x <= std::min(side - 1, bx + 1); ++x)
-          for (std::uint32_t j : buckets[(z * side + y) * side + x]) {
-            if (j == i) continue;
-            double d2 = 0;
-            for (int k = 0; k < 3; ++k) d2 += (p[i][k] - p[j][k]) * (p[i][k] - p[j][k]);
-            if (d2 <= r * r) near.push_back(j);
-          }
-    std::sort(near.begin(), near.end());
-    for (std::uint32_t j : near) {
-      mesh.adjncy.push_back(j);
-      mesh.weight.push_back(1);
-    }
-    mesh.xadj[i + 1] = mesh.adjncy.size();
-  }
+  mesh.xadj = std::move(near.xadj);
+  mesh.adjncy = std::move(near.adj);
+  mesh.weight.assign(mesh.adjncy.size(), 1);
   const std::vector<std::uint32_t> sizes(spec.ranks, spec.cells_per_rank);
   const std::vector<int> part = detail::partition_metis_kway(mesh, sizes, spec.seed, 1);
   // The quotient: bytes per mesh edge between two ranks' cells.

@@ -1,0 +1,62 @@
+// Generators checked against brute force: every pair of points is measured.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+#include <set>
+
+#include "gen/points.hpp"
+#include "rankmap/error.hpp"
+#include "rankmap/generate.hpp"
+
+namespace rankmap {
+namespace {
+
+TEST(Generate, GeometricJoinsExactlyThePairsWithinTheRadius) {
+  for (std::uint64_t seed : {1u, 2u, 3u}) {
+    const GeometricSpec spec{500, 12, 1000, seed};
+    const Graph g = make_geometric(spec);
+    Rng rng(seed);
+    const auto p = detail::random_points(spec.ranks, rng);
+    const double r = std::cbrt(3.0 * spec.degree / (4.0 * std::numbers::pi * spec.ranks));
+    std::set<std::pair<std::uint32_t, std::uint32_t>> expected;
+    for (std::uint32_t i = 0; i < spec.ranks; ++i)
+      for (std::uint32_t j = 0; j < spec.ranks; ++j) {
+        const double d = std::hypot(p[i][0] - p[j][0], p[i][1] - p[j][1], p[i][2] - p[j][2]);
+        if (i != j && d <= r) expected.insert({i, j});
+      }
+    std::set<std::pair<std::uint32_t, std::uint32_t>> found;
+    for (std::uint32_t i = 0; i < g.ranks; ++i)
+      for (std::uint64_t e = g.offsets[i]; e < g.offsets[i + 1]; ++e) {
+        found.insert({i, g.targets[e]});
+        EXPECT_GE(g.bytes[e], 1u);
+        EXPECT_LE(g.bytes[e], spec.bytes);
+      }
+    EXPECT_EQ(found, expected) << "seed " << seed;
+    // 500 points, 12 neighbours in the open: fewer near the cube's faces.
+    EXPECT_GT(expected.size(), 500u * 6);
+  }
+}
+
+TEST(Generate, GeometricBytesFallWithDistance) {
+  const GeometricSpec spec{200, 10, 1'000'000, 5};
+  const Graph g = make_geometric(spec);
+  Rng rng(spec.seed);
+  const auto p = detail::random_points(spec.ranks, rng);
+  const double r = std::cbrt(3.0 * spec.degree / (4.0 * std::numbers::pi * spec.ranks));
+  for (std::uint32_t i = 0; i < g.ranks; ++i)
+    for (std::uint64_t e = g.offsets[i]; e < g.offsets[i + 1]; ++e) {
+      const std::uint32_t j = g.targets[e];
+      const double d = std::hypot(p[i][0] - p[j][0], p[i][1] - p[j][1], p[i][2] - p[j][2]);
+      const double expected = 1e6 * (1 - d / r) * (1 - d / r);
+      EXPECT_NEAR(static_cast<double>(g.bytes[e]), std::max(1.0, expected), 1.0);
+    }
+}
+
+TEST(Generate, GeometricRefusesNonsense) {
+  EXPECT_THROW(make_geometric({1, 10, 1, 1}), Error);
+  EXPECT_THROW(make_geometric({10, 0, 1, 1}), Error);
+}
+
+}  // namespace
+}  // namespace rankmap
