@@ -26,6 +26,10 @@ struct Context {
     // When the Cartesian layout applies, keep it and skip the general
     // pipelines (they cost minutes on a million ranks and lose to it there).
     bool grid_only = true;
+    // Each partition pipeline runs with seeds seed, seed+1, ... and every
+    // result is a candidate: partitions of irregular graphs vary by several
+    // per cent with the seed. Large graphs run fewer (at most 2^24 / edges).
+    int trials = 4;
   } partition;
 
   struct Placement {

@@ -20,13 +20,13 @@ Context create_context(std::string_view preset) {
     // The partition is the joint bisection of graph and torus (its own order
     // is a good start); k-way with only the RCM start lost to block on
     // irregular graphs (bench/RESULTS.md).
-    c.partition = {true, false, true, false, 1, 65536, true};
+    c.partition = {true, false, true, false, 1, 65536, true, 1};
     c.placement = {false, true, false, 1};
     c.refinement.rank_swap_passes = 0;
   } else if (preset == "default") {
     // Defaults of the struct.
   } else if (preset == "quality") {
-    c.partition = {true, true, true, true, 4, 0, false};
+    c.partition = {true, true, true, true, 4, 0, false, 16};
     c.placement = {true, true, true, 32};
     c.refinement.rank_swap_passes = 8;
   } else {
@@ -50,7 +50,8 @@ std::string dump_context(const Context& c) {
       << "scotch = " << b(c.partition.scotch) << "\n"
       << "metis_cuts = " << c.partition.metis_cuts << "\n"
       << "coarsen_to = " << c.partition.coarsen_to << "\n"
-      << "grid_only = " << b(c.partition.grid_only) << "\n\n"
+      << "grid_only = " << b(c.partition.grid_only) << "\n"
+      << "trials = " << c.partition.trials << "\n\n"
       << "[placement]\n"
       << "greedy = " << b(c.placement.greedy) << "\n"
       << "cuthill_mckee = " << b(c.placement.cuthill_mckee) << "\n"
@@ -84,7 +85,8 @@ class ContextReader {
     flag(root, "within_node", c.within_node);
     flag(root, "oversubscribe", c.oversubscribe);
     if (const toml::table* t = table(root, "partition")) {
-      known(*t, {"cartesian", "metis_kway", "recursive_bisection", "scotch", "metis_cuts", "coarsen_to", "grid_only"}, "[partition]");
+      known(*t, {"cartesian", "metis_kway", "recursive_bisection", "scotch", "metis_cuts", "coarsen_to", "grid_only", "trials"},
+            "[partition]");
       if (auto* n = t->get("coarsen_to"))
         c.partition.coarsen_to = static_cast<std::uint32_t>(integer(*n, "coarsen_to", 0, 0xffffffffLL));
       flag(*t, "cartesian", c.partition.cartesian);
@@ -93,6 +95,7 @@ class ContextReader {
       flag(*t, "scotch", c.partition.scotch);
       flag(*t, "grid_only", c.partition.grid_only);
       if (auto* n = t->get("metis_cuts")) c.partition.metis_cuts = static_cast<int>(integer(*n, "metis_cuts", 1, 100));
+      if (auto* n = t->get("trials")) c.partition.trials = static_cast<int>(integer(*n, "trials", 1, 1000));
       if (!c.partition.metis_kway && !c.partition.recursive_bisection && !c.partition.scotch)
         fail(*t, "[partition] must enable at least one of metis_kway, recursive_bisection, scotch "
                  "(cartesian alone does not apply to every graph)");

@@ -45,7 +45,8 @@ struct NodeChoice {
 // when the graph is larger than context.partition.coarsen_to. A run never
 // straddles two nodes' shares.
 std::vector<int> hierarchy_partition(const UndirectedGraph& g, const std::vector<std::uint32_t>& sizes,
-                                     const std::vector<int>& used, const NodeGeometry& geometry, const Context& context) {
+                                     const std::vector<int>& used, const NodeGeometry& geometry, const Context& context,
+                                     std::uint64_t seed) {
   std::uint32_t group = 1;
   const std::uint32_t limit = context.partition.coarsen_to;
   auto fits = [&](std::uint32_t c) {
@@ -55,11 +56,11 @@ std::vector<int> hierarchy_partition(const UndirectedGraph& g, const std::vector
     return true;
   };
   while (limit > 0 && g.n / group > limit && fits(group * 2)) group *= 2;
-  if (group == 1) return partition_hierarchy(g, sizes, used, geometry, context.seed);
+  if (group == 1) return partition_hierarchy(g, sizes, used, geometry, seed);
   std::vector<std::uint32_t> merged_sizes;
   for (std::uint32_t s : sizes) merged_sizes.push_back(s / group);
   const std::vector<int> merged =
-      partition_hierarchy(contract_consecutive(g, group), merged_sizes, used, geometry, context.seed);
+      partition_hierarchy(contract_consecutive(g, group), merged_sizes, used, geometry, seed);
   std::vector<int> part(g.n);
   for (std::uint32_t r = 0; r < g.n; ++r) part[r] = merged[r / group];
   return part;
@@ -215,6 +216,9 @@ class Engine {
     return choices;
   }
 
+  // Graphs this large (edges, both directions) run one trial only.
+  static constexpr std::uint64_t kTrialBudget = std::uint64_t{1} << 24;
+
   void partition_onto(const NodeChoice& choice) {
     std::vector<int> used;             // allocation positions that take ranks
     std::vector<std::uint32_t> sizes;  // ranks each takes
@@ -223,18 +227,23 @@ class Engine {
     // Thousands of nodes: one METIS call per node part, and placement starts
     // that look at all nodes, are too slow; the hierarchy and local swaps are not.
     const bool large = used.size() > kLargeAllocation;
-    const std::uint64_t seed = context_.seed;
-    auto place = [&](const std::string& name, const std::vector<int>& part, bool identity_is_meaningful) {
-      place_parts(name + choice.name, part, used, sizes, large, identity_is_meaningful);
-    };
     const auto& p = context_.partition;
-    if (large && (p.metis_kway || p.recursive_bisection))
-      place("hierarchy", hierarchy_partition(g_, sizes, used, geometry_, context_), true);
-    else if (p.recursive_bisection && used.size() > 1)
-      place("recursive bisection", partition_recursive_bisection(g_, sizes, used, geometry_, seed), true);
-    if (!large && (p.metis_kway || used.size() == 1))
-      place("METIS k-way", partition_metis_kway(g_, sizes, seed, p.metis_cuts), false);
-    if (p.scotch && used.size() > 1) place("Scotch", partition_scotch(g_, sizes, used, geometry_, seed), true);
+    const std::uint64_t edges = std::max<std::uint64_t>(1, g_.xadj[g_.n]);
+    const int trials = static_cast<int>(std::clamp<std::uint64_t>(kTrialBudget / edges, 1, std::max(1, p.trials)));
+    for (int t = 0; t < trials; ++t) {
+      const std::uint64_t seed = context_.seed + static_cast<std::uint64_t>(t);
+      const std::string trial = trials > 1 ? " (seed " + std::to_string(seed) + ")" : "";
+      auto place = [&](const std::string& name, const std::vector<int>& part, bool identity_is_meaningful) {
+        place_parts(name + choice.name + trial, part, used, sizes, large, identity_is_meaningful);
+      };
+      if (large && (p.metis_kway || p.recursive_bisection))
+        place("hierarchy", hierarchy_partition(g_, sizes, used, geometry_, context_, seed), true);
+      else if (p.recursive_bisection && used.size() > 1)
+        place("recursive bisection", partition_recursive_bisection(g_, sizes, used, geometry_, seed), true);
+      if (!large && (p.metis_kway || used.size() == 1))
+        place("METIS k-way", partition_metis_kway(g_, sizes, seed, p.metis_cuts), false);
+      if (p.scotch && used.size() > 1) place("Scotch", partition_scotch(g_, sizes, used, geometry_, seed), true);
+    }
   }
 
   // From a partition into parts (part p cut for used node p): each enabled
