@@ -260,21 +260,24 @@ class Instance:
         coords = [self.coord[h] for h in self.hosts]
         hops = lambda a, b: self.machine.hops(coords[a], coords[b])
         count = [0] * len(self.hosts)
-        for k in node_of:
+        on = [[] for _ in self.hosts]
+        for v, k in enumerate(node_of):
             count[k] += 1
+            on[k].append(v)
+        under = {q for q in range(len(self.hosts)) if count[q] < self.capacity[q]}
         for p in range(len(self.hosts)):
             if count[p] <= self.capacity[p]:
                 continue
-            members = [v for v, k in enumerate(node_of) if k == p]
+            members = on[p]
+            nearest = sorted(under, key=lambda q: (hops(p, q), q))[:64]
             while count[p] > self.capacity[p]:
-                under = [q for q in range(len(self.hosts)) if count[q] < self.capacity[q]]
-                near = sorted(under, key=lambda q: (hops(p, q), q))[:8]
+                near = [q for q in nearest if q in under][:8] or sorted(under, key=lambda q: (hops(p, q), q))[:8]
                 best = None
                 for v in members:
-                    targets = set(near) | {node_of[u] for u in self.adj[v] if count[node_of[u]] < self.capacity[node_of[u]]}
+                    targets = set(near) | {node_of[u] for u in self.adj[v] if node_of[u] in under}
                     here = sum(w * hops(p, node_of[u]) for u, w in self.adj[v].items())
                     for q in targets:
-                        cost = sum(w * hops(q, node_of[u]) for u, w in self.adj[v].items() if u != v) - here
+                        cost = sum(w * hops(q, node_of[u]) for u, w in self.adj[v].items()) - here
                         if best is None or (cost, v, q) < best:
                             best = (cost, v, q)
                 _, v, q = best
@@ -282,6 +285,8 @@ class Instance:
                 members.remove(v)
                 count[p] -= 1
                 count[q] += 1
+                if count[q] == self.capacity[q]:
+                    under.discard(q)
         return node_of
 
     def write_hosts(self, node_of, path):
@@ -327,7 +332,8 @@ def run_gmap(grf, target, strategy, out):
     return terminal, seconds
 
 
-def scotch_best(rankmap, graph, machine, nodes=None, ppn=None, workdir=".", levels=("node", "core")):
+def scotch_best(rankmap, graph, machine, nodes=None, ppn=None, workdir=".", levels=("node", "core"),
+                strategies=STRATEGIES, seeds=SEEDS):
     """Every strategy at every level that applies; returns
     {"hop_bytes": best, "max_link_bytes": best, "runs": [per run: level, strategy, scores, seconds]}."""
     inst = Instance(rankmap, graph, machine, nodes, ppn, workdir)
@@ -335,12 +341,12 @@ def scotch_best(rankmap, graph, machine, nodes=None, ppn=None, workdir=".", leve
     runs = []
     for level in levels:
         if level == "core":
-            if ppn is not None or len(inst.adj) != sum(inst.capacity):
-                continue  # one rank a core only
+            if ppn is not None or len(inst.adj) != sum(inst.capacity) or len(inst.adj) > 4096:
+                continue  # one rank a core only; amk_grf's distance matrix grows as cores squared
             target, core_at = inst.core_target(tag + "-core")
         else:
             target, node_at = inst.node_target(tag + "-node")
-        for name, flags in [(f"{s} {r}", f + c) for s, f in STRATEGIES for r, c in SEEDS]:
+        for name, flags in [(f"{s} {r}", f + c) for s, f in strategies for r, c in seeds]:
             out = os.path.join(workdir, f"{tag}-{level}-{name.replace(' ', '-')}.map")
             terminal, seconds = run_gmap(inst.grf, target, flags, out)
             if level == "core":

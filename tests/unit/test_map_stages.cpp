@@ -10,6 +10,7 @@
 #include "map/engine.hpp"
 #include "rankmap/generate.hpp"
 #include "rankmap/metrics.hpp"
+#include "rankmap/random.hpp"
 
 using namespace rankmap;
 using namespace rankmap::detail;
@@ -143,12 +144,44 @@ TEST(Stages, CartesianFoldsATorusDimensionBetweenTwoAxes) {
   EXPECT_EQ(best_hops(box, test::make_machine("[4, 4, 4]", "", "n[00-63]")), 136u);
 }
 
-TEST(Stages, ContractConsecutiveAddsWeights) {
-  const UndirectedGraph g = undirected(4, {{0, 1, 5}, {1, 2, 3}, {0, 3, 2}});
-  const UndirectedGraph c = contract_consecutive(g, 2);
-  EXPECT_EQ(c.n, 2u);
-  EXPECT_EQ(c.adjncy, (std::vector<std::uint32_t>{1, 0}));
-  EXPECT_EQ(c.weight, (std::vector<std::uint64_t>{5, 5}));  // 1-2 (3) and 0-3 (2); 0-1 is inside
+// Quads of 4 ranks: two pairs joined by 100 bytes, the pairs by 10, quads
+// in a ring by 1. Heavy-edge matching must merge exactly the quads, in
+// whatever order the ranks are numbered.
+TEST(Stages, MatchingMergesTheHeaviestGroupsWhateverTheNumbering) {
+  const std::uint32_t quads = 16, n = 4 * quads;
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    std::vector<std::uint32_t> p(n);  // p[natural] = rank number
+    std::iota(p.begin(), p.end(), 0u);
+    Rng rng(seed * 977);
+    for (std::uint32_t i = n; i > 1; --i) std::swap(p[i - 1], p[rng.below(i)]);
+    std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>> edges;
+    for (std::uint32_t q = 0; q < quads; ++q) {
+      edges.push_back({p[4 * q], p[4 * q + 1], 100});
+      edges.push_back({p[4 * q + 2], p[4 * q + 3], 100});
+      edges.push_back({p[4 * q + 1], p[4 * q + 2], 10});
+      edges.push_back({p[4 * q + 3], p[(4 * q + 4) % n], 1});
+    }
+    const UndirectedGraph g = undirected(n, edges);
+    const Contraction c = contract_matched(g, 4, seed);
+    ASSERT_EQ(c.graph.n, quads);
+    for (std::uint32_t q = 0; q < quads; ++q)
+      for (std::uint32_t i = 1; i < 4; ++i) EXPECT_EQ(c.coarse_of[p[4 * q + i]], c.coarse_of[p[4 * q]]) << "seed " << seed;
+    // What is left is the ring of quads, 1 byte each way between neighbours.
+    std::uint64_t total = 0;
+    for (std::uint64_t w : c.graph.weight) total += w;
+    EXPECT_EQ(total, 2u * quads);
+  }
+}
+
+// With no matching edge left, vertices still merge in equal groups.
+TEST(Stages, MatchingMakesEqualGroupsOfAnEdgelessGraph) {
+  const UndirectedGraph g = undirected(12, {{0, 1, 5}});
+  const Contraction c = contract_matched(g, 4, 3);
+  ASSERT_EQ(c.graph.n, 3u);
+  std::vector<int> members(3, 0);
+  for (std::uint32_t x : c.coarse_of) ++members[x];
+  EXPECT_EQ(members, (std::vector<int>{4, 4, 4}));
+  EXPECT_EQ(c.coarse_of[0], c.coarse_of[1]);
 }
 
 // Link-load swaps never raise the most loaded link, and hop-bytes by at most

@@ -20,8 +20,9 @@ struct Context {
     bool recursive_bisection = true;  // bisect graph and torus coordinates together
     bool scotch = false;           // Scotch static mapping onto the allocation
     int metis_cuts = 1;            // METIS ncuts: tries, keeping the best
-    // Large jobs (thousands of nodes): consecutive ranks are merged until at
-    // most this many vertices remain before cutting (0: never merge).
+    // Large jobs (thousands of nodes): ranks are merged by heavy-edge
+    // matching until at most this many vertices remain before cutting
+    // (0: never merge).
     std::uint32_t coarsen_to = 262144;
     // When the Cartesian layout applies, keep it and skip the general
     // pipelines (they cost minutes on a million ranks and lose to it there).

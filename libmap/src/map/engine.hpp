@@ -90,9 +90,14 @@ struct PartGraph {
   std::vector<std::uint64_t> weight;
 };
 PartGraph make_part_graph(const UndirectedGraph& g, const std::vector<int>& part, int parts);
-// Merges each run of `group` consecutive vertices into one (n must be a
-// multiple of group): the part graph of r -> r / group.
-UndirectedGraph contract_consecutive(const UndirectedGraph& g, std::uint32_t group);
+// Merges vertices in groups of `group` (a power of two dividing n) by
+// rounds of heavy-edge matching in a seeded random order (contract.cpp):
+// the coarse graph and the coarse vertex of every vertex of g.
+struct Contraction {
+  UndirectedGraph graph;
+  std::vector<std::uint32_t> coarse_of;
+};
+Contraction contract_matched(const UndirectedGraph& g, std::uint32_t group, std::uint64_t seed);
 
 // Stage 2: node (index into used_nodes) of every part.
 std::vector<int> place_greedy(const PartGraph& q, const std::vector<std::uint32_t>& sizes,

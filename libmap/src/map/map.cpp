@@ -41,9 +41,9 @@ struct NodeChoice {
   std::vector<std::uint32_t> per_node;
 };
 
-// The hierarchy on the graph, or on runs of consecutive ranks merged first
-// when the graph is larger than context.partition.coarsen_to. A run never
-// straddles two nodes' shares.
+// The hierarchy on the graph, or on groups of matched ranks when the graph
+// is larger than context.partition.coarsen_to. Node sizes are multiples of
+// the group size, so every coarse vertex stands for the same number of ranks.
 std::vector<int> hierarchy_partition(const UndirectedGraph& g, const std::vector<std::uint32_t>& sizes,
                                      const std::vector<int>& used, const NodeGeometry& geometry, const Context& context,
                                      std::uint64_t seed) {
@@ -59,10 +59,10 @@ std::vector<int> hierarchy_partition(const UndirectedGraph& g, const std::vector
   if (group == 1) return partition_hierarchy(g, sizes, used, geometry, seed);
   std::vector<std::uint32_t> merged_sizes;
   for (std::uint32_t s : sizes) merged_sizes.push_back(s / group);
-  const std::vector<int> merged =
-      partition_hierarchy(contract_consecutive(g, group), merged_sizes, used, geometry, seed);
+  const Contraction c = contract_matched(g, group, seed);
+  const std::vector<int> merged = partition_hierarchy(c.graph, merged_sizes, used, geometry, seed);
   std::vector<int> part(g.n);
-  for (std::uint32_t r = 0; r < g.n; ++r) part[r] = merged[r / group];
+  for (std::uint32_t r = 0; r < g.n; ++r) part[r] = merged[c.coarse_of[r]];
   return part;
 }
 

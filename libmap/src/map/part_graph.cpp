@@ -32,16 +32,4 @@ PartGraph make_part_graph(const UndirectedGraph& g, const std::vector<int>& part
   return q;
 }
 
-UndirectedGraph contract_consecutive(const UndirectedGraph& g, std::uint32_t group) {
-  std::vector<int> part(g.n);
-  for (std::uint32_t v = 0; v < g.n; ++v) part[v] = static_cast<int>(v / group);
-  const PartGraph q = make_part_graph(g, part, static_cast<int>(g.n / group));
-  UndirectedGraph c;
-  c.n = static_cast<std::uint32_t>(q.parts);
-  c.xadj = q.xadj;
-  c.adjncy.assign(q.adjncy.begin(), q.adjncy.end());
-  c.weight = q.weight;
-  return c;
-}
-
 }  // namespace rankmap::detail

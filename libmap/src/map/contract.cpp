@@ -1,0 +1,85 @@
+// Coarsening that follows the edges, not the numbering: heavy-edge
+// matching, as METIS, Scotch and KaMinPar coarsen. Vertices are visited in
+// a seeded random order and each takes its free neighbour of heaviest edge,
+// so renumbering the ranks changes nothing but the draw. The partitioner
+// needs every coarse vertex to stand for the same number of ranks (node
+// sizes are multiples of it), so the few vertices left without a free
+// neighbour are paired with a free vertex two edges away, and the last ones
+// with each other.
+#include <algorithm>
+#include <numeric>
+
+#include "map/engine.hpp"
+#include "rankmap/random.hpp"
+
+namespace rankmap::detail {
+namespace {
+
+constexpr std::uint32_t kFree = UINT32_MAX;
+
+// mate[v] for every vertex; n must be even.
+std::vector<std::uint32_t> pair_up(const UndirectedGraph& g, Rng& rng) {
+  std::vector<std::uint32_t> order(g.n), position(g.n), mate(g.n, kFree);
+  std::iota(order.begin(), order.end(), 0u);
+  for (std::uint32_t i = g.n; i > 1; --i) std::swap(order[i - 1], order[rng.below(i)]);
+  for (std::uint32_t i = 0; i < g.n; ++i) position[order[i]] = i;
+  // Ties go to the neighbour earlier in the random order, not the lower number.
+  auto better = [&](std::uint32_t u, std::uint64_t w, std::uint32_t best, std::uint64_t best_w) {
+    return best == kFree || w > best_w || (w == best_w && position[u] < position[best]);
+  };
+  for (std::uint32_t v : order) {
+    if (mate[v] != kFree) continue;
+    std::uint32_t best = kFree;
+    std::uint64_t best_w = 0;
+    for (std::uint64_t e = g.xadj[v]; e < g.xadj[v + 1]; ++e) {
+      const std::uint32_t u = g.adjncy[e];
+      if (u != v && mate[u] == kFree && better(u, g.weight[e], best, best_w)) best = u, best_w = g.weight[e];
+    }
+    if (best != kFree) mate[v] = best, mate[best] = v;
+  }
+  std::vector<std::uint32_t> left;
+  for (std::uint32_t v : order) {
+    if (mate[v] != kFree) continue;
+    std::uint32_t found = kFree;
+    for (std::uint64_t e = g.xadj[v]; e < g.xadj[v + 1] && found == kFree; ++e) {
+      const std::uint32_t u = g.adjncy[e];
+      for (std::uint64_t f = g.xadj[u]; f < g.xadj[u + 1]; ++f) {
+        const std::uint32_t x = g.adjncy[f];
+        if (x != v && mate[x] == kFree) {
+          found = x;
+          break;
+        }
+      }
+    }
+    if (found != kFree) mate[v] = found, mate[found] = v;
+    else left.push_back(v);
+  }
+  std::erase_if(left, [&](std::uint32_t v) { return mate[v] != kFree; });
+  for (std::size_t i = 0; i + 1 < left.size(); i += 2) mate[left[i]] = left[i + 1], mate[left[i + 1]] = left[i];
+  return mate;
+}
+
+}  // namespace
+
+Contraction contract_matched(const UndirectedGraph& g, std::uint32_t group, std::uint64_t seed) {
+  Contraction c{g, std::vector<std::uint32_t>(g.n)};
+  std::iota(c.coarse_of.begin(), c.coarse_of.end(), 0u);
+  Rng rng(seed);
+  for (std::uint32_t size = 1; size < group; size *= 2) {
+    const std::vector<std::uint32_t> mate = pair_up(c.graph, rng);
+    // Coarse vertex numbers in the order of the pairs' lower member.
+    std::vector<int> pair_of(c.graph.n, -1);
+    int pairs = 0;
+    for (std::uint32_t v = 0; v < c.graph.n; ++v)
+      if (pair_of[v] < 0) pair_of[v] = pair_of[mate[v]] = pairs++;
+    for (std::uint32_t& x : c.coarse_of) x = static_cast<std::uint32_t>(pair_of[x]);
+    const PartGraph q = make_part_graph(c.graph, pair_of, pairs);
+    c.graph.n = static_cast<std::uint32_t>(q.parts);
+    c.graph.xadj = q.xadj;
+    c.graph.adjncy.assign(q.adjncy.begin(), q.adjncy.end());
+    c.graph.weight = q.weight;
+  }
+  return c;
+}
+
+}  // namespace rankmap::detail
