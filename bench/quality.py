@@ -61,6 +61,37 @@ def random_nodes(count, seed):
     return "@" + path
 
 
+def profile(name):
+    """A real application's profile in data/profiles, as a graph (all traffic)."""
+    path = os.path.join(out, name + ".mtx")
+    if not os.path.exists(path):
+        run("convert", os.path.join(root, "data/profiles", name + ".rmp"), "-o", path)
+    return path
+
+
+def permuted(path):
+    """The graph of a .mtx with its ranks renumbered by a seeded random permutation."""
+    twin = path[:-4] + "-renumbered.mtx"
+    if os.path.exists(twin):
+        return twin
+    with open(path) as f:
+        lines = f.read().splitlines()
+    body = [i for i, line in enumerate(lines) if not line.startswith("%")]
+    n = int(lines[body[0]].split()[0])
+    perm = list(range(n))
+    random.Random(7).shuffle(perm)
+    entries = []
+    for i in body[1:]:
+        a, b, *rest = lines[i].split()
+        entries.append((perm[int(a) - 1] + 1, perm[int(b) - 1] + 1, *rest))
+    entries.sort(key=lambda e: (e[0], e[1]))
+    with open(twin, "w") as f:
+        f.write("\n".join(lines[: body[0]]) + "\n% ranks renumbered by bench/quality.py (random.Random(7))\n")
+        f.write(lines[body[0]] + "\n")
+        f.write("".join(" ".join(map(str, e)) + "\n" for e in entries))
+    return twin
+
+
 # name, kind, graph, machine, extra map options
 instances = [
     ("stencil 32x32 on 4^3", "stencil", graph("st32x32", "stencil", "--dims", "32x32"), m444, []),
@@ -80,6 +111,10 @@ instances = [
     ("geometric 768 on 48 random of 8^3", "irregular", graph("geo768", "geometric", "--ranks", "768", "--seed", "3"), m888,
      ["--nodes", random_nodes(48, 4)]),
     ("geometric 384 on Angara-K1", "irregular", graph("geo384", "geometric", "--ranks", "384", "--seed", "4"), angara, []),
+    ("LAMMPS melt 128 on 4^3, 2 a node", "profile", profile("lammps-melt-128"), m444, ["--ppn", "2"]),
+    ("LAMMPS peptide 64 on Desmos, 2 a node", "profile", profile("lammps-peptide-64"), desmos, ["--ppn", "2"]),
+    ("LAMMPS melt 16 on Desmos, 1 a node", "profile", profile("lammps-melt-16"), desmos, ["--ppn", "1"]),
+    ("HPCC 64 on 4^3, 1 a node", "profile", profile("hpcc-64"), m444, ["--ppn", "1"]),
     ("alltoall rows 16x64 on 4^3", "alltoall", graph("a2a16x64", "alltoall", "--grid", "16x64"), m444, []),
     ("alltoall rows 32x32 on 4^3", "alltoall", graph("a2a32x32", "alltoall", "--grid", "32x32"), m444, []),
     ("stencil 16x8x8 on 64 random of 8^3", "stencil", graph("st16x8x8", "stencil", "--dims", "16x8x8"), m888,
@@ -93,6 +128,9 @@ for name, kind, g, machine, extra in instances:
     base = os.path.basename(g)[:-4]
     with open(g) as f:
         header = f.readline(), f.readline()
+    if kind == "profile":
+        twins.append((name + " (renumbered)", kind, permuted(g), machine, extra))
+        continue
     gen_args = header[1].split("rankmap gen ", 1)[1].split()
     twins.append((name + " (renumbered)", kind, renumbered(base, *gen_args), machine, extra))
 instances += twins
@@ -152,7 +190,7 @@ def geomean(values):
 
 
 print()
-print(f"non-grid instances (irregular, geometric, all-to-all; natural and renumbered), geometric mean vs Scotch's best: hop-bytes {geomean(geo_hop):.3f}, max link {geomean(geo_link):.3f}")
+print(f"non-grid instances (irregular, geometric, application profiles, all-to-all; natural and renumbered), geometric mean vs Scotch's best: hop-bytes {geomean(geo_hop):.3f}, max link {geomean(geo_link):.3f}")
 print("worse than block on: " + (", ".join(worse_than_block) if worse_than_block else "no instance in any preset"))
 print("renumbered / natural hop-bytes (default preset):")
 for name, kind, r in rows:
