@@ -4,16 +4,20 @@ and Scotch's static mapping, on the same instances in one run. Scotch runs
 as its users run it (bench/peers/scotch_gmap.py): Debian's `scotch_gmap`
 with its default, quality and balance strategy strings, at node level and,
 for one rank a core, at core level; each metric takes Scotch's best run.
-Instances
-marked "renumbered" are their twin with the ranks renumbered at random
-(`rankmap gen ... --renumber 7`): the same graph, so a mapper that finds
-structure in the graph, not in the numbering, scores both the same.
+Instances: stencils, irregular graphs from two generators (METIS quotients
+of random meshes, random geometric graphs), row all-to-all, and real
+profiles from data/profiles (LAMMPS, HPCC). Instances marked "renumbered"
+are their twin with the ranks renumbered at random (`rankmap gen ...
+--renumber 7`, or a seeded permutation of a profile's graph): the same
+graph, so a mapper that finds structure in the graph, not in the
+numbering, scores both the same.
 
 Usage: bench/quality.py [RANKMAP]    (default build/cli/rankmap)
 Writes the instances and reports to bench/out/quality/ and prints a
 Markdown table. Targets (bench/RESULTS.md): never worse than block on any
-instance; on the irregular instances (two generators), as geometric means,
-hop-bytes at most 0.85x and max link load at most 0.75x Scotch's best.
+instance in any preset; each renumbered twin within 5 % of its natural
+order; on the non-grid instances, as geometric means, hop-bytes at most
+0.85x and max link load at most 0.75x Scotch's best.
 """
 import json
 import math
