@@ -20,6 +20,7 @@ take their node's cores in order (node level) or the core Scotch chose when
 it is free (core level). Every mapping is scored by `rankmap eval`.
 """
 import json
+import math
 import os
 import re
 import subprocess
@@ -94,6 +95,10 @@ class Machine:
             index = index * n + c
         return index
 
+    def size(self):
+        """Coordinates in the network (routers), allocated or not."""
+        return math.prod(self.dims)
+
     def hops(self, a, b):
         total = 0
         for x, y, n, w in zip(a, b, self.dims, self.wrap):
@@ -103,10 +108,7 @@ class Machine:
 
     def torus_edges(self):
         """Links of the whole network as pairs of coordinate indices."""
-        size = 1
-        for n in self.dims:
-            size *= n
-        for i in range(size):
+        for i in range(self.size()):
             c = self.coord_of(i)
             for d, (n, w) in enumerate(zip(self.dims, self.wrap)):
                 if n == 1 or (not w and c[d] == n - 1) or (n == 2 and c[d] == 1):
@@ -151,10 +153,7 @@ def write_grf(adj, path):
 def write_deco_source(path, machine, extra_vertices, extra_edges, weights):
     """A target graph for amk_grf: the torus's routers 0..N-1, then extra
     vertices; weights[v] the load a terminal v can take (1 elsewhere)."""
-    size = 1
-    for n in machine.dims:
-        size *= n
-    nv = size + extra_vertices
+    nv = machine.size() + extra_vertices
     adj = [dict() for _ in range(nv)]
     for a, b in machine.torus_edges():
         adj[a][b] = adj[b][a] = LINK_DISTANCE if extra_vertices else 1
@@ -183,7 +182,8 @@ class Instance:
         else:
             wanted = set(expand_hostlist(nodes))
             self.hosts = [h for h in self.machine.hosts if h in wanted]
-        self.coord = {h: self.machine.coords[self.machine.hosts.index(h)] for h in self.hosts}
+        coord_of_host = dict(zip(self.machine.hosts, self.machine.coords))
+        self.coord = {h: coord_of_host[h] for h in self.hosts}
         self.capacity = [ppn or self.machine.cores[h] for h in self.hosts]
         self.workdir = workdir
         self.adj = read_mtx(graph)
@@ -210,7 +210,7 @@ class Instance:
             if sorted(index) == list(range(len(m.hosts))) and len(self.hosts) == len(m.hosts):
                 with open(path, "w") as f:
                     f.write(base + "\n")
-                return path, {t: self.hosts_at(t) for t in index}
+                return path, {t: k for k, t in enumerate(index)}
             with open(path, "w") as f:
                 f.write(f"sub\n{len(index)}\n{' '.join(map(str, index))}\n{base}\n")
             return path, {i: i for i in range(len(index))}
@@ -218,18 +218,10 @@ class Instance:
         write_deco_source(source, m, 0, [], {index[k]: c for k, c in enumerate(self.capacity)})
         return self.amk_grf(source, tag, index), {t: k for k, t in enumerate(index)}
 
-    def hosts_at(self, t):
-        for k, h in enumerate(self.hosts):
-            if self.machine.index_of(self.coord[h]) == t:
-                return k
-        raise KeyError(t)
-
     def core_target(self, tag):
         """Terminals: every core of every allocated node; (file, (alloc position, core) of each)."""
         m = self.machine
-        size = 1
-        for n in m.dims:
-            size *= n
+        size = m.size()
         edges, terminals, next_vertex = [], {}, size
         for k, h in enumerate(self.hosts):
             router = m.index_of(self.coord[h])

@@ -4,6 +4,9 @@
 #pragma once
 
 #include <cstdint>
+#include <numeric>
+#include <utility>
+#include <vector>
 
 namespace rankmap {
 
@@ -30,5 +33,13 @@ class Rng {
  private:
   std::uint64_t state_;
 };
+
+// 0..n-1 in a uniformly random order (Fisher-Yates).
+inline std::vector<std::uint32_t> random_permutation(std::uint32_t n, Rng& rng) {
+  std::vector<std::uint32_t> p(n);
+  std::iota(p.begin(), p.end(), 0u);
+  for (std::uint32_t i = n; i > 1; --i) std::swap(p[i - 1], p[rng.below(i)]);
+  return p;
+}
 
 }  // namespace rankmap

@@ -1,16 +1,11 @@
-#include <numeric>
-
 #include "rankmap/generate.hpp"
 #include "rankmap/random.hpp"
 
 namespace rankmap {
 
 Graph renumber_ranks(const Graph& graph, std::uint64_t seed) {
-  std::vector<std::uint32_t> to(graph.ranks);
-  std::iota(to.begin(), to.end(), 0u);
   Rng rng(seed);
-  for (std::uint32_t i = graph.ranks; i > 1; --i)  // Fisher-Yates
-    std::swap(to[i - 1], to[rng.below(i)]);
+  const std::vector<std::uint32_t> to = random_permutation(graph.ranks, rng);
   GraphBuilder builder(graph.ranks);
   builder.reserve(graph.num_edges());
   for (std::uint32_t r = 0; r < graph.ranks; ++r)

@@ -19,9 +19,8 @@ constexpr std::uint32_t kFree = UINT32_MAX;
 
 // mate[v] for every vertex; n must be even.
 std::vector<std::uint32_t> pair_up(const UndirectedGraph& g, Rng& rng) {
-  std::vector<std::uint32_t> order(g.n), position(g.n), mate(g.n, kFree);
-  std::iota(order.begin(), order.end(), 0u);
-  for (std::uint32_t i = g.n; i > 1; --i) std::swap(order[i - 1], order[rng.below(i)]);
+  const std::vector<std::uint32_t> order = random_permutation(g.n, rng);
+  std::vector<std::uint32_t> position(g.n), mate(g.n, kFree);
   for (std::uint32_t i = 0; i < g.n; ++i) position[order[i]] = i;
   // Ties go to the neighbour earlier in the random order, not the lower number.
   auto better = [&](std::uint32_t u, std::uint64_t w, std::uint32_t best, std::uint64_t best_w) {
@@ -62,23 +61,27 @@ std::vector<std::uint32_t> pair_up(const UndirectedGraph& g, Rng& rng) {
 }  // namespace
 
 Contraction contract_matched(const UndirectedGraph& g, std::uint32_t group, std::uint64_t seed) {
-  Contraction c{g, std::vector<std::uint32_t>(g.n)};
+  Contraction c;
+  c.coarse_of.resize(g.n);
   std::iota(c.coarse_of.begin(), c.coarse_of.end(), 0u);
   Rng rng(seed);
+  const UndirectedGraph* current = &g;  // the first round reads g itself, uncopied
   for (std::uint32_t size = 1; size < group; size *= 2) {
-    const std::vector<std::uint32_t> mate = pair_up(c.graph, rng);
+    const std::vector<std::uint32_t> mate = pair_up(*current, rng);
     // Coarse vertex numbers in the order of the pairs' lower member.
-    std::vector<int> pair_of(c.graph.n, -1);
+    std::vector<int> pair_of(current->n, -1);
     int pairs = 0;
-    for (std::uint32_t v = 0; v < c.graph.n; ++v)
+    for (std::uint32_t v = 0; v < current->n; ++v)
       if (pair_of[v] < 0) pair_of[v] = pair_of[mate[v]] = pairs++;
     for (std::uint32_t& x : c.coarse_of) x = static_cast<std::uint32_t>(pair_of[x]);
-    const PartGraph q = make_part_graph(c.graph, pair_of, pairs);
+    PartGraph q = make_part_graph(*current, pair_of, pairs);
     c.graph.n = static_cast<std::uint32_t>(q.parts);
-    c.graph.xadj = q.xadj;
+    c.graph.xadj = std::move(q.xadj);
     c.graph.adjncy.assign(q.adjncy.begin(), q.adjncy.end());
-    c.graph.weight = q.weight;
+    c.graph.weight = std::move(q.weight);
+    current = &c.graph;
   }
+  if (current == &g) c.graph = g;  // group 1: nothing merged
   return c;
 }
 
