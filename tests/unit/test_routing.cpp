@@ -1,8 +1,12 @@
 #include <gtest/gtest.h>
 
+#include <map>
+#include <random>
+
 #include "helpers.hpp"
 #include "rankmap/metrics.hpp"
 #include "reference_router.hpp"
+#include "score/link_loads.hpp"
 
 using namespace rankmap;
 using test::Coord;
@@ -99,5 +103,44 @@ TEST(Routing, AllPairsMatchTheReferenceRouter) {
       }
     }
     EXPECT_EQ(max_hops, m.network.diameter());
+  }
+}
+
+// LinkLoads adds a route as runs of links; summing the reference router's
+// routes link by link must give the same bytes on every link, wraps and
+// size-2 rings included.
+TEST(Routing, LinkLoadsEqualTheReferenceRoutesSummed) {
+  const std::vector<Machine> machines = {
+      test::make_machine("[5]", "", "n[0-4]"),
+      test::make_machine("[4, 3]", "[true, false]", "n[00-11]"),
+      test::make_machine("[2, 2, 3]", "", "n[00-11]", "package:1 core:1 pu:1", "+Z-Y+X-X+Y-Z"),
+      test::make_machine("[6, 7]", "", "n[00-41]", "package:1 core:1 pu:1", "-X-Y+X+Y"),
+      load_machine(test::source_dir() / "data/machines/desmos.toml"),
+      load_machine(test::source_dir() / "data/machines/angara-k1.toml"),
+      test::make_machine("[3, 2, 2, 2, 2]", "[true, true, false, true, true]", "n[00-47]"),
+  };
+  std::mt19937_64 rng(12);
+  for (const Machine& m : machines) {
+    const std::size_t n = m.network.num_coords();
+    detail::LinkLoads loads(m.network);
+    std::map<Link, std::uint64_t> expected;
+    for (int i = 0; i < 3000; ++i) {
+      const std::size_t a = rng() % n, b = rng() % n;
+      const std::uint64_t bytes = 1 + rng() % 1000;
+      loads.add_route(a, b, bytes);
+      for (const Link& l : test::reference_route(m.network, test::coord_of(a, m.network.dims),
+                                                 test::coord_of(b, m.network.dims)))
+        expected[l] += bytes;
+    }
+    const std::vector<std::uint64_t> got = loads.take();
+    ASSERT_EQ(got.size(), m.network.num_links());
+    std::size_t loaded = 0;
+    for (std::size_t id = 0; id < got.size(); ++id) {
+      const Link l = test::decode_link(id, m.network.dims);
+      const auto it = expected.find(l);
+      ASSERT_EQ(got[id], it == expected.end() ? 0 : it->second) << m.network.routing_string() << " link " << id;
+      loaded += got[id] > 0;
+    }
+    EXPECT_EQ(loaded, expected.size());
   }
 }

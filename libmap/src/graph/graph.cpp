@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "core/huge_pages.hpp"
 #include "rankmap/error.hpp"
 
 namespace rankmap {
@@ -12,14 +13,14 @@ std::uint64_t Graph::total_msgs() const { return std::accumulate(msgs.begin(), m
 
 GraphBuilder::GraphBuilder(std::uint32_t ranks) {
   sorted_.ranks = ranks;
-  sorted_.offsets.assign(static_cast<std::size_t>(ranks) + 1, 0);
+  sorted_.offsets = detail::huge_vector<std::uint64_t>(static_cast<std::size_t>(ranks) + 1);
 }
 
 void GraphBuilder::reserve(std::size_t edges) {
-  if (!in_order_) return entries_.reserve(edges);
-  sorted_.targets.reserve(edges);
-  sorted_.bytes.reserve(edges);
-  sorted_.msgs.reserve(edges);
+  if (!in_order_) return detail::reserve_huge(entries_, edges);
+  detail::reserve_huge(sorted_.targets, edges);
+  detail::reserve_huge(sorted_.bytes, edges);
+  detail::reserve_huge(sorted_.msgs, edges);
 }
 
 void GraphBuilder::add(std::uint32_t src, std::uint32_t dst, std::uint64_t bytes, std::uint64_t msgs) {
@@ -48,7 +49,7 @@ void GraphBuilder::add(std::uint32_t src, std::uint32_t dst, std::uint64_t bytes
 
 void GraphBuilder::switch_to_unsorted() {
   Graph& g = sorted_;
-  entries_.reserve(std::max(g.targets.capacity(), 2 * g.targets.size() + 16));
+  detail::reserve_huge(entries_, std::max(g.targets.capacity(), 2 * g.targets.size() + 16));
   std::uint32_t r = 0;
   for (std::size_t e = 0; e < g.targets.size(); ++e) {
     while (r < last_src_ && g.offsets[r + 1] <= e) ++r;
@@ -76,15 +77,15 @@ Graph GraphBuilder::build() {
   std::vector<std::uint64_t> start(static_cast<std::size_t>(ranks_) + 1, 0);
   for (const Entry& e : entries_) ++start[e.src + 1];
   std::partial_sum(start.begin(), start.end(), start.begin());
-  std::vector<std::uint32_t> order(entries_.size());
+  std::vector<std::uint32_t> order = detail::huge_vector<std::uint32_t>(entries_.size());
   {
     std::vector<std::uint64_t> fill(start.begin(), start.end() - 1);
     for (std::uint32_t i = 0; i < entries_.size(); ++i) order[fill[entries_[i].src]++] = i;
   }
-  g.offsets.assign(static_cast<std::size_t>(ranks_) + 1, 0);
-  g.targets.reserve(entries_.size());
-  g.bytes.reserve(entries_.size());
-  g.msgs.reserve(entries_.size());
+  g.offsets = detail::huge_vector<std::uint64_t>(static_cast<std::size_t>(ranks_) + 1);
+  detail::reserve_huge(g.targets, entries_.size());
+  detail::reserve_huge(g.bytes, entries_.size());
+  detail::reserve_huge(g.msgs, entries_.size());
   for (std::uint32_t r = 0; r < ranks_; ++r) {
     auto first = order.begin() + static_cast<std::ptrdiff_t>(start[r]);
     auto last = order.begin() + static_cast<std::ptrdiff_t>(start[r + 1]);

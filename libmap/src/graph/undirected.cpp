@@ -1,17 +1,58 @@
 #include "graph/undirected.hpp"
 
 #include <algorithm>
+#include <optional>
+
+#include "core/huge_pages.hpp"
 
 namespace rankmap::detail {
+namespace {
+
+// Where row r of g lists target t, or -1.
+std::int64_t find_edge(const Graph& g, std::uint32_t r, std::uint32_t t) {
+  const auto first = g.targets.begin() + static_cast<std::ptrdiff_t>(g.offsets[r]);
+  const auto last = g.targets.begin() + static_cast<std::ptrdiff_t>(g.offsets[r + 1]);
+  const auto it = std::lower_bound(first, last, t);
+  return it != last && *it == t ? it - g.targets.begin() : -1;
+}
+
+// Most graphs list every pair both ways (stencils, profiles of symmetric
+// exchanges). Then each row already is the undirected row, and the weights
+// need only the reverse edge's bytes: no transpose to build. Empty when
+// some edge has no reverse.
+std::optional<UndirectedGraph> undirected_if_symmetric(const Graph& g) {
+  UndirectedGraph u;
+  u.n = g.ranks;
+  u.xadj = huge_vector<std::uint64_t>(static_cast<std::size_t>(g.ranks) + 1);
+  reserve_huge(u.adjncy, g.num_edges());
+  reserve_huge(u.weight, g.num_edges());
+  for (std::uint32_t r = 0; r < g.ranks; ++r) {
+    for (std::uint64_t e = g.offsets[r]; e < g.offsets[r + 1]; ++e) {
+      const std::uint32_t t = g.targets[e];
+      if (t == r) continue;
+      const std::int64_t back = find_edge(g, t, r);
+      if (back < 0) return std::nullopt;
+      const std::uint64_t both = g.bytes[e] + g.bytes[static_cast<std::size_t>(back)];
+      if (both == 0) continue;
+      u.adjncy.push_back(t);
+      u.weight.push_back(both);
+    }
+    u.xadj[r + 1] = u.adjncy.size();
+  }
+  return u;
+}
+
+}  // namespace
 
 UndirectedGraph make_undirected(const Graph& g) {
+  if (std::optional<UndirectedGraph> u = undirected_if_symmetric(g)) return std::move(*u);
   // The transpose gives each rank its incoming traffic; merging a row of the
   // graph with the same row of its transpose gives bytes both ways.
-  std::vector<std::uint64_t> in_start(static_cast<std::size_t>(g.ranks) + 1, 0);
+  std::vector<std::uint64_t> in_start = huge_vector<std::uint64_t>(static_cast<std::size_t>(g.ranks) + 1);
   for (std::uint32_t t : g.targets) ++in_start[t + 1];
   for (std::size_t r = 0; r < g.ranks; ++r) in_start[r + 1] += in_start[r];
-  std::vector<std::uint32_t> in_source(g.num_edges());
-  std::vector<std::uint64_t> in_bytes(g.num_edges());
+  std::vector<std::uint32_t> in_source = huge_vector<std::uint32_t>(g.num_edges());
+  std::vector<std::uint64_t> in_bytes = huge_vector<std::uint64_t>(g.num_edges());
   {
     std::vector<std::uint64_t> fill(in_start.begin(), in_start.end() - 1);
     for (std::uint32_t r = 0; r < g.ranks; ++r)  // rows in order: sources come out sorted
@@ -23,9 +64,9 @@ UndirectedGraph make_undirected(const Graph& g) {
   }
   UndirectedGraph u;
   u.n = g.ranks;
-  u.xadj.assign(static_cast<std::size_t>(g.ranks) + 1, 0);
-  u.adjncy.reserve(2 * g.num_edges());
-  u.weight.reserve(2 * g.num_edges());
+  u.xadj = huge_vector<std::uint64_t>(static_cast<std::size_t>(g.ranks) + 1);
+  reserve_huge(u.adjncy, 2 * g.num_edges());
+  reserve_huge(u.weight, 2 * g.num_edges());
   for (std::uint32_t r = 0; r < g.ranks; ++r) {
     std::uint64_t i = g.offsets[r], j = in_start[r];
     while (i < g.offsets[r + 1] || j < in_start[r + 1]) {

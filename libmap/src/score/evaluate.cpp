@@ -4,6 +4,7 @@
 #include "machine/node_geometry.hpp"
 #include "rankmap/error.hpp"
 #include "rankmap/metrics.hpp"
+#include "score/link_loads.hpp"
 #include "score/mapping_size.hpp"
 
 namespace rankmap {
@@ -65,7 +66,7 @@ Metrics evaluate(const Graph& graph, const Machine& machine, const Allocation& a
     std::vector<std::uint32_t> fill(first_rank.begin(), first_rank.end() - 1);
     for (std::uint32_t r = 0; r < graph.ranks; ++r) ranks_by_node[fill[mapping.ranks[r].node]++] = r;
   }
-  m.link_bytes.assign(net.num_links(), 0);
+  detail::LinkLoads loads(net);
   std::vector<std::uint64_t> pair_bytes(nalloc, 0);
   std::vector<std::uint32_t> touched;
   for (std::size_t u = 0; u < nalloc; ++u) {
@@ -81,12 +82,12 @@ Metrics evaluate(const Graph& graph, const Machine& machine, const Allocation& a
     std::sort(touched.begin(), touched.end());  // a fixed order: sums are exact anyway
     for (std::uint32_t v : touched) {
       const std::uint64_t b = pair_bytes[v];
-      for_each_link(net, geometry.coord_index(static_cast<int>(u)), geometry.coord_index(static_cast<int>(v)),
-                    [&](std::size_t link) { m.link_bytes[link] += b; });
+      loads.add_route(geometry.coord_index(static_cast<int>(u)), geometry.coord_index(static_cast<int>(v)), b);
       pair_bytes[v] = 0;
     }
     touched.clear();
   }
+  m.link_bytes = loads.take();
   m.max_link_bytes = m.link_bytes.empty() ? 0 : *std::max_element(m.link_bytes.begin(), m.link_bytes.end());
   return m;
 }

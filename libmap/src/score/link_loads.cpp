@@ -1,0 +1,78 @@
+#include "score/link_loads.hpp"
+
+#include <array>
+#include <cstdlib>
+
+namespace rankmap::detail {
+
+LinkLoads::LinkLoads(const Network& net) : net_(net), diff_(net.num_links(), 0) {
+  std::size_t s = 1;
+  for (int n : net.dims) {
+    stride_.push_back(s);
+    s *= static_cast<std::size_t>(n);
+  }
+}
+
+void LinkLoads::add_route(std::size_t a, std::size_t b, std::uint64_t bytes) {
+  const int nd = net_.num_dims();
+  std::array<int, kMaxDims> ca{}, delta{};
+  std::size_t ra = a, rb = b;
+  for (int d = 0; d < nd; ++d) {
+    const int n = net_.dims[d];
+    ca[d] = static_cast<int>(ra % n);
+    const int cb = static_cast<int>(rb % n);
+    ra /= n;
+    rb /= n;
+    int dlt = cb - ca[d];
+    if (net_.wrap[d]) {  // the shorter way round; half way round goes `+` (as in for_each_link)
+      if (dlt < 0) dlt += n;
+      if (n - dlt < dlt) dlt -= n;
+    }
+    delta[d] = dlt;
+  }
+  std::size_t cur = a;
+  for (const RouteStep& step : net_.routing) {
+    const int d = step.dim, dlt = delta[d];
+    if (dlt == 0 || (dlt > 0) != (step.sign > 0)) continue;
+    const int n = net_.dims[d], k = std::abs(dlt);
+    const std::size_t ring = cur - static_cast<std::size_t>(ca[d]) * stride_[d];  // position 0 of this ring
+    auto at = [&](int pos) { return net_.link_id(ring + static_cast<std::size_t>(pos) * stride_[d], d, step.sign); };
+    // Links leave positions ca, ca+1, .. going `+`, and ca, ca-1, .. going
+    // `-`: either way a run of k positions starting at `low`, maybe wrapping.
+    int low = step.sign > 0 ? ca[d] : ca[d] - k + 1;
+    if (low < 0) low += n;
+    diff_[at(low)] += bytes;
+    if (low + k < n) {
+      diff_[at(low + k)] -= bytes;
+    } else if (low + k > n) {  // wraps: also positions 0 .. low + k - n - 1
+      diff_[at(0)] += bytes;
+      diff_[at(low + k - n)] -= bytes;
+    }
+    int next = ca[d] + step.sign * k;
+    if (next >= n) next -= n;
+    if (next < 0) next += n;
+    cur = ring + static_cast<std::size_t>(next) * stride_[d];
+    ca[d] = next;
+  }
+}
+
+std::vector<std::uint64_t> LinkLoads::take() {
+  const std::size_t coords = net_.num_coords();
+  for (int d = 0; d < net_.num_dims(); ++d) {
+    const std::size_t n = static_cast<std::size_t>(net_.dims[d]), stride = stride_[d];
+    for (std::size_t c = 0; c < coords; ++c) {
+      if ((c / stride) % n != 0) continue;  // c is position 0 of a ring of d
+      for (int sign : {+1, -1}) {
+        std::uint64_t running = 0;
+        for (std::size_t pos = 0; pos < n; ++pos) {
+          std::uint64_t& link = diff_[net_.link_id(c + pos * stride, d, sign)];
+          running += link;
+          link = running;
+        }
+      }
+    }
+  }
+  return std::move(diff_);
+}
+
+}  // namespace rankmap::detail
