@@ -20,6 +20,7 @@ class NodeGeometry {
     return h;
   }
   int coord(int node, int dim) const { return coord_[node][dim]; }
+  const std::array<int, kMaxDims>& coords(int node) const { return coord_[node]; }
   std::size_t coord_index(int node) const { return coord_index_[node]; }
   const Network& network() const { return net_; }
   int size() const { return static_cast<int>(coord_.size()); }

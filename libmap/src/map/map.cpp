@@ -101,11 +101,12 @@ class Engine {
 
   // hop-bytes of a node assignment: all a candidate's hop-bytes, since
   // ranks of one node are 0 hops apart.
-  std::uint64_t node_hop_bytes(const std::vector<int>& node_of_rank) const {
+  std::uint64_t node_hop_bytes(const std::vector<int>& node_of_rank) const { return node_hop_bytes(g_, node_of_rank); }
+  std::uint64_t node_hop_bytes(const UndirectedGraph& g, const std::vector<int>& node_of_rank) const {
     std::uint64_t total = 0;
-    for (std::uint32_t r = 0; r < g_.n; ++r)
-      for (std::uint64_t e = g_.xadj[r]; e < g_.xadj[r + 1]; ++e)
-        total += g_.weight[e] * static_cast<std::uint64_t>(geometry_.hops(node_of_rank[r], node_of_rank[g_.adjncy[e]]));
+    for (std::uint32_t r = 0; r < g.n; ++r)
+      for (std::uint64_t e = g.xadj[r]; e < g.xadj[r + 1]; ++e)
+        total += g.weight[e] * static_cast<std::uint64_t>(geometry_.hops(node_of_rank[r], node_of_rank[g.adjncy[e]]));
     return total / 2;
   }
 
@@ -156,20 +157,23 @@ class Engine {
     const std::size_t edges = g_.xadj[g_.n];
     const std::size_t budget = std::clamp<std::size_t>((std::size_t{1} << 26) / std::max<std::size_t>(edges, 1), 2, 64);
     const std::size_t per_box = std::max<std::size_t>(2, budget / all.size());
-    std::vector<int> best, node_of_rank(g_.n);
+    // Layouts are scored in grid order (hop-bytes do not depend on the
+    // numbering), where a renumbered graph's neighbours are near in memory.
+    std::vector<int> best;
     std::uint64_t best_cost = 0;
     for (const NodeBox& box : all)
       for (auto& layout : cartesian_candidates(grid, shapes, box, per_node, per_box)) {
-        if (found)
-          for (std::uint32_t r = 0; r < g_.n; ++r) node_of_rank[r] = layout[found->position_of_rank[r]];
-        else
-          node_of_rank = std::move(layout);
-        const std::uint64_t c = node_hop_bytes(node_of_rank);
-        if (best.empty() || c < best_cost) best = node_of_rank, best_cost = c;
+        const std::uint64_t c = node_hop_bytes(grid, layout);
+        if (best.empty() || c < best_cost) best = std::move(layout), best_cost = c;
       }
     if (best.empty()) {
       stage("a grid, but no layout of it fits the allocation");
       return false;
+    }
+    if (found) {
+      std::vector<int> node_of_rank(g_.n);
+      for (std::uint32_t r = 0; r < g_.n; ++r) node_of_rank[r] = best[found->position_of_rank[r]];
+      best = std::move(node_of_rank);
     }
     finish("Cartesian", std::move(best));
     return true;

@@ -71,6 +71,14 @@ Metrics evaluate(const Graph& graph, const Machine& machine, const Allocation& a
   std::vector<std::uint32_t> touched;
   for (std::size_t u = 0; u < nalloc; ++u) {
     for (std::uint32_t i = first_rank[u]; i < first_rank[u + 1]; ++i) {
+      // A node's ranks may lie anywhere in the graph: their rows are
+      // fetched a few ranks ahead so that the misses overlap.
+      if (i + 8 < graph.ranks) __builtin_prefetch(&graph.offsets[ranks_by_node[i + 8]]);
+      if (i + 4 < graph.ranks) {
+        const std::uint64_t ahead = graph.offsets[ranks_by_node[i + 4]];
+        __builtin_prefetch(&graph.targets[ahead]);
+        __builtin_prefetch(&graph.bytes[ahead]);
+      }
       const std::uint32_t r = ranks_by_node[i];
       for (std::uint64_t e = graph.offsets[r]; e < graph.offsets[r + 1]; ++e) {
         const auto v = static_cast<std::uint32_t>(node_of[graph.targets[e]]);
@@ -82,7 +90,7 @@ Metrics evaluate(const Graph& graph, const Machine& machine, const Allocation& a
     std::sort(touched.begin(), touched.end());  // a fixed order: sums are exact anyway
     for (std::uint32_t v : touched) {
       const std::uint64_t b = pair_bytes[v];
-      loads.add_route(geometry.coord_index(static_cast<int>(u)), geometry.coord_index(static_cast<int>(v)), b);
+      loads.add_route(geometry.coords(static_cast<int>(u)), geometry.coords(static_cast<int>(v)), b);
       pair_bytes[v] = 0;
     }
     touched.clear();

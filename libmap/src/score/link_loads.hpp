@@ -7,6 +7,7 @@
 // routes there average 16 hops. Internal to libmap.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -17,7 +18,9 @@ namespace rankmap::detail {
 class LinkLoads {
  public:
   explicit LinkLoads(const Network& net);
-  // `bytes` on each link of the route from coordinate index a to b.
+  // `bytes` on each link of the route between two coordinates.
+  void add_route(const std::array<int, kMaxDims>& from, const std::array<int, kMaxDims>& to, std::uint64_t bytes);
+  // The same from coordinate indices (X fastest).
   void add_route(std::size_t a, std::size_t b, std::uint64_t bytes);
   // Bytes per link, indexed by Network::link_id. Call once.
   std::vector<std::uint64_t> take();
