@@ -7,7 +7,7 @@
 // up to a few thousand nodes.
 #include <algorithm>
 
-#include "map/engine.hpp"
+#include "map/stages.hpp"
 #include "rankmap/metrics.hpp"
 
 namespace rankmap::detail {
@@ -156,5 +156,26 @@ int refine_link_load(const Graph& graph, const std::vector<int>& part, const Par
                      std::vector<int>& slot_of_part, int passes) {
   return LinkRefiner(graph, part, q, sizes, used, geometry, slot_of_part).run(passes);
 }
+
+namespace {
+
+// Routes every candidate swap exactly: allocations of a few thousand nodes.
+class LinkLoadSwaps : public PlacementRefiner {
+ public:
+  explicit LinkLoadSwaps(int passes) : passes_(passes) {}
+  std::string name() const override { return "link-load swaps"; }
+  bool applies(const NodeSet& nodes) const override { return !nodes.large(); }
+  void refine(const Problem& problem, const NodeSet& nodes, const std::vector<int>& part, const PartGraph& q,
+              std::vector<int>& slot_of_part) const override {
+    refine_link_load(problem.graph, part, q, nodes.sizes, nodes.used, problem.geometry, slot_of_part, passes_);
+  }
+
+ private:
+  int passes_;
+};
+
+}  // namespace
+
+std::unique_ptr<PlacementRefiner> make_link_load_swaps(int passes) { return std::make_unique<LinkLoadSwaps>(passes); }
 
 }  // namespace rankmap::detail

@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <numeric>
 
-#include "map/engine.hpp"
+#include "map/stages.hpp"
 
 namespace rankmap::detail {
 
@@ -160,6 +160,62 @@ std::vector<int> partition_recursive_bisection(const UndirectedGraph& g, const s
                                                const std::vector<int>& used_nodes, const NodeGeometry& geometry,
                                                std::uint64_t seed) {
   return Hierarchy(g, sizes, used_nodes, geometry, seed, 2).run();
+}
+
+namespace {
+
+// Thousands of nodes: the hierarchy, on groups of matched ranks when the
+// graph is larger than context.partition.coarsen_to. Node sizes are
+// multiples of the group size, so every coarse vertex stands for the same
+// number of ranks.
+class HierarchyPartitioner : public Partitioner {
+ public:
+  explicit HierarchyPartitioner(std::uint32_t coarsen_to) : coarsen_to_(coarsen_to) {}
+  std::string name() const override { return "hierarchy"; }
+  bool applies(const NodeSet& nodes) const override { return nodes.large(); }
+  bool cuts_for_nodes() const override { return true; }
+  std::vector<int> partition(const Problem& problem, const NodeSet& nodes, std::uint64_t seed) const override {
+    const UndirectedGraph& g = problem.g;
+    std::uint32_t group = 1;
+    auto fits = [&](std::uint32_t c) {
+      if (g.n % c) return false;
+      for (std::uint32_t s : nodes.sizes)
+        if (s % c) return false;
+      return true;
+    };
+    while (coarsen_to_ > 0 && g.n / group > coarsen_to_ && fits(group * 2)) group *= 2;
+    if (group == 1) return partition_hierarchy(g, nodes.sizes, nodes.used, problem.geometry, seed);
+    std::vector<std::uint32_t> merged_sizes;
+    for (std::uint32_t s : nodes.sizes) merged_sizes.push_back(s / group);
+    const Contraction c = contract_matched(g, group, seed);
+    const std::vector<int> merged = partition_hierarchy(c.graph, merged_sizes, nodes.used, problem.geometry, seed);
+    std::vector<int> part(g.n);
+    for (std::uint32_t r = 0; r < g.n; ++r) part[r] = merged[c.coarse_of[r]];
+    return part;
+  }
+
+ private:
+  std::uint32_t coarsen_to_;
+};
+
+class RecursiveBisectionPartitioner : public Partitioner {
+ public:
+  std::string name() const override { return "recursive bisection"; }
+  bool applies(const NodeSet& nodes) const override { return !nodes.large() && nodes.used.size() > 1; }
+  bool cuts_for_nodes() const override { return true; }
+  std::vector<int> partition(const Problem& problem, const NodeSet& nodes, std::uint64_t seed) const override {
+    return partition_recursive_bisection(problem.g, nodes.sizes, nodes.used, problem.geometry, seed);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Partitioner> make_hierarchy_partitioner(const Context& context) {
+  return std::make_unique<HierarchyPartitioner>(context.partition.coarsen_to);
+}
+
+std::unique_ptr<Partitioner> make_recursive_bisection_partitioner(const Context&) {
+  return std::make_unique<RecursiveBisectionPartitioner>();
 }
 
 }  // namespace rankmap::detail

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "map/engine.hpp"
+#include "map/stages.hpp"
 #include "rankmap/error.hpp"
 
 static_assert(IDXTYPEWIDTH == 32, "rankmap scales weights for 32-bit METIS indices");
@@ -72,6 +72,35 @@ std::vector<int> metis_split(const UndirectedGraph& g, const std::vector<std::ui
 std::vector<int> partition_metis_kway(const UndirectedGraph& g, const std::vector<std::uint32_t>& sizes,
                                       std::uint64_t seed, int cuts) {
   return metis_split(g, sizes, seed, cuts, false);
+}
+
+namespace {
+
+// One METIS k-way call into a part per node: parts know nothing of where
+// their nodes are, so placement starts from scratch. Too slow for
+// thousands of nodes (the hierarchy covers them). On a single node it is
+// the one partitioner that runs even when not enabled: something must.
+class MetisKwayPartitioner : public Partitioner {
+ public:
+  MetisKwayPartitioner(bool enabled, int cuts) : enabled_(enabled), cuts_(cuts) {}
+  std::string name() const override { return "METIS k-way"; }
+  bool applies(const NodeSet& nodes) const override {
+    return !nodes.large() && (enabled_ || nodes.used.size() == 1);
+  }
+  bool cuts_for_nodes() const override { return false; }
+  std::vector<int> partition(const Problem& problem, const NodeSet& nodes, std::uint64_t seed) const override {
+    return partition_metis_kway(problem.g, nodes.sizes, seed, cuts_);
+  }
+
+ private:
+  bool enabled_;
+  int cuts_;
+};
+
+}  // namespace
+
+std::unique_ptr<Partitioner> make_metis_kway_partitioner(const Context& context) {
+  return std::make_unique<MetisKwayPartitioner>(context.partition.metis_kway, context.partition.metis_cuts);
 }
 
 }  // namespace rankmap::detail

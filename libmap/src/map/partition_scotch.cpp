@@ -9,7 +9,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "map/engine.hpp"
+#include "map/stages.hpp"
 #include "map/scotch_errors.hpp"
 #include "rankmap/error.hpp"
 
@@ -94,5 +94,22 @@ std::vector<int> partition_scotch(const UndirectedGraph& g, const std::vector<st
   enforce_part_sizes(g, part, sizes);
   return part;
 }
+
+namespace {
+
+// Scotch's static mapping onto the used nodes: parts come placed.
+class ScotchPartitioner : public Partitioner {
+ public:
+  std::string name() const override { return "Scotch"; }
+  bool applies(const NodeSet& nodes) const override { return nodes.used.size() > 1; }
+  bool cuts_for_nodes() const override { return true; }
+  std::vector<int> partition(const Problem& problem, const NodeSet& nodes, std::uint64_t seed) const override {
+    return partition_scotch(problem.g, nodes.sizes, nodes.used, problem.geometry, seed);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Partitioner> make_scotch_partitioner(const Context&) { return std::make_unique<ScotchPartitioner>(); }
 
 }  // namespace rankmap::detail

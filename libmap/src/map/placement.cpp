@@ -9,7 +9,7 @@
 #include <queue>
 #include <unordered_map>
 
-#include "map/engine.hpp"
+#include "map/stages.hpp"
 
 namespace rankmap::detail {
 namespace {
@@ -241,5 +241,45 @@ int refine_placement(const PartGraph& q, const std::vector<std::uint32_t>& sizes
   }
   return pass;
 }
+
+namespace {
+
+// Starts that look at every node: kept to allocations of up to a few
+// thousand nodes.
+class GreedyStart : public PlacementStart {
+ public:
+  bool applies(const NodeSet& nodes) const override { return !nodes.large(); }
+  std::vector<int> place(const Problem& problem, const NodeSet& nodes, const PartGraph& q) const override {
+    return place_greedy(q, nodes.sizes, nodes.used, problem.geometry);
+  }
+};
+
+class CuthillMckeeStart : public PlacementStart {
+ public:
+  bool applies(const NodeSet& nodes) const override { return !nodes.large(); }
+  std::vector<int> place(const Problem& problem, const NodeSet& nodes, const PartGraph& q) const override {
+    return place_cuthill_mckee(q, nodes.sizes, nodes.used, problem.geometry);
+  }
+};
+
+class HopByteSwaps : public PlacementRefiner {
+ public:
+  explicit HopByteSwaps(int passes) : passes_(passes) {}
+  std::string name() const override { return "swaps"; }
+  bool applies(const NodeSet&) const override { return true; }
+  void refine(const Problem& problem, const NodeSet& nodes, const std::vector<int>&, const PartGraph& q,
+              std::vector<int>& slot_of_part) const override {
+    refine_placement(q, nodes.sizes, nodes.used, problem.geometry, slot_of_part, passes_);
+  }
+
+ private:
+  int passes_;
+};
+
+}  // namespace
+
+std::unique_ptr<PlacementStart> make_greedy_start() { return std::make_unique<GreedyStart>(); }
+std::unique_ptr<PlacementStart> make_cuthill_mckee_start() { return std::make_unique<CuthillMckeeStart>(); }
+std::unique_ptr<PlacementRefiner> make_hop_byte_swaps(int passes) { return std::make_unique<HopByteSwaps>(passes); }
 
 }  // namespace rankmap::detail

@@ -3,7 +3,7 @@
 // rank on a block's edge that talks more to the next node than to its own.
 #include <algorithm>
 
-#include "map/engine.hpp"
+#include "map/stages.hpp"
 
 namespace rankmap::detail {
 
@@ -67,5 +67,22 @@ int refine_rank_swaps(const UndirectedGraph& g, const NodeGeometry& geo, std::ve
   }
   return pass;
 }
+
+namespace {
+
+class RankSwaps : public RankRefiner {
+ public:
+  explicit RankSwaps(int passes) : passes_(passes) {}
+  void refine(const Problem& problem, std::vector<int>& node_of_rank) const override {
+    refine_rank_swaps(problem.g, problem.geometry, node_of_rank, passes_);
+  }
+
+ private:
+  int passes_;
+};
+
+}  // namespace
+
+std::unique_ptr<RankRefiner> make_rank_swaps(int passes) { return std::make_unique<RankSwaps>(passes); }
 
 }  // namespace rankmap::detail

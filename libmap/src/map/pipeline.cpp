@@ -1,0 +1,26 @@
+// The Context composes the pipeline: which stages run, in which order.
+// Order matters: among candidates of equal scores the earlier one wins.
+#include "map/stages.hpp"
+
+namespace rankmap::detail {
+
+Pipeline make_pipeline(const Context& context) {
+  const auto& p = context.partition;
+  Pipeline pipeline;
+  // The hierarchy stands in for both METIS pipelines on thousands of nodes.
+  if (p.metis_kway || p.recursive_bisection) pipeline.partitioners.push_back(make_hierarchy_partitioner(context));
+  if (p.recursive_bisection) pipeline.partitioners.push_back(make_recursive_bisection_partitioner(context));
+  pipeline.partitioners.push_back(make_metis_kway_partitioner(context));  // applies when enabled or on one node
+  if (p.scotch) pipeline.partitioners.push_back(make_scotch_partitioner(context));
+
+  if (context.placement.greedy) pipeline.starts.push_back(make_greedy_start());
+  if (context.placement.cuthill_mckee) pipeline.starts.push_back(make_cuthill_mckee_start());
+  pipeline.each_start.push_back(make_hop_byte_swaps(context.placement.swap_passes));
+  if (context.placement.swap_passes > 0) pipeline.best_start.push_back(make_link_load_swaps(context.placement.swap_passes));
+
+  if (context.refinement.rank_swap_passes > 0)
+    pipeline.rank_refiners.push_back(make_rank_swaps(context.refinement.rank_swap_passes));
+  return pipeline;
+}
+
+}  // namespace rankmap::detail

@@ -1,0 +1,112 @@
+// The stages of map() behind one small interface each, and the pipeline a
+// Context composes of them (pipeline.cpp). A new partitioner, placement
+// start or refinement is one class in one file and one line in
+// make_pipeline(); the engine (map.cpp) only runs what the pipeline lists:
+//
+//   node sets -> partitioner -> placement starts -> placement refiners
+//             -> rank refiners -> split inside nodes (assign_slots)
+//
+// Internal to libmap.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "map/engine.hpp"
+
+namespace rankmap::detail {
+
+// Above this many nodes the pipelines take the paths that scale: the
+// hierarchy instead of one METIS call, local swaps instead of placement
+// starts that look at every node.
+inline constexpr std::size_t kLargeAllocation = 2048;
+
+// What every stage reads, fixed for one map() call.
+struct Problem {
+  const Graph& graph;          // directed traffic: link loads
+  const UndirectedGraph& g;    // bytes both ways: what is cut and scored
+  const Machine& machine;
+  const Allocation& allocation;
+  const NodeGeometry& geometry;
+  const Context& context;
+};
+
+// The nodes one pipeline fills: allocation position used[j] takes sizes[j]
+// ranks. `name` tells candidates on different node sets apart.
+struct NodeSet {
+  std::string name;
+  std::vector<int> used;
+  std::vector<std::uint32_t> sizes;
+  bool large() const { return used.size() > kLargeAllocation; }
+};
+
+// Ranks into one part per node of the set: exactly sizes[p] in part p.
+class Partitioner {
+ public:
+  virtual ~Partitioner() = default;
+  virtual std::string name() const = 0;
+  virtual bool applies(const NodeSet& nodes) const = 0;
+  // Part p was cut for node p (near the nodes cut with it), so leaving it
+  // there is a placement start worth refining.
+  virtual bool cuts_for_nodes() const = 0;
+  virtual std::vector<int> partition(const Problem& problem, const NodeSet& nodes, std::uint64_t seed) const = 0;
+};
+
+// A first placement: slot_of_part[p] = j puts part p on nodes.used[j], of
+// the same size.
+class PlacementStart {
+ public:
+  virtual ~PlacementStart() = default;
+  virtual bool applies(const NodeSet& nodes) const = 0;
+  virtual std::vector<int> place(const Problem& problem, const NodeSet& nodes, const PartGraph& q) const = 0;
+};
+
+// Improves a placement in place; `part` is the partition it places.
+class PlacementRefiner {
+ public:
+  virtual ~PlacementRefiner() = default;
+  virtual std::string name() const = 0;
+  virtual bool applies(const NodeSet& nodes) const = 0;
+  virtual void refine(const Problem& problem, const NodeSet& nodes, const std::vector<int>& part, const PartGraph& q,
+                      std::vector<int>& slot_of_part) const = 0;
+};
+
+// Improves the node of every rank (allocation positions) in place.
+class RankRefiner {
+ public:
+  virtual ~RankRefiner() = default;
+  virtual void refine(const Problem& problem, std::vector<int>& node_of_rank) const = 0;
+};
+
+// The stages a Context enables, in the order they run. Every start is
+// refined by `each_start`; the best start then by `best_start`.
+struct Pipeline {
+  std::vector<std::unique_ptr<Partitioner>> partitioners;
+  std::vector<std::unique_ptr<PlacementStart>> starts;
+  std::vector<std::unique_ptr<PlacementRefiner>> each_start;
+  std::vector<std::unique_ptr<PlacementRefiner>> best_start;
+  std::vector<std::unique_ptr<RankRefiner>> rank_refiners;
+};
+Pipeline make_pipeline(const Context& context);
+
+// The stages, each defined beside the algorithm it wraps.
+std::unique_ptr<Partitioner> make_hierarchy_partitioner(const Context& context);        // partition_hierarchy.cpp
+std::unique_ptr<Partitioner> make_recursive_bisection_partitioner(const Context& context);  // partition_hierarchy.cpp
+std::unique_ptr<Partitioner> make_metis_kway_partitioner(const Context& context);       // partition_metis.cpp
+std::unique_ptr<Partitioner> make_scotch_partitioner(const Context& context);           // partition_scotch.cpp
+std::unique_ptr<PlacementStart> make_greedy_start();                                    // placement.cpp
+std::unique_ptr<PlacementStart> make_cuthill_mckee_start();                             // placement.cpp
+std::unique_ptr<PlacementRefiner> make_hop_byte_swaps(int passes);                      // placement.cpp
+std::unique_ptr<PlacementRefiner> make_link_load_swaps(int passes);                     // link_refine.cpp
+std::unique_ptr<RankRefiner> make_rank_swaps(int passes);                               // rank_refine.cpp
+
+// Where the pipelines put ranks (node_choice.cpp): `compact` (ranks per
+// allocated node, from ranks_per_node()); with fewer ranks than slots also
+// block's nodes and the tightest of `boxes` (boxes of whole nodes of
+// per_node slots).
+std::vector<NodeSet> node_sets(const Allocation& allocation, std::size_t ranks,
+                               const std::vector<std::uint32_t>& compact, const std::vector<NodeBox>& boxes,
+                               std::size_t per_node);
+
+}  // namespace rankmap::detail
