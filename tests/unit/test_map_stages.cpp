@@ -7,7 +7,7 @@
 #include <tuple>
 
 #include "helpers.hpp"
-#include "map/engine.hpp"
+#include "map/stages.hpp"
 #include "rankmap/generate.hpp"
 #include "rankmap/metrics.hpp"
 #include "rankmap/random.hpp"
@@ -78,6 +78,47 @@ TEST(Stages, PlacementSwapsStraightenAChain) {
   // Greedy growth and Cuthill-McKee find a straight chain directly.
   EXPECT_EQ(placement_hop_bytes(q, place_greedy(q, sizes, used, geo), used, geo), 3u);
   EXPECT_EQ(placement_hop_bytes(q, place_cuthill_mckee(q, sizes, used, geo), used, geo), 3u);
+}
+
+// Three nodes of 2 slots on a line, three pairs bound by 100 bytes: (0,1)
+// on the left end, (2,3) in the middle, (4,5) on the right. Each of 0 and 1
+// sends 10 bytes to each of 4 and 5 (2 hops) and 1 to each of 2 and 3:
+// hop-bytes 4*10*2 + 4*1 = 84. Moving one rank breaks a pair (+100), so
+// single-rank swaps are stuck; swapping the pairs (0,1) and (2,3) gives
+// 4*10 + 4*1 = 44, which a search over all 90 mappings confirms is least.
+TEST(Stages, RankSwapsMoveClustersWhereSingleRanksAreStuck) {
+  const Machine m = test::make_machine("[3]", "[false]", "n[0-2]", "core:2");
+  const Allocation a = make_allocation(m, {});
+  const NodeGeometry geo(m, a);
+  std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>> edges{{0, 1, 100}, {2, 3, 100}, {4, 5, 100}};
+  for (std::uint32_t u : {0u, 1u}) {
+    for (std::uint32_t v : {4u, 5u}) edges.emplace_back(u, v, 10);
+    for (std::uint32_t v : {2u, 3u}) edges.emplace_back(u, v, 1);
+  }
+  const UndirectedGraph g = undirected(6, edges);
+  auto hop_bytes = [&](const std::vector<int>& node) {
+    std::uint64_t total = 0;
+    for (auto [u, v, w] : edges) total += w * static_cast<std::uint64_t>(geo.hops(node[u], node[v]));
+    return total;
+  };
+  // Every way to put two ranks on each node.
+  std::uint64_t least = UINT64_MAX;
+  std::vector<int> node{0, 0, 1, 1, 2, 2};
+  do least = std::min(least, hop_bytes(node));
+  while (std::next_permutation(node.begin(), node.end()));
+  EXPECT_EQ(least, 44u);
+
+  const std::vector<int> start{0, 0, 1, 1, 2, 2};
+  std::vector<int> single = start;
+  refine_rank_swaps(g, geo, single, 10);
+  EXPECT_EQ(hop_bytes(single), 84u);
+
+  const Graph unused;
+  const Context context;
+  const Problem problem{unused, g, m, a, geo, context};
+  std::vector<int> multilevel = start;
+  make_rank_swaps(10)->refine(problem, multilevel);
+  EXPECT_EQ(hop_bytes(multilevel), least);
 }
 
 // One node of 2 packages x 2 cores, 4 ranks: 0-2 and 1-3 talk most, so each

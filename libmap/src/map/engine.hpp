@@ -71,7 +71,9 @@ std::optional<RecoveredGrid> recover_grid(const UndirectedGraph& g);
 // The same graph with vertex v numbered new_of_old[v] (a permutation).
 UndirectedGraph renumber(const UndirectedGraph& g, const std::vector<std::uint32_t>& new_of_old);
 
-// Swaps single ranks between nodes while hop-bytes falls; returns passes made.
+// Swaps single ranks (or vertices of a contracted graph) between nodes while
+// hop-bytes falls, each with a partner on one of the three nodes it gains
+// most on; returns passes made.
 int refine_rank_swaps(const UndirectedGraph& g, const NodeGeometry& geo, std::vector<int>& node_of_rank, int passes);
 
 // For thousands of nodes: nodes split by coordinates into compact groups,
@@ -97,7 +99,10 @@ struct Contraction {
   UndirectedGraph graph;
   std::vector<std::uint32_t> coarse_of;
 };
-Contraction contract_matched(const UndirectedGraph& g, std::uint32_t group, std::uint64_t seed);
+// With `label`, only vertices of equal label merge (every label on a
+// multiple of `group` vertices): coarse vertices stay inside, say, a node.
+Contraction contract_matched(const UndirectedGraph& g, std::uint32_t group, std::uint64_t seed,
+                             const std::vector<int>* label = nullptr);
 
 // Stage 2: node (index into used_nodes) of every part.
 std::vector<int> place_greedy(const PartGraph& q, const std::vector<std::uint32_t>& sizes,
