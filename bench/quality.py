@@ -39,6 +39,7 @@ m888 = os.path.join(here, "machines/torus-8x8x8.toml")
 angara = os.path.join(root, "data/machines/angara-k1.toml")
 desmos = os.path.join(root, "data/machines/desmos.toml")
 m444x16 = os.path.join(here, "machines/torus-4x4x4-2x8.toml")
+m1688x16 = os.path.join(here, "machines/torus-16x8x8.toml")
 
 
 def run(*args):
@@ -125,6 +126,11 @@ instances = [
      ["--nodes", random_nodes(64, 3)]),
     ("stencil 16x8x8 on 4^3 x 16 cores", "stencil", graph("st16x8x8", "stencil", "--dims", "16x8x8"), m444x16, []),
     ("4x2x2 on Desmos, 1 rank a node", "stencil", graph("st4x2x2", "stencil", "--dims", "4x2x2"), desmos, ["--ppn", "1"]),
+    # The 16K scale: 1,024 nodes of 16 cores.
+    ("geometric 16384 on 16x8x8 x 16 cores", "irregular", graph("geo16k", "geometric", "--ranks", "16384", "--seed", "11"),
+     m1688x16, []),
+    ("irregular 16384 on 16x8x8 x 16 cores", "irregular", graph("irr16k", "irregular", "--ranks", "16384", "--seed", "12"),
+     m1688x16, []),
 ]
 # The renumbered twin of each instance above (same graph, ranks permuted).
 twins = []
