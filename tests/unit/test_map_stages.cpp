@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <random>
 #include <tuple>
 
 #include "helpers.hpp"
@@ -325,4 +326,53 @@ TEST(Stages, NodeBoxesFindEachShapeWhereItFits) {
   EXPECT_EQ(boxes[1].net.dims, (std::vector<int>{4, 1}));
   EXPECT_EQ(hosts(boxes[1]), (std::vector<std::string>{"n00", "n01", "n02", "n03"}));
   EXPECT_EQ(boxes[1].net.wrap, (std::vector<bool>{true, false}));  // spans the X ring
+}
+
+// make_undirected() against a map of pairs: bytes both ways per unordered
+// pair, no self-traffic, no pairs without bytes, rows ascending. Random
+// graphs with every edge listed both ways (the cursor path), with some
+// one-way edges (the transpose path), and with zero-byte reverses.
+TEST(Stages, UndirectedGraphAddsBothWaysWhateverTheShape) {
+  // 2 -> 0 has no reverse, and no row after 0 lists 2, so only the last
+  // check of the cursor path can notice.
+  GraphBuilder one_way(3);
+  one_way.add(0, 1, 4, 1);
+  one_way.add(1, 0, 1, 1);
+  one_way.add(2, 0, 3, 1);
+  const UndirectedGraph small = make_undirected(one_way.build());
+  EXPECT_EQ(small.xadj, (std::vector<std::uint64_t>{0, 2, 3, 4}));
+  EXPECT_EQ(small.adjncy, (std::vector<std::uint32_t>{1, 2, 0, 0}));
+  EXPECT_EQ(small.weight, (std::vector<std::uint64_t>{5, 3, 5, 3}));
+
+  std::mt19937_64 rng(5);
+  for (int round = 0; round < 60; ++round) {
+    const std::uint32_t n = 2 + static_cast<std::uint32_t>(rng() % 40);
+    const int shape = round % 3;  // 0: both ways, 1: some one way, 2: reverses without bytes
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> directed;
+    for (int k = 0; k < 3 * static_cast<int>(n); ++k) {
+      const auto a = static_cast<std::uint32_t>(rng() % n), b = static_cast<std::uint32_t>(rng() % n);
+      directed[{a, b}] += rng() % 5;  // zero bytes happen too
+      if (shape == 0 || (shape == 1 && rng() % 4)) directed[{b, a}] += rng() % 5;
+      if (shape == 2) directed[{b, a}] += 0;
+    }
+    GraphBuilder builder(n);
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> expected;
+    for (auto [edge, bytes] : directed) {
+      builder.add(edge.first, edge.second, bytes, 1);
+      if (edge.first == edge.second) continue;
+      expected[{edge.first, edge.second}] += bytes;
+      expected[{edge.second, edge.first}] += bytes;
+    }
+    const UndirectedGraph u = make_undirected(builder.build());
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> got;
+    ASSERT_EQ(u.n, n);
+    for (std::uint32_t v = 0; v < n; ++v) {
+      for (std::uint64_t e = u.xadj[v]; e < u.xadj[v + 1]; ++e) {
+        if (e > u.xadj[v]) ASSERT_LT(u.adjncy[e - 1], u.adjncy[e]);
+        got[{v, u.adjncy[e]}] = u.weight[e];
+      }
+    }
+    std::erase_if(expected, [](const auto& item) { return item.second == 0; });
+    ASSERT_EQ(got, expected) << "round " << round;
+  }
 }
