@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "helpers.hpp"
 #include "rankmap/baseline.hpp"
 #include "rankmap/metrics.hpp"
@@ -105,6 +107,52 @@ TEST(Evaluate, MatchesABruteForceRecount) {
   }
   EXPECT_EQ(s.max_link_bytes, max_load);
   EXPECT_GT(cross, 0u);  // the case really exercises both packages
+}
+
+// Over 2^22 edges evaluate() scores on two threads, each over half the
+// nodes; a plain per-edge recount (routes from for_each_link, hop by hop)
+// must agree with the merged halves.
+TEST(Evaluate, LargeGraphsScoredOnTwoThreadsMatchAPerEdgeRecount) {
+  const Machine m = test::make_machine("[4, 4, 4]", "", "n[00-63]", "package:2 core:128 pu:1");
+  const Allocation a = make_allocation(m, {});
+  const std::uint32_t ranks = 16384, per_rank = 260;  // 4,259,840 edges
+  Rng rng(9);
+  GraphBuilder b(ranks);
+  b.reserve(std::size_t{ranks} * per_rank);
+  std::vector<std::uint32_t> row;
+  for (std::uint32_t r = 0; r < ranks; ++r) {
+    row.clear();
+    for (std::uint32_t k = 1; k <= per_rank; ++k) row.push_back((r + k * 61) % ranks);  // distinct: 61 is odd
+    std::sort(row.begin(), row.end());
+    for (std::uint32_t t : row) b.add(r, t, 1 + rng.below(1000), 1);
+  }
+  const Graph g = b.build();
+  ASSERT_GE(g.num_edges(), std::size_t{1} << 22);
+  const Mapping map = baseline_mapping(Baseline::random, a, ranks, 3);
+  const Metrics s = evaluate(g, m, a, map);
+
+  std::vector<std::uint64_t> loads(m.network.num_links(), 0);
+  std::uint64_t hop_bytes = 0, inter = 0;
+  for (std::uint32_t r = 0; r < ranks; ++r)
+    for (std::uint64_t e = g.offsets[r]; e < g.offsets[r + 1]; ++e) {
+      const Node& from = m.nodes[a.nodes[map.ranks[r].node]];
+      const Node& to = m.nodes[a.nodes[map.ranks[g.targets[e]].node]];
+      if (&from == &to) continue;
+      inter += g.bytes[e];
+      std::size_t a_index = 0, b_index = 0;
+      for (int d = 2; d >= 0; --d) {
+        a_index = a_index * 4 + static_cast<std::size_t>(from.coord[d]);
+        b_index = b_index * 4 + static_cast<std::size_t>(to.coord[d]);
+      }
+      for_each_link(m.network, a_index, b_index, [&](std::size_t link) {
+        loads[link] += g.bytes[e];
+        hop_bytes += g.bytes[e];
+      });
+    }
+  EXPECT_EQ(s.hop_bytes, hop_bytes);
+  EXPECT_EQ(s.inter_node_bytes, inter);
+  EXPECT_EQ(s.link_bytes, loads);
+  EXPECT_EQ(s.total_bytes, g.total_bytes());
 }
 
 TEST(Evaluate, RejectsAMappingOfTheWrongSize) {

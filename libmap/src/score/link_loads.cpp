@@ -66,6 +66,11 @@ void LinkLoads::add_route(const std::array<int, kMaxDims>& from, const std::arra
   }
 }
 
+void LinkLoads::merge(const LinkLoads& other) {
+  // Differences add up like the routes they stand for.
+  for (std::size_t i = 0; i < diff_.size(); ++i) diff_[i] += other.diff_[i];
+}
+
 std::vector<std::uint64_t> LinkLoads::take() {
   const std::size_t coords = net_.num_coords();
   for (int d = 0; d < net_.num_dims(); ++d) {
