@@ -16,6 +16,7 @@
 #include <array>
 #include <optional>
 #include <queue>
+#include <thread>
 
 #include "core/huge_pages.hpp"
 #include "map/engine.hpp"
@@ -29,6 +30,7 @@ constexpr int kMaxDegree = 2 * kMaxAxes;  // face neighbours of a grid vertex
 // axes of 2; place() joins such pairs back into rings.
 constexpr int kMaxUnfoldedAxes = kMaxDegree;
 constexpr std::size_t kWeightClasses = 4; // lightest classes dropped, at most
+constexpr std::uint64_t kThreadedEdges = std::uint64_t{1} << 22;
 
 // Face-neighbour subgraph: the kept edges of each vertex, in its order.
 struct AxisGraph {
@@ -73,27 +75,40 @@ AxisGraph axis_graph(const UndirectedGraph& g, Keep&& keep) {
 // over every edge of million-rank stencils).
 std::vector<std::int32_t> half_shared_margins(const UndirectedGraph& g) {
   std::vector<std::int32_t> margin(g.adjncy.size());
-  std::vector<char> mark(g.n, 0);  // a byte a vertex: stays in cache
   auto degree = [&](std::uint32_t v) { return static_cast<std::int32_t>(g.xadj[v + 1] - g.xadj[v]); };
   const std::uint64_t edges = g.adjncy.size();
-  for (std::uint32_t u = 0; u < g.n; ++u) {
-    for (std::uint64_t e = g.xadj[u]; e < g.xadj[u + 1]; ++e) mark[g.adjncy[e]] = 1;
-    for (std::uint64_t e = g.xadj[u]; e < g.xadj[u + 1]; ++e) {
-      // Renumbered ranks' rows are far apart: their starts are fetched 16
-      // edges ahead and the rows 8 ahead, so that misses overlap.
-      if (e + 16 < edges) __builtin_prefetch(&g.xadj[g.adjncy[e + 16]]);
-      if (e + 8 < edges) __builtin_prefetch(&g.adjncy[g.xadj[g.adjncy[e + 8]]]);
-      const std::uint32_t v = g.adjncy[e];
-      if (v < u) continue;  // done from v's side, copied below
-      std::int32_t both = 2;  // u and v themselves
-      for (std::uint64_t f = g.xadj[v]; f < g.xadj[v + 1]; ++f) both += mark[g.adjncy[f]];
-      margin[e] = 3 * both - (degree(u) + 1) - (degree(v) + 1);
-      // The same value on v's edge back to u (lists ascending).
-      const auto first = g.adjncy.begin() + static_cast<std::ptrdiff_t>(g.xadj[v]);
-      const auto back = std::lower_bound(first, g.adjncy.begin() + static_cast<std::ptrdiff_t>(g.xadj[v + 1]), u);
-      margin[static_cast<std::size_t>(back - g.adjncy.begin())] = margin[e];
+  // Vertices [begin, end): each edge u-v, u < v, is computed once, from u,
+  // and written at both ends, so two ranges never write the same entry.
+  auto margins = [&](std::uint32_t begin, std::uint32_t end) {
+    std::vector<char> mark(g.n, 0);  // a byte a vertex: stays in cache
+    for (std::uint32_t u = begin; u < end; ++u) {
+      for (std::uint64_t e = g.xadj[u]; e < g.xadj[u + 1]; ++e) mark[g.adjncy[e]] = 1;
+      for (std::uint64_t e = g.xadj[u]; e < g.xadj[u + 1]; ++e) {
+        // Renumbered ranks' rows are far apart: their starts are fetched 16
+        // edges ahead and the rows 8 ahead, so that misses overlap.
+        if (e + 16 < edges) __builtin_prefetch(&g.xadj[g.adjncy[e + 16]]);
+        if (e + 8 < edges) __builtin_prefetch(&g.adjncy[g.xadj[g.adjncy[e + 8]]]);
+        const std::uint32_t v = g.adjncy[e];
+        if (v < u) continue;  // done from v's side, copied below
+        std::int32_t both = 2;  // u and v themselves
+        for (std::uint64_t f = g.xadj[v]; f < g.xadj[v + 1]; ++f) both += mark[g.adjncy[f]];
+        margin[e] = 3 * both - (degree(u) + 1) - (degree(v) + 1);
+        // The same value on v's edge back to u (lists ascending).
+        const auto first = g.adjncy.begin() + static_cast<std::ptrdiff_t>(g.xadj[v]);
+        const auto back = std::lower_bound(first, g.adjncy.begin() + static_cast<std::ptrdiff_t>(g.xadj[v + 1]), u);
+        margin[static_cast<std::size_t>(back - g.adjncy.begin())] = margin[e];
+      }
+      for (std::uint64_t e = g.xadj[u]; e < g.xadj[u + 1]; ++e) mark[g.adjncy[e]] = 0;
     }
-    for (std::uint64_t e = g.xadj[u]; e < g.xadj[u + 1]; ++e) mark[g.adjncy[e]] = 0;
+  };
+  // Millions of edges: two threads, half the vertices each (a renumbered
+  // million-rank stencil's rows are cache misses, which two cores overlap).
+  if (edges < kThreadedEdges) {
+    margins(0, g.n);
+  } else {
+    std::thread first(margins, 0u, g.n / 2);
+    margins(g.n / 2, g.n);
+    first.join();
   }
   return margin;
 }
