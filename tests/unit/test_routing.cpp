@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <map>
 #include <random>
 
@@ -127,10 +129,12 @@ TEST(Routing, LinkLoadsEqualTheReferenceRoutesSummed) {
     for (int i = 0; i < 3000; ++i) {
       const std::size_t a = rng() % n, b = rng() % n;
       const std::uint64_t bytes = 1 + rng() % 1000;
-      loads.add_route(a, b, bytes);
-      for (const Link& l : test::reference_route(m.network, test::coord_of(a, m.network.dims),
-                                                 test::coord_of(b, m.network.dims)))
-        expected[l] += bytes;
+      const Coord ca = test::coord_of(a, m.network.dims), cb = test::coord_of(b, m.network.dims);
+      std::array<int, kMaxDims> from{}, to{};
+      std::copy(ca.begin(), ca.end(), from.begin());
+      std::copy(cb.begin(), cb.end(), to.begin());
+      loads.add_route(from, to, bytes);
+      for (const Link& l : test::reference_route(m.network, ca, cb)) expected[l] += bytes;
     }
     const std::vector<std::uint64_t> got = loads.take();
     ASSERT_EQ(got.size(), m.network.num_links());

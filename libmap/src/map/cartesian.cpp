@@ -55,7 +55,6 @@ bool is_grid(const UndirectedGraph& g, const std::vector<int>& dims, std::vector
   return std::all_of(used_axis.begin(), used_axis.end(), [](char u) { return u; });
 }
 
-
 // Coordinates of step i of a snake through dimensions `sizes`: consecutive
 // steps differ by one in one coordinate (a reflected mixed-radix order).
 std::vector<int> snake(int i, const std::vector<int>& sizes) {

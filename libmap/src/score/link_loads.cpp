@@ -13,18 +13,7 @@ LinkLoads::LinkLoads(const Network& net) : net_(net), diff_(net.num_links(), 0) 
   }
 }
 
-void LinkLoads::add_route(std::size_t a, std::size_t b, std::uint64_t bytes) {
-  std::array<int, kMaxDims> from{}, to{};
-  for (int d = 0; d < net_.num_dims(); ++d) {
-    from[d] = static_cast<int>(a % static_cast<std::size_t>(net_.dims[d]));
-    to[d] = static_cast<int>(b % static_cast<std::size_t>(net_.dims[d]));
-    a /= static_cast<std::size_t>(net_.dims[d]);
-    b /= static_cast<std::size_t>(net_.dims[d]);
-  }
-  add_route(from, to, bytes);
-}
-
-// Coordinates rather than indices: decoding two indices took 8 divisions a
+// From coordinates, not indices: decoding two indices took 8 divisions a
 // route, most of the time of scoring a million ranks.
 void LinkLoads::add_route(const std::array<int, kMaxDims>& from, const std::array<int, kMaxDims>& to,
                           std::uint64_t bytes) {

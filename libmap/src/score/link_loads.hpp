@@ -20,8 +20,6 @@ class LinkLoads {
   explicit LinkLoads(const Network& net);
   // `bytes` on each link of the route between two coordinates.
   void add_route(const std::array<int, kMaxDims>& from, const std::array<int, kMaxDims>& to, std::uint64_t bytes);
-  // The same from coordinate indices (X fastest).
-  void add_route(std::size_t a, std::size_t b, std::uint64_t bytes);
   // Adds another accumulator's routes (of the same network) to these.
   void merge(const LinkLoads& other);
   // Bytes per link, indexed by Network::link_id. Call once.
