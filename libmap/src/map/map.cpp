@@ -5,9 +5,10 @@
 // Context composes (stages.hpp) makes on each set of nodes (node_choice.cpp),
 // once per trial seed; and the launcher's own block mapping, so that
 // rankmap never writes a mapping with more hop-bytes than the launcher's
-// default. The least hop-bytes wins; ties go to the least loaded link, then
-// the least cross-socket traffic, then the earlier candidate (block comes
-// last).
+// default. Among the candidates within 1 % of the least hop-bytes (none
+// above block's) the least loaded link wins, then the least hop-bytes,
+// then the least cross-socket traffic, then the earlier candidate (block
+// comes last).
 #include "rankmap/map.hpp"
 
 #include <algorithm>
@@ -83,9 +84,9 @@ class Engine {
   // `known`: the hop-bytes of node_of_rank when the caller has them; a pass
   // over a million ranks' edges is saved when no refiner changes them.
   void finish(const std::string& name, std::vector<int> node_of_rank, std::optional<std::uint64_t> known = {}) {
-    for (const auto& refiner : pipeline_.rank_refiners) refiner->refine(problem(), node_of_rank);
-    const std::uint64_t cost =
-        known && pipeline_.rank_refiners.empty() ? *known : node_hop_bytes(node_of_rank);
+    bool moved = false;
+    for (const auto& refiner : pipeline_.rank_refiners) moved = refiner->refine(problem(), node_of_rank) || moved;
+    const std::uint64_t cost = known && !moved ? *known : node_hop_bytes(node_of_rank);
     candidates_.push_back({name, assign_slots(g_, node_of_rank, machine_, allocation_, context_.within_node), cost});
     stage("candidate " + name + ": hop-bytes " + std::to_string(cost));
   }
@@ -211,24 +212,37 @@ class Engine {
     finish(name, std::move(node_of_rank));
   }
 
+  // Candidates this close to the least hop-bytes (and never above block's)
+  // compete on the most loaded link: a tenth of the peak is worth more
+  // than a hundredth of the hop-bytes. Graphs over kWindowEdges compare
+  // exact ties only: scoring a candidate's links takes a pass over them.
+  static constexpr std::uint64_t kWindowPerMille = 10;
+  static constexpr std::uint64_t kWindowEdges = std::uint64_t{1} << 22;
+
   MapResult choose() const {
-    std::uint64_t least = UINT64_MAX;
-    for (const Candidate& c : candidates_) least = std::min(least, c.hop_bytes);
+    std::uint64_t least = UINT64_MAX, ceiling = UINT64_MAX;
+    for (const Candidate& c : candidates_) {
+      least = std::min(least, c.hop_bytes);
+      if (c.name == "block") ceiling = c.hop_bytes;
+    }
+    const std::uint64_t window =
+        graph_.num_edges() > kWindowEdges ? least : std::min(ceiling, least + least / 1000 * kWindowPerMille);
     // Ties on hop-bytes are broken on the full scores.
     const Candidate* best = nullptr;
-    std::tuple<std::uint64_t, std::uint64_t> best_rest{};
-    std::size_t tied = 0;
-    for (const Candidate& c : candidates_) tied += c.hop_bytes == least;
+    std::tuple<std::uint64_t, std::uint64_t, std::uint64_t> best_rest{};
+    std::size_t in_window = 0;
+    for (const Candidate& c : candidates_) in_window += c.hop_bytes <= window;
     for (const Candidate& c : candidates_) {
-      if (c.hop_bytes != least) continue;
-      if (tied == 1) {
+      if (c.hop_bytes > window) continue;
+      if (in_window == 1) {
         best = &c;
         break;
       }
       const Metrics m = evaluate(graph_, machine_, allocation_, c.mapping);
       stage("scored " + c.name + ": hop-bytes " + std::to_string(m.hop_bytes) + ", max link " +
             std::to_string(m.max_link_bytes) + ", cross-socket " + std::to_string(m.cross_socket_bytes));
-      const std::tuple<std::uint64_t, std::uint64_t> rest{m.max_link_bytes, m.cross_socket_bytes};
+      const std::tuple<std::uint64_t, std::uint64_t, std::uint64_t> rest{m.max_link_bytes, m.hop_bytes,
+                                                                         m.cross_socket_bytes};
       if (!best || rest < best_rest) best = &c, best_rest = rest;
     }
     MapResult result{best->mapping, best->name, ""};
@@ -238,7 +252,9 @@ class Engine {
         if (c.name != "block" && (!runner || c.hop_bytes < runner->hop_bytes)) runner = &c;
       result.why = runner ? "the engine's best (" + runner->name + ") had " + std::to_string(runner->hop_bytes) +
                                 " hop-bytes against block's " + std::to_string(best->hop_bytes) +
-                                (runner->hop_bytes == best->hop_bytes ? " and no better link load or socket split" : "")
+                                (runner->hop_bytes < best->hop_bytes
+                                     ? ", within 1 % of them, and a more loaded link"
+                                     : runner->hop_bytes == best->hop_bytes ? " and no better link load or socket split" : "")
                           : "no other candidate";
     }
     return result;

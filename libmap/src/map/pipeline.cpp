@@ -20,6 +20,8 @@ Pipeline make_pipeline(const Context& context) {
 
   if (context.refinement.rank_swap_passes > 0)
     pipeline.rank_refiners.push_back(make_rank_swaps(context.refinement.rank_swap_passes));
+  // Last: the peak link, once hop-bytes have settled.
+  if (context.placement.swap_passes > 0) pipeline.rank_refiners.push_back(make_rank_link_swaps(context.placement.swap_passes));
   return pipeline;
 }
 

@@ -104,7 +104,8 @@ constexpr std::uint64_t kClusterBudget = std::uint64_t{1} << 22;  // edge ends t
 class RankSwaps : public RankRefiner {
  public:
   explicit RankSwaps(int passes) : passes_(passes) {}
-  void refine(const Problem& problem, std::vector<int>& node_of_rank) const override {
+  bool refine(const Problem& problem, std::vector<int>& node_of_rank) const override {
+    bool moved = false;  // a pass that swapped (refine_rank_swaps counts those)
     const UndirectedGraph& g = problem.g;
     std::vector<std::uint32_t> count(static_cast<std::size_t>(problem.geometry.size()), 0);
     for (int node : node_of_rank) ++count[static_cast<std::size_t>(node)];
@@ -125,11 +126,11 @@ class RankSwaps : public RankRefiner {
                                                &node_of_rank);
         coarse.assign(c.graph.n, 0);
         for (std::uint32_t r = 0; r < g.n; ++r) coarse[c.coarse_of[r]] = node_of_rank[r];
-        refine_rank_swaps(c.graph, problem.geometry, coarse, passes_);
+        moved = refine_rank_swaps(c.graph, problem.geometry, coarse, passes_) > 0 || moved;
         for (std::uint32_t r = 0; r < g.n; ++r) node_of_rank[r] = coarse[c.coarse_of[r]];
       }
     }
-    refine_rank_swaps(g, problem.geometry, node_of_rank, passes_);
+    return refine_rank_swaps(g, problem.geometry, node_of_rank, passes_) > 0 || moved;
   }
 
  private:

@@ -72,11 +72,12 @@ class PlacementRefiner {
                       std::vector<int>& slot_of_part) const = 0;
 };
 
-// Improves the node of every rank (allocation positions) in place.
+// Improves the node of every rank (allocation positions) in place; false
+// when it moved no rank (the caller's scores still hold).
 class RankRefiner {
  public:
   virtual ~RankRefiner() = default;
-  virtual void refine(const Problem& problem, std::vector<int>& node_of_rank) const = 0;
+  virtual bool refine(const Problem& problem, std::vector<int>& node_of_rank) const = 0;
 };
 
 // The stages a Context enables, in the order they run. Every start is
@@ -100,6 +101,7 @@ std::unique_ptr<PlacementStart> make_cuthill_mckee_start();                     
 std::unique_ptr<PlacementRefiner> make_hop_byte_swaps(int passes);                      // placement.cpp
 std::unique_ptr<PlacementRefiner> make_link_load_swaps(int passes);                     // link_refine.cpp
 std::unique_ptr<RankRefiner> make_rank_swaps(int passes);                               // rank_refine.cpp
+std::unique_ptr<RankRefiner> make_rank_link_swaps(int rounds);                          // link_rank_refine.cpp
 
 // Where the pipelines put ranks (node_choice.cpp): `compact` (ranks per
 // allocated node, from ranks_per_node()); with fewer ranks than slots also

@@ -1,0 +1,262 @@
+// The most loaded link, rank by rank. The part-level link swaps
+// (link_refine.cpp) run before the rank swaps, which then lower hop-bytes
+// wherever the load lands; and a part is too coarse to move traffic off one
+// link. So, last of all: a rank whose traffic crosses a link at the peak is
+// swapped with a rank on a node its partners sit on, when the peak falls (or
+// fewer links carry it) and hop-bytes rise by at most 1 % of the total.
+// Scotch and the hop-bytes swaps never look at links; a peak a third lower
+// is a third less time on the busiest cable for bandwidth-bound traffic.
+//
+// Each candidate swap is routed exactly (both ranks' edges, both ways), so
+// the refiner keeps to allocations of up to kLargeAllocation nodes and
+// graphs of up to kEdgeBudget edges.
+#include <algorithm>
+#include <tuple>
+
+#include "map/stages.hpp"
+#include "rankmap/metrics.hpp"
+
+namespace rankmap::detail {
+namespace {
+
+constexpr std::uint64_t kEdgeBudget = std::uint64_t{1} << 22;  // directed edges
+constexpr std::uint64_t kRisePerMille = 10;                     // hop-bytes the peak may cost
+// Links routed over per directed edge of the graph, and at least: a few
+// tenths of a second (all-to-all rows of 1,024 ranks routed 25 million
+// links per candidate and swapped nothing).
+constexpr std::uint64_t kWorkPerEdge = 32, kMinWork = std::uint64_t{1} << 20;
+constexpr std::size_t kTargets = 4;                             // partner nodes tried per rank
+constexpr std::size_t kPartners = 64;                           // ranks tried per node
+
+class RankLinkRefiner {
+ public:
+  RankLinkRefiner(const Problem& problem, std::vector<int>& node_of_rank)
+      : graph_(problem.graph), g_(problem.g), geo_(problem.geometry), node_(node_of_rank),
+        load_(geo_.network().num_links(), 0), stamp_(load_.size(), 0), on_(geo_.size()),
+        conn_(geo_.size(), 0) {
+    // Incoming edges, for the routes that end at a moved rank.
+    in_offsets_.assign(graph_.ranks + 1, 0);
+    for (std::uint32_t r = 0; r < graph_.ranks; ++r)
+      for (std::uint64_t e = graph_.offsets[r]; e < graph_.offsets[r + 1]; ++e)
+        if (counts(r, e)) ++in_offsets_[graph_.targets[e] + 1];
+    for (std::uint32_t r = 0; r < graph_.ranks; ++r) in_offsets_[r + 1] += in_offsets_[r];
+    in_sources_.resize(in_offsets_.back());
+    in_bytes_.resize(in_offsets_.back());
+    std::vector<std::uint64_t> fill(in_offsets_.begin(), in_offsets_.end() - 1);
+    for (std::uint32_t r = 0; r < graph_.ranks; ++r)
+      for (std::uint64_t e = graph_.offsets[r]; e < graph_.offsets[r + 1]; ++e)
+        if (counts(r, e)) {
+          const std::uint64_t at = fill[graph_.targets[e]]++;
+          in_sources_[at] = r;
+          in_bytes_[at] = graph_.bytes[e];
+        }
+    for (std::uint32_t r = 0; r < graph_.ranks; ++r) {
+      on_[node_[r]].push_back(r);
+      for (std::uint64_t e = graph_.offsets[r]; e < graph_.offsets[r + 1]; ++e)
+        if (counts(r, e)) route(node_[r], node_[graph_.targets[e]], static_cast<long long>(graph_.bytes[e]));
+    }
+    find_peak();
+    std::uint64_t total = 0;
+    for (std::uint32_t r = 0; r < g_.n; ++r) total += cost(r, node_[r]);
+    allowed_rise_ = static_cast<long long>(total / 2 / 1000 * kRisePerMille);
+  }
+
+  // Rounds: every swap that could lower the peak, cheapest in hop-bytes
+  // first, each tried exactly; until a round changes nothing. True when a
+  // rank moved.
+  bool run(int rounds) {
+    bool moved = false;
+    work_ = 0;
+    for (int round = 0; round < rounds && peak_ > 0 && work_ <= work_budget_; ++round) {
+      candidates_.clear();
+      for (std::uint32_t r = 0; r < g_.n; ++r)
+        if (crosses_peak(r)) offer(r);
+      std::sort(candidates_.begin(), candidates_.end());
+      bool improved = false;
+      for (const Swap& c : candidates_) {
+        if (work_ > work_budget_) break;
+        if (node_[c.r] != c.x || node_[c.s] != c.y) continue;
+        const long long rise = swap_rise(c.r, c.s);
+        if (rise_ + rise > allowed_rise_) continue;
+        if (try_swap(c.r, c.s, rise)) improved = true;
+        if (peak_ == 0) break;
+      }
+      if (!improved) break;
+      moved = true;
+    }
+    return moved;
+  }
+
+ private:
+  bool counts(std::uint32_t r, std::uint64_t e) const { return graph_.targets[e] != r && graph_.bytes[e] != 0; }
+
+  // Adds `bytes` (negative: removes) along the route between two nodes,
+  // remembering each link's load before the first change of this trial.
+  void route(int from, int to, long long bytes) {
+    if (from == to) return;
+    for_each_link(geo_.network(), geo_.coord_index(from), geo_.coord_index(to), [&](std::size_t link) {
+      ++work_;
+      if (stamp_[link] != epoch_) stamp_[link] = epoch_, touched_.emplace_back(link, load_[link]);
+      load_[link] = static_cast<std::uint64_t>(static_cast<long long>(load_[link]) + bytes);
+      over_ = over_ || load_[link] > peak_;
+    });
+  }
+
+  void find_peak() {
+    peak_ = *std::max_element(load_.begin(), load_.end());
+    at_peak_ = static_cast<std::size_t>(std::count(load_.begin(), load_.end(), peak_));
+  }
+
+  // Routes r's traffic, both ways, as it sits now (sign -1: takes it
+  // off), except what it exchanges with `skip`. Adding stops once a link
+  // rises above the peak (over_): the trial has failed.
+  void reroute(std::uint32_t r, long long sign, std::uint32_t skip) {
+    const int at = node_[r];
+    for (std::uint64_t e = graph_.offsets[r]; e < graph_.offsets[r + 1] && !over_; ++e)
+      if (counts(r, e) && graph_.targets[e] != skip)
+        route(at, node_[graph_.targets[e]], sign * static_cast<long long>(graph_.bytes[e]));
+    for (std::uint64_t e = in_offsets_[r]; e < in_offsets_[r + 1] && !over_; ++e)
+      if (in_sources_[e] != skip) route(node_[in_sources_[e]], at, sign * static_cast<long long>(in_bytes_[e]));
+  }
+
+  bool crosses_peak(std::uint32_t r) const {
+    bool hot = false;
+    auto check = [&](int a, int b) {
+      if (a != b && !hot)
+        for_each_link(geo_.network(), geo_.coord_index(a), geo_.coord_index(b),
+                      [&](std::size_t link) { hot = hot || load_[link] == peak_; });
+    };
+    for (std::uint64_t e = graph_.offsets[r]; e < graph_.offsets[r + 1] && !hot; ++e)
+      if (counts(r, e)) check(node_[r], node_[graph_.targets[e]]);
+    for (std::uint64_t e = in_offsets_[r]; e < in_offsets_[r + 1] && !hot; ++e)
+      check(node_[in_sources_[e]], node_[r]);
+    return hot;
+  }
+
+  // Hop-bytes of rank v if it sat on node x.
+  long long cost(std::uint32_t v, int x) const {
+    std::uint64_t c = 0;
+    for (std::uint64_t e = g_.xadj[v]; e < g_.xadj[v + 1]; ++e)
+      c += g_.weight[e] * static_cast<std::uint64_t>(geo_.hops(x, node_[g_.adjncy[e]]));
+    return static_cast<long long>(c);
+  }
+
+  // Hop-bytes added by swapping r and s.
+  long long swap_rise(std::uint32_t r, std::uint32_t s) const {
+    const int x = node_[r], y = node_[s];
+    std::uint64_t w_rs = 0;
+    for (std::uint64_t e = g_.xadj[s]; e < g_.xadj[s + 1]; ++e)
+      if (g_.adjncy[e] == r) w_rs = g_.weight[e];
+    return cost(r, y) + cost(s, x) - cost(r, x) - cost(s, y) + 2 * static_cast<long long>(w_rs) * geo_.hops(x, y);
+  }
+
+  // Candidate swaps of r with the ranks on the nodes its partners sit on:
+  // per node, the cheapest in hop-bytes.
+  void offer(std::uint32_t r) {
+    const int x = node_[r];
+    std::vector<std::pair<std::uint64_t, int>> targets;  // (r's bytes to the node, node)
+    for (std::uint64_t e = g_.xadj[r]; e < g_.xadj[r + 1]; ++e) {
+      const int y = node_[g_.adjncy[e]];
+      if (y == x) continue;
+      if (conn_[y] == 0) touched_nodes_.push_back(y);
+      conn_[y] += g_.weight[e];
+    }
+    for (int y : touched_nodes_) targets.emplace_back(conn_[y], y), conn_[y] = 0;
+    touched_nodes_.clear();
+    const std::size_t keep = std::min(targets.size(), kTargets);
+    std::partial_sort(targets.begin(), targets.begin() + static_cast<std::ptrdiff_t>(keep), targets.end(),
+                      [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+    std::vector<std::pair<long long, std::uint32_t>> partners;  // (rise in hop-bytes, rank)
+    for (std::size_t k = 0; k < keep; ++k) {
+      const int y = targets[k].second;
+      partners.clear();
+      for (std::uint32_t s : on_[y]) {
+        const long long rise = swap_rise(r, s);
+        if (rise_ + rise <= allowed_rise_) partners.emplace_back(rise, s);
+      }
+      const std::size_t take = std::min(partners.size(), kPartners);
+      std::partial_sort(partners.begin(), partners.begin() + static_cast<std::ptrdiff_t>(take), partners.end());
+      for (std::size_t i = 0; i < take; ++i) candidates_.push_back({partners[i].first, r, partners[i].second, x, y});
+    }
+  }
+
+  bool try_swap(std::uint32_t r, std::uint32_t s, long long rise) {
+    const int x = node_[r], y = node_[s];
+    ++epoch_;
+    touched_.clear();
+    over_ = false;
+    // All of both ranks' traffic off first, then on from the new places:
+    // loads only rise while adding, so the first link above the peak ends
+    // the trial.
+    reroute(r, -1, r);
+    reroute(s, -1, r);
+    node_[r] = y;
+    node_[s] = x;
+    reroute(r, +1, r);
+    reroute(s, +1, r);
+    // The peak falls when no link rises above it and fewer links carry it.
+    long long at_peak = static_cast<long long>(at_peak_);
+    if (!over_)
+      for (const auto& [link, before] : touched_) at_peak += (load_[link] == peak_) - (before == peak_);
+    if (!over_ && at_peak < static_cast<long long>(at_peak_)) {
+      rise_ += rise;
+      std::replace(on_[x].begin(), on_[x].end(), r, s);
+      std::replace(on_[y].begin(), on_[y].end(), s, r);
+      if (at_peak == 0) find_peak();
+      else at_peak_ = static_cast<std::size_t>(at_peak);
+      return true;
+    }
+    for (const auto& [link, before] : touched_) load_[link] = before;
+    node_[r] = x;
+    node_[s] = y;
+    return false;
+  }
+
+  const Graph& graph_;
+  const UndirectedGraph& g_;
+  const NodeGeometry& geo_;
+  std::vector<int>& node_;
+  std::vector<std::uint64_t> in_offsets_;
+  std::vector<std::uint32_t> in_sources_;
+  std::vector<std::uint64_t> in_bytes_;
+  std::vector<std::uint64_t> load_;
+  std::vector<std::uint32_t> stamp_;
+  std::uint32_t epoch_ = 0;
+  std::vector<std::pair<std::size_t, std::uint64_t>> touched_;  // (link, load before this trial)
+  std::vector<std::vector<std::uint32_t>> on_;
+  std::vector<std::uint64_t> conn_;
+  std::vector<int> touched_nodes_;
+  std::uint64_t peak_ = 0;
+  std::size_t at_peak_ = 0;
+  long long rise_ = 0, allowed_rise_ = 0;
+  std::uint64_t work_ = 0;  // links routed over
+  std::uint64_t work_budget_ = std::max(kMinWork, kWorkPerEdge * graph_.num_edges());
+  bool over_ = false;       // a link above the peak in this trial
+  struct Swap {
+    long long rise;
+    std::uint32_t r, s;
+    int x, y;  // their nodes when offered
+    bool operator<(const Swap& o) const { return std::tie(rise, r, s) < std::tie(o.rise, o.r, o.s); }
+  };
+  std::vector<Swap> candidates_;
+};
+
+class RankLinkSwaps : public RankRefiner {
+ public:
+  explicit RankLinkSwaps(int rounds) : rounds_(rounds) {}
+  bool refine(const Problem& problem, std::vector<int>& node_of_rank) const override {
+    if (problem.geometry.size() > static_cast<int>(kLargeAllocation) || problem.graph.num_edges() > kEdgeBudget ||
+        problem.geometry.network().num_links() == 0)
+      return false;
+    return RankLinkRefiner(problem, node_of_rank).run(rounds_);
+  }
+
+ private:
+  int rounds_;
+};
+
+}  // namespace
+
+std::unique_ptr<RankRefiner> make_rank_link_swaps(int rounds) { return std::make_unique<RankLinkSwaps>(rounds); }
+
+}  // namespace rankmap::detail
