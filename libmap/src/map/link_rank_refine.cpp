@@ -21,10 +21,10 @@ namespace {
 
 constexpr std::uint64_t kEdgeBudget = std::uint64_t{1} << 22;  // directed edges
 constexpr std::uint64_t kRisePerMille = 10;                     // hop-bytes the peak may cost
-// Links routed over per directed edge of the graph, and at least: a few
-// tenths of a second (all-to-all rows of 1,024 ranks routed 25 million
-// links per candidate and swapped nothing).
-constexpr std::uint64_t kWorkPerEdge = 32, kMinWork = std::uint64_t{1} << 20;
+// Work (links routed over, edges scanned) per directed edge of the graph,
+// and at least: a few tenths of a second (all-to-all rows of 1,024 ranks
+// routed 25 million links per candidate and swapped nothing).
+constexpr std::uint64_t kWorkPerEdge = 64, kMinWork = std::uint64_t{1} << 20;
 constexpr std::size_t kTargets = 4;                             // partner nodes tried per rank
 constexpr std::size_t kPartners = 64;                           // ranks tried per node
 
@@ -69,8 +69,9 @@ class RankLinkRefiner {
     work_ = 0;
     for (int round = 0; round < rounds && peak_ > 0 && work_ <= work_budget_; ++round) {
       candidates_.clear();
+      const std::vector<char> hot = ranks_at_peak();
       for (std::uint32_t r = 0; r < g_.n; ++r)
-        if (crosses_peak(r)) offer(r);
+        if (hot[r] && work_ <= work_budget_) offer(r);
       std::sort(candidates_.begin(), candidates_.end());
       bool improved = false;
       for (const Swap& c : candidates_) {
@@ -119,22 +120,37 @@ class RankLinkRefiner {
       if (in_sources_[e] != skip) route(node_[in_sources_[e]], at, sign * static_cast<long long>(in_bytes_[e]));
   }
 
-  bool crosses_peak(std::uint32_t r) const {
-    bool hot = false;
-    auto check = [&](int a, int b) {
-      if (a != b && !hot)
-        for_each_link(geo_.network(), geo_.coord_index(a), geo_.coord_index(b),
-                      [&](std::size_t link) { hot = hot || load_[link] == peak_; });
-    };
-    for (std::uint64_t e = graph_.offsets[r]; e < graph_.offsets[r + 1] && !hot; ++e)
-      if (counts(r, e)) check(node_[r], node_[graph_.targets[e]]);
-    for (std::uint64_t e = in_offsets_[r]; e < in_offsets_[r + 1] && !hot; ++e)
-      check(node_[in_sources_[e]], node_[r]);
+  // Ranks with traffic over a link at the peak: both ends of every edge
+  // between nodes whose route crosses one. Routes are checked once per
+  // pair of nodes, not per edge.
+  std::vector<char> ranks_at_peak() const {
+    std::vector<char> hot(graph_.ranks, 0);
+    std::vector<char> pair(static_cast<std::size_t>(geo_.size()), 0);  // 0 unknown, 1 cold, 2 hot
+    std::vector<int> seen;
+    for (int u = 0; u < geo_.size(); ++u) {
+      for (std::uint32_t r : on_[u])
+        for (std::uint64_t e = graph_.offsets[r]; e < graph_.offsets[r + 1]; ++e) {
+          ++work_;
+          const int v = node_[graph_.targets[e]];
+          if (v == u || !counts(r, e)) continue;
+          if (!pair[v]) {
+            bool crosses = false;
+            for_each_link(geo_.network(), geo_.coord_index(u), geo_.coord_index(v),
+                          [&](std::size_t link) { crosses = crosses || load_[link] == peak_, ++work_; });
+            pair[v] = crosses ? 2 : 1;
+            seen.push_back(v);
+          }
+          if (pair[v] == 2) hot[r] = hot[graph_.targets[e]] = 1;
+        }
+      for (int v : seen) pair[v] = 0;
+      seen.clear();
+    }
     return hot;
   }
 
   // Hop-bytes of rank v if it sat on node x.
   long long cost(std::uint32_t v, int x) const {
+    work_ += g_.xadj[v + 1] - g_.xadj[v];
     std::uint64_t c = 0;
     for (std::uint64_t e = g_.xadj[v]; e < g_.xadj[v + 1]; ++e)
       c += g_.weight[e] * static_cast<std::uint64_t>(geo_.hops(x, node_[g_.adjncy[e]]));
@@ -147,6 +163,7 @@ class RankLinkRefiner {
     std::uint64_t w_rs = 0;
     for (std::uint64_t e = g_.xadj[s]; e < g_.xadj[s + 1]; ++e)
       if (g_.adjncy[e] == r) w_rs = g_.weight[e];
+    work_ += g_.xadj[s + 1] - g_.xadj[s];
     return cost(r, y) + cost(s, x) - cost(r, x) - cost(s, y) + 2 * static_cast<long long>(w_rs) * geo_.hops(x, y);
   }
 
@@ -229,7 +246,7 @@ class RankLinkRefiner {
   std::uint64_t peak_ = 0;
   std::size_t at_peak_ = 0;
   long long rise_ = 0, allowed_rise_ = 0;
-  std::uint64_t work_ = 0;  // links routed over
+  mutable std::uint64_t work_ = 0;  // links routed over and edges scanned
   std::uint64_t work_budget_ = std::max(kMinWork, kWorkPerEdge * graph_.num_edges());
   bool over_ = false;       // a link above the peak in this trial
   struct Swap {
