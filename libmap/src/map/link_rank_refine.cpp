@@ -2,15 +2,17 @@
 // (link_refine.cpp) run before the rank swaps, which then lower hop-bytes
 // wherever the load lands; and a part is too coarse to move traffic off one
 // link. So, last of all: a rank whose traffic crosses a link at the peak is
-// swapped with a rank on a node its partners sit on, when the peak falls (or
-// fewer links carry it) and hop-bytes rise by at most 1 % of the total.
+// swapped with a rank on a node its partners sit on, cheapest in hop-bytes
+// first, when the peak falls (or fewer links carry it) and hop-bytes rise by
+// at most 1 % of the total in all.
 // Scotch and the hop-bytes swaps never look at links; a peak a third lower
 // is a third less time on the busiest cable for bandwidth-bound traffic.
 //
 // Each candidate swap is routed exactly (both ranks' edges, both ways), so
 // the refiner keeps to allocations of up to kLargeAllocation nodes and
-// graphs of up to kEdgeBudget edges.
+// graphs of up to kEdgeBudget edges, and stops at a work budget.
 #include <algorithm>
+#include <cstdint>
 #include <tuple>
 
 #include "map/stages.hpp"
@@ -26,7 +28,7 @@ constexpr std::uint64_t kRisePerMille = 10;                     // hop-bytes the
 // routed 25 million links per candidate and swapped nothing).
 constexpr std::uint64_t kWorkPerEdge = 64, kMinWork = std::uint64_t{1} << 20;
 constexpr std::size_t kTargets = 4;                             // partner nodes tried per rank
-constexpr std::size_t kPartners = 64;                           // ranks tried per node
+constexpr std::uint32_t kNobody = UINT32_MAX;
 
 class RankLinkRefiner {
  public:
@@ -109,7 +111,7 @@ class RankLinkRefiner {
   }
 
   // Routes r's traffic, both ways, as it sits now (sign -1: takes it
-  // off), except what it exchanges with `skip`. Adding stops once a link
+  // off), except what it exchanges with `skip` (or kNobody). Adding stops once a link
   // rises above the peak (over_): the trial has failed.
   void reroute(std::uint32_t r, long long sign, std::uint32_t skip) {
     const int at = node_[r];
@@ -167,8 +169,10 @@ class RankLinkRefiner {
     return cost(r, y) + cost(s, x) - cost(r, x) - cost(s, y) + 2 * static_cast<long long>(w_rs) * geo_.hops(x, y);
   }
 
-  // Candidate swaps of r with the ranks on the nodes its partners sit on:
-  // per node, the cheapest in hop-bytes.
+  // Candidate swaps of r with every rank on the kTargets nodes it sends
+  // most to, within the hop-bytes still allowed. The cheapest in hop-bytes
+  // (a rank with the same partners) often brings its traffic back over the
+  // same link, so all are offered and tried in order of cost.
   void offer(std::uint32_t r) {
     const int x = node_[r];
     std::vector<std::pair<std::uint64_t, int>> targets;  // (r's bytes to the node, node)
@@ -183,17 +187,12 @@ class RankLinkRefiner {
     const std::size_t keep = std::min(targets.size(), kTargets);
     std::partial_sort(targets.begin(), targets.begin() + static_cast<std::ptrdiff_t>(keep), targets.end(),
                       [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
-    std::vector<std::pair<long long, std::uint32_t>> partners;  // (rise in hop-bytes, rank)
     for (std::size_t k = 0; k < keep; ++k) {
       const int y = targets[k].second;
-      partners.clear();
       for (std::uint32_t s : on_[y]) {
         const long long rise = swap_rise(r, s);
-        if (rise_ + rise <= allowed_rise_) partners.emplace_back(rise, s);
+        if (rise_ + rise <= allowed_rise_) candidates_.push_back({rise, r, s, x, y});
       }
-      const std::size_t take = std::min(partners.size(), kPartners);
-      std::partial_sort(partners.begin(), partners.begin() + static_cast<std::ptrdiff_t>(take), partners.end());
-      for (std::size_t i = 0; i < take; ++i) candidates_.push_back({partners[i].first, r, partners[i].second, x, y});
     }
   }
 
@@ -205,11 +204,11 @@ class RankLinkRefiner {
     // All of both ranks' traffic off first, then on from the new places:
     // loads only rise while adding, so the first link above the peak ends
     // the trial.
-    reroute(r, -1, r);
+    reroute(r, -1, kNobody);
     reroute(s, -1, r);
     node_[r] = y;
     node_[s] = x;
-    reroute(r, +1, r);
+    reroute(r, +1, kNobody);
     reroute(s, +1, r);
     // The peak falls when no link rises above it and fewer links carry it.
     long long at_peak = static_cast<long long>(at_peak_);
