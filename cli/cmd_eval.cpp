@@ -1,9 +1,13 @@
-// rankmap eval GRAPH --machine M --mapping FILE: the scores of an existing
-// mapping (any launch format), next to the block baseline's.
+// rankmap eval GRAPH --machine M --mapping FILE [--against WHAT]: the scores
+// of an existing mapping (any launch format) next to another's: the
+// launcher's block mapping by default, rr or a seeded random one, or a
+// second launch file (what does my current launch file cost?).
+#include <array>
 #include <optional>
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "rankmap/baseline.hpp"
 #include "rankmap/error.hpp"
 #include "rankmap/launch.hpp"
 #include "report.hpp"
@@ -13,10 +17,29 @@ namespace {
 
 struct EvalOptions {
   std::string graph, mapping, format, json;
+  std::string against = "block", against_format;
+  std::uint64_t seed = 1;
   MachineOptions machine;
   std::optional<double> p_mpi;
   bool quiet = false;
 };
+
+// A launch file, read and checked against the allocation and the graph.
+Mapping read_checked(const std::string& path, const std::string& format, const Machine& machine,
+                     const Allocation& allocation, std::uint32_t ranks) {
+  const LaunchFormat f = format.empty() ? detect_launch_format(path) : parse_launch_format(format);
+  Mapping mapping = read_launch_file(path, f, machine, allocation);
+  verify_mapping(mapping, allocation, ranks, path);
+  return mapping;
+}
+
+// --against: a launcher's default by name, else a launch file.
+bool is_baseline_name(const std::string& what) {
+  constexpr std::array<const char*, 3> names{"block", "rr", "random"};
+  for (const char* n : names)
+    if (what == n) return true;
+  return false;
+}
 
 int run_eval(const EvalOptions& o) {
   Progress progress(o.quiet);
@@ -26,12 +49,20 @@ int run_eval(const EvalOptions& o) {
   const std::optional<double> p_mpi = o.p_mpi ? o.p_mpi : profile_p_mpi;
   const std::string p_mpi_source = o.p_mpi ? "--p-mpi" : o.graph;
   progress.done("read " + o.graph);
-  const LaunchFormat format = o.format.empty() ? detect_launch_format(o.mapping) : parse_launch_format(o.format);
-  const Mapping mapping = read_launch_file(o.mapping, format, machine, allocation);
-  verify_mapping(mapping, allocation, graph.ranks, o.mapping);
+  const Mapping mapping = read_checked(o.mapping, o.format, machine, allocation, graph.ranks);
   progress.done("read " + o.mapping);
-  report(graph, machine, allocation, mapping, {"mapping", o.json, 0.0, p_mpi, p_mpi_source, "", ""});
-  progress.done("scored the mapping and the block baseline");
+  std::optional<Mapping> against;
+  if (o.against != "block") {
+    against = is_baseline_name(o.against)
+                  ? baseline_mapping(parse_baseline(o.against), allocation, graph.ranks, o.seed)
+                  : read_checked(o.against, o.against_format, machine, allocation, graph.ranks);
+    if (!is_baseline_name(o.against)) progress.done("read " + o.against);
+  }
+  ReportRequest request{"mapping", o.json, 0.0, p_mpi, p_mpi_source, "", ""};
+  request.baseline = against ? &*against : nullptr;
+  request.baseline_name = o.against;
+  report(graph, machine, allocation, mapping, request);
+  progress.done("scored the mapping and " + o.against);
   return 0;
 }
 
@@ -39,12 +70,19 @@ int run_eval(const EvalOptions& o) {
 
 void add_eval(CLI::App& app, Action& action) {
   auto o = std::make_shared<EvalOptions>();
-  CLI::App* cmd = app.add_subcommand("eval", "Score an existing mapping against the block baseline");
+  CLI::App* cmd = app.add_subcommand("eval", "Score an existing mapping against block, rr, random or another mapping");
   cmd->add_option("graph", o->graph, "Communication graph (.mtx .graph .grf .csv)")->required();
   o->machine.add_to(*cmd);
   cmd->add_option("--mapping", o->mapping, "Launch file to score (rankfile, machinefile, hostfile or csv)")->required();
   cmd->add_option("--mapping-format", o->format, "Its format (default: guessed from the content)")
       ->check(CLI::IsMember({"openmpi", "mpich", "slurm", "mvapich", "csv"}));
+  cmd->add_option("--against", o->against,
+                  "What to compare with: block (the launcher's default), rr, random (seeded by --seed), "
+                  "or a second launch file (write ./rr for a file named rr)")
+      ->capture_default_str();
+  cmd->add_option("--against-format", o->against_format, "The second launch file's format (default: guessed)")
+      ->check(CLI::IsMember({"openmpi", "mpich", "slurm", "mvapich", "csv"}));
+  cmd->add_option("--seed", o->seed, "Seed of --against random")->capture_default_str();
   cmd->add_option("--json", o->json, "Also write the scores as JSON to this file");
   cmd->add_option("--p-mpi", o->p_mpi, "Fraction of run time spent in MPI, for predicted_gain (default: the profile's, when GRAPH is a .rmp)")
       ->check(CLI::Range(0.0, 1.0));

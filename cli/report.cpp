@@ -1,6 +1,7 @@
 #include "report.hpp"
 
 #include <cstdio>
+#include <filesystem>
 #include <future>
 #include <iostream>
 
@@ -26,12 +27,12 @@ nlohmann::ordered_json metrics_json(const Metrics& m) {
   };
 }
 
-nlohmann::ordered_json report_json(const Metrics& mapping, const Metrics& block, double map_seconds,
-                                   const std::optional<Prediction>& prediction) {
+nlohmann::ordered_json report_json(const Metrics& mapping, const Metrics& baseline, double map_seconds,
+                                   const std::optional<Prediction>& prediction, const std::string& baseline_name) {
   nlohmann::ordered_json doc = metrics_json(mapping);
   doc["map_seconds"] = map_seconds;
-  doc["baseline"] = metrics_json(block);
-  doc["baseline"]["name"] = "block";
+  doc["baseline"] = metrics_json(baseline);
+  doc["baseline"]["name"] = baseline_name;
   if (prediction) {
     doc["p_mpi"] = prediction->p_mpi;
     doc["p_mpi_source"] = prediction->p_mpi_source;
@@ -39,9 +40,9 @@ nlohmann::ordered_json report_json(const Metrics& mapping, const Metrics& block,
     doc["predicted_gain_by_bytes"] =
         prediction->gain_by_bytes ? nlohmann::ordered_json(*prediction->gain_by_bytes) : nlohmann::ordered_json();
     doc["mean_message_ns"] = {{"mapping", prediction->mapping.by_messages_ns},
-                              {"block", prediction->block.by_messages_ns}};
+                              {"baseline", prediction->baseline.by_messages_ns}};
     doc["predicted_gain_slowest_sender"] = prediction->gain_slowest_sender;
-    doc["slowest_sender_ns"] = {{"mapping", prediction->mapping_slowest_ns}, {"block", prediction->block_slowest_ns}};
+    doc["slowest_sender_ns"] = {{"mapping", prediction->mapping_slowest_ns}, {"baseline", prediction->baseline_slowest_ns}};
   } else {
     doc["predicted_gain"] = nullptr;
   }
@@ -51,25 +52,27 @@ nlohmann::ordered_json report_json(const Metrics& mapping, const Metrics& block,
 namespace {
 
 std::optional<Prediction> predict(const Graph& graph, const Machine& machine, const Allocation& allocation,
-                                  const Mapping& mapping, const Mapping& block_mapping, const Metrics& ours,
-                                  const Metrics& block, const ReportRequest& request) {
+                                  const Mapping& mapping, const Mapping& base_mapping, const Metrics& ours,
+                                  const Metrics& base, const ReportRequest& request) {
   if (!request.p_mpi) return std::nullopt;
   const Network& net = machine.network;
   Prediction p;
   p.p_mpi = *request.p_mpi, p.p_mpi_source = request.p_mpi_source;
-  p.block = mean_message_times(graph, net, block);
+  p.baseline = mean_message_times(graph, net, base);
   p.mapping = mean_message_times(graph, net, ours);
-  p.gain = relative_gain(p.p_mpi, p.block.by_messages_ns, p.mapping.by_messages_ns);
-  if (p.block.by_bytes_ns > 0) p.gain_by_bytes = relative_gain(p.p_mpi, p.block.by_bytes_ns, p.mapping.by_bytes_ns);
-  p.block_slowest_ns = slowest_sender_ns(graph, machine, allocation, block_mapping);
+  p.gain = relative_gain(p.p_mpi, p.baseline.by_messages_ns, p.mapping.by_messages_ns);
+  if (p.baseline.by_bytes_ns > 0)
+    p.gain_by_bytes = relative_gain(p.p_mpi, p.baseline.by_bytes_ns, p.mapping.by_bytes_ns);
+  p.baseline_slowest_ns = slowest_sender_ns(graph, machine, allocation, base_mapping);
   p.mapping_slowest_ns = slowest_sender_ns(graph, machine, allocation, mapping);
-  p.gain_slowest_sender = relative_gain(p.p_mpi, p.block_slowest_ns, p.mapping_slowest_ns);
+  p.gain_slowest_sender = relative_gain(p.p_mpi, p.baseline_slowest_ns, p.mapping_slowest_ns);
   return p;
 }
 
 }  // namespace
 
-void print_comparison(std::ostream& out, const Metrics& m, const std::string& label, const Metrics& b) {
+void print_comparison(std::ostream& out, const Metrics& m, const std::string& label, const Metrics& b,
+                      const std::string& baseline_label) {
   char line[160];
   auto row = [&](const char* name, double ours, double base, const char* fmt) {
     char a[40], c[40];
@@ -79,7 +82,7 @@ void print_comparison(std::ostream& out, const Metrics& m, const std::string& la
     std::snprintf(line, sizeof line, "%-20s %20s %20s %8.3f\n", name, a, c, base != 0 || ours == 0 ? ratio : 0.0);
     out << line;
   };
-  std::snprintf(line, sizeof line, "%-20s %20s %20s %8s\n", "", label.c_str(), "block", "ratio");
+  std::snprintf(line, sizeof line, "%-20s %20s %20s %8s\n", "", label.c_str(), baseline_label.c_str(), "ratio");
   out << line;
   auto u = [](std::uint64_t v) { return static_cast<double>(v); };
   row("hop-bytes", u(m.hop_bytes), u(b.hop_bytes), "%.0f");
@@ -97,26 +100,31 @@ void print_comparison(std::ostream& out, const Metrics& m, const std::string& la
 void report(const Graph& graph, const Machine& machine, const Allocation& allocation, const Mapping& mapping,
             const ReportRequest& request) {
   // The two scores are independent passes over the whole graph (seconds
-  // each at a million ranks): block's runs on a second thread.
-  const Mapping block_mapping = baseline_mapping(Baseline::block, allocation, graph.ranks);
-  std::future<Metrics> block_score =
-      std::async(std::launch::async, [&] { return evaluate(graph, machine, allocation, block_mapping); });
+  // each at a million ranks): the baseline's runs on a second thread.
+  const Mapping block_mapping =
+      request.baseline ? Mapping{} : baseline_mapping(Baseline::block, allocation, graph.ranks);
+  const Mapping& base_mapping = request.baseline ? *request.baseline : block_mapping;
+  std::future<Metrics> base_score =
+      std::async(std::launch::async, [&] { return evaluate(graph, machine, allocation, base_mapping); });
   const Metrics ours = evaluate(graph, machine, allocation, mapping);
-  const Metrics block = block_score.get();
-  print_comparison(std::cout, ours, request.label, block);
+  const Metrics base = base_score.get();
+  // A launch file's path can be long: the table's column shows its name.
+  const std::string column = std::filesystem::path(request.baseline_name).filename().string();
+  print_comparison(std::cout, ours, request.label, base, column);
   const std::optional<Prediction> prediction =
-      predict(graph, machine, allocation, mapping, block_mapping, ours, block, request);
+      predict(graph, machine, allocation, mapping, base_mapping, ours, base, request);
   if (prediction) {
-    char line[200];
-    std::snprintf(line, sizeof line, "predicted gain %.2f %% over block (p_mpi %.3f from %s; mean message %.0f ns, block %.0f ns)\n",
-                  100 * prediction->gain, prediction->p_mpi, prediction->p_mpi_source.c_str(),
-                  prediction->mapping.by_messages_ns, prediction->block.by_messages_ns);
+    char line[300];
+    std::snprintf(line, sizeof line,
+                  "predicted gain %.2f %% over %s (p_mpi %.3f from %s; mean message %.0f ns, %s %.0f ns)\n",
+                  100 * prediction->gain, column.c_str(), prediction->p_mpi, prediction->p_mpi_source.c_str(),
+                  prediction->mapping.by_messages_ns, column.c_str(), prediction->baseline.by_messages_ns);
     std::cout << line;
   }
   if (!request.kept.empty())
     std::cout << "kept " << request.kept << (request.kept_why.empty() ? "" : ": " + request.kept_why) << "\n";
   if (request.json.empty()) return;
-  nlohmann::ordered_json doc = report_json(ours, block, request.map_seconds, prediction);
+  nlohmann::ordered_json doc = report_json(ours, base, request.map_seconds, prediction, request.baseline_name);
   if (!request.kept.empty()) {
     doc["kept"] = request.kept;
     doc["block_kept"] = request.kept == "block";

@@ -15,25 +15,27 @@ namespace rankmap::cli {
 // ordered_json: keys stay in the order written, the mapping's before `baseline`.
 nlohmann::ordered_json metrics_json(const Metrics& m);
 
-// What the gain model predicts for the mapping over block (measured model).
+// What the gain model predicts for the mapping over its baseline (block
+// unless the request names another; measured model).
 struct Prediction {
   double p_mpi = 0;
   std::string p_mpi_source;     // "--p-mpi" or the profile's path
-  MessageTimes block, mapping;  // mean message times
+  MessageTimes baseline, mapping;  // mean message times
   double gain = 0;              // by messages
   std::optional<double> gain_by_bytes;  // when any bytes flow
-  double block_slowest_ns = 0, mapping_slowest_ns = 0;  // slowest_sender_ns
+  double baseline_slowest_ns = 0, mapping_slowest_ns = 0;  // slowest_sender_ns
   double gain_slowest_sender = 0;
 };
 
 // The report of design.md: the mapping's keys, `baseline` with the same keys
-// for the block mapping, `map_seconds`, and `predicted_gain` (null without
-// p_mpi).
-nlohmann::ordered_json report_json(const Metrics& mapping, const Metrics& block, double map_seconds,
-                                   const std::optional<Prediction>& prediction);
+// for the baseline (block unless named), `map_seconds`, and `predicted_gain`
+// (null without p_mpi).
+nlohmann::ordered_json report_json(const Metrics& mapping, const Metrics& baseline, double map_seconds,
+                                   const std::optional<Prediction>& prediction,
+                                   const std::string& baseline_name = "block");
 
 void print_comparison(std::ostream& out, const Metrics& mapping, const std::string& label,
-                      const Metrics& block);
+                      const Metrics& baseline, const std::string& baseline_label = "block");
 
 struct ReportRequest {
   std::string label;          // the mapping's column heading
@@ -43,10 +45,15 @@ struct ReportRequest {
   std::string p_mpi_source;     // "--p-mpi" or the profile's path
   std::string kept;             // map: the engine's candidate kept ("block" too); empty elsewhere
   std::string kept_why;         // when block was kept: why
+  // What the mapping is compared with: block when null, else this mapping,
+  // called `baseline_name` in the table and the JSON (baseline.name).
+  const Mapping* baseline = nullptr;
+  std::string baseline_name = "block";
 };
 
-// Scores `mapping` and the block baseline of the same allocation, prints the
-// comparison on stdout and writes the JSON report when asked.
+// Scores `mapping` and its baseline (block of the same allocation unless the
+// request names another), prints the comparison on stdout and writes the
+// JSON report when asked.
 void report(const Graph& graph, const Machine& machine, const Allocation& allocation,
             const Mapping& mapping, const ReportRequest& request);
 
