@@ -60,9 +60,10 @@ int run_map(const MapOptions& o) {
 
   write_launch_files(o.output, format, machine, allocation, mapping);
   progress.done("wrote and re-checked " + o.output);
-  report(graph, machine, allocation, mapping,
-         {o.baseline.empty() ? "rankmap " + context.preset : o.baseline, o.json, map_seconds, p_mpi, p_mpi_source,
-          result.kept, result.why});
+  ReportRequest request{o.baseline.empty() ? "rankmap " + context.preset : o.baseline,
+                        o.json, map_seconds, p_mpi, p_mpi_source, result.kept, result.why};
+  request.warn_if_slower = o.baseline.empty();
+  report(graph, machine, allocation, mapping, request);
   progress.done("scored");
   return 0;
 }

@@ -37,6 +37,7 @@ nlohmann::ordered_json report_json(const Metrics& mapping, const Metrics& baseli
     doc["p_mpi"] = prediction->p_mpi;
     doc["p_mpi_source"] = prediction->p_mpi_source;
     doc["predicted_gain"] = prediction->gain;
+    doc["predicted_slower"] = prediction->gain < 0;
     doc["predicted_gain_by_bytes"] =
         prediction->gain_by_bytes ? nlohmann::ordered_json(*prediction->gain_by_bytes) : nlohmann::ordered_json();
     doc["mean_message_ns"] = {{"mapping", prediction->mapping.by_messages_ns},
@@ -45,6 +46,7 @@ nlohmann::ordered_json report_json(const Metrics& mapping, const Metrics& baseli
     doc["slowest_sender_ns"] = {{"mapping", prediction->mapping_slowest_ns}, {"baseline", prediction->baseline_slowest_ns}};
   } else {
     doc["predicted_gain"] = nullptr;
+    doc["predicted_slower"] = nullptr;
   }
   return doc;
 }
@@ -120,6 +122,15 @@ void report(const Graph& graph, const Machine& machine, const Allocation& alloca
                   100 * prediction->gain, column.c_str(), prediction->p_mpi, prediction->p_mpi_source.c_str(),
                   prediction->mapping.by_messages_ns, column.c_str(), prediction->baseline.by_messages_ns);
     std::cout << line;
+    if (request.warn_if_slower && prediction->gain < 0) {
+      std::snprintf(line, sizeof line,
+                    "rankmap: warning: the gain model predicts this mapping %.2f %% slower than %s, although its "
+                    "hop-bytes are %.3fx %s's: its messages travel further on average\n",
+                    -100 * prediction->gain, column.c_str(),
+                    base.hop_bytes ? static_cast<double>(ours.hop_bytes) / static_cast<double>(base.hop_bytes) : 1.0,
+                    column.c_str());
+      std::cerr << line;
+    }
   }
   if (!request.kept.empty())
     std::cout << "kept " << request.kept << (request.kept_why.empty() ? "" : ": " + request.kept_why) << "\n";

@@ -49,11 +49,15 @@ struct ReportRequest {
   // called `baseline_name` in the table and the JSON (baseline.name).
   const Mapping* baseline = nullptr;
   std::string baseline_name = "block";
+  // map: say on stderr when the gain model predicts the mapping slower than
+  // its baseline (the engine weighs hop-bytes, the model messages).
+  bool warn_if_slower = false;
 };
 
 // Scores `mapping` and its baseline (block of the same allocation unless the
 // request names another), prints the comparison on stdout and writes the
-// JSON report when asked.
+// JSON report when asked; with a prediction, the JSON's `predicted_slower`
+// says whether the model expects the mapping to be slower than its baseline.
 void report(const Graph& graph, const Machine& machine, const Allocation& allocation,
             const Mapping& mapping, const ReportRequest& request);
 

@@ -99,6 +99,36 @@ for f in openmpi mpich slurm mvapich csv; do
     [ "$(json a.$f.json max_link_bytes)" = "$(json e.$f.json max_link_bytes)" ]; then ok; else bad "eval of $f disagrees with map"; fi
 done
 "$rankmap" map good.mtx "${m[@]}" --baseline random --seed 4 -o c.rank -q >/dev/null
+# A mapping the gain model calls slower is written, but said to be. Chatty
+# pairs (1000 messages of 10 bytes each way) and one heavy pair (one message
+# of 1 MB each way, 2 hops apart under block) on a ring of 4 two-core
+# nodes: the least hop-bytes put the heavy pair on one node and split two
+# chatty pairs 1 hop apart. By hand, T = 800 ns inside a node, 900 at one
+# hop, 1000 at two: block's mean message is (8000*800 + 2*1000) / 8002 ns,
+# the mapping's (4000*800 + 4000*900 + 2*800) / 8002 ns.
+cat >ring4.toml <<'TOML'
+[network]
+dims = [4]
+wrap = [true]
+t_hop_ns = 100
+t_inj_ns = 400
+t_ej_ns = 400
+[[nodes]]
+hosts = "n[0-3]"
+hwloc = "core:2"
+TOML
+printf 'src,dst,bytes,msgs\n0,4,1000000,1\n4,0,1000000,1\n' >chatty.csv
+for p in 0,1 1,0 2,3 3,2 4,5 5,4 6,7 7,6; do echo "$p,10000,1000" >>chatty.csv; done
+"$rankmap" map chatty.csv -m ring4.toml --p-mpi 0.5 -o chatty.rank --json chatty.json -q >/dev/null 2>chatty.err
+if [ "$(wc -l <chatty.err)" -eq 1 ] && grep -q "predicts this mapping 3.12 % slower than block" chatty.err &&
+  python3 -c 'import json
+d = json.load(open("chatty.json"))
+tb, tm = (8000 * 800 + 2 * 1000) / 8002, (4000 * 800 + 4000 * 900 + 2 * 800) / 8002
+assert d["predicted_slower"] is True and abs(d["predicted_gain"] - 0.5 * (tb - tm) / tb) < 1e-12, d
+assert d["hop_bytes"] == 40000 and d["baseline"]["hop_bytes"] == 4000000, d'; then ok; else bad "no warning when the model predicts a slower mapping: $(cat chatty.err)"; fi
+"$rankmap" map chatty.csv -m ring4.toml -o chatty.rank --json chatty-nop.json -q >/dev/null 2>chatty.err
+if [ ! -s chatty.err ] && [ "$(json chatty-nop.json predicted_slower)" = None ]; then ok; else bad "predicted_slower without p_mpi"; fi
+
 # eval --against: any two mappings. Against rr, the baseline scores what
 # eval scores for rr's own launch file; against a launch file, what the
 # named baseline it was written from scores; against itself, the same.
