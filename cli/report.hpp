@@ -25,6 +25,8 @@ struct Prediction {
   std::optional<double> gain_by_bytes;  // when any bytes flow
   double baseline_slowest_ns = 0, mapping_slowest_ns = 0;  // slowest_sender_ns
   double gain_slowest_sender = 0;
+  PhaseTimes baseline_phase, mapping_phase;  // the phase model (gain.hpp)
+  double gain_phase = 0;
 };
 
 // The report of design.md: the mapping's keys, `baseline` with the same keys

@@ -3,7 +3,8 @@
 //
 // Each torus vertex is a star zone holding one host (a node) behind a
 // router; the host's NIC link (latency t_inj, passed up and down, so the
-// ejection side counts it too) joins it to the router, and torus links of
+// ejection side counts it too; full duplex: a bandwidth each way) joins it
+// to the router, and torus links of
 // latency t_hop join the routers. A message of d hops costs
 // t_inj + t_ej + d * t_hop, the T(d) of rankmap's gain model. Ranks on one
 // node talk over the host's loopback link, of latency t_local (the machine
@@ -62,7 +63,9 @@ std::pair<simgrid::kernel::routing::NetPoint*, simgrid::kernel::routing::NetPoin
   zone->set_parent(torus);
   const sg4::Host* host = zone->create_host(name, "1Gf")->set_core_count(static_cast<int>(env_number("RANKMAP_SMPI_CORES", 16)))->seal();
   const double nic_ns = env_number("RANKMAP_SMPI_NIC_NS", 425);
-  const sg4::Link* nic = zone->create_link(name + "-nic", bytes_per_second())
+  // Full duplex, like the hardware and the gain model's phase terms: the
+  // node's injection (UP) and ejection (DOWN) each carry the bandwidth.
+  const sg4::Link* nic = zone->create_split_duplex_link(name + "-nic", bytes_per_second())
                              ->set_latency(nic_ns * 1e-9)
                              ->seal();
   const sg4::Link* loopback = zone->create_link(name + "-loopback", bytes_per_second())
@@ -70,7 +73,8 @@ std::pair<simgrid::kernel::routing::NetPoint*, simgrid::kernel::routing::NetPoin
                                   ->set_sharing_policy(sg4::Link::SharingPolicy::FATPIPE)
                                   ->seal();
   auto* router = zone->create_router(name + "-router");
-  zone->add_route(host->get_netpoint(), nullptr, nullptr, nullptr, {sg4::LinkInRoute(nic)}, true);
+  zone->add_route(host->get_netpoint(), nullptr, nullptr, nullptr,
+                  {sg4::LinkInRoute(nic, sg4::LinkInRoute::Direction::UP)}, true);
   zone->add_route(host->get_netpoint(), host->get_netpoint(), nullptr, nullptr, {sg4::LinkInRoute(loopback)}, false);
   zone->seal();
   return {zone->get_netpoint(), router};

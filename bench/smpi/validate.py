@@ -37,6 +37,10 @@ SCENARIOS = {
     "halo3d-desmos": ("data/machines/desmos.toml", 4, "halo3d", ["8", "4", "4", "16"], 20, 10.0),
     "wavefront-desmos": ("data/machines/desmos.toml", 4, "wavefront", ["16", "8", "16"], 20, 2.0),
     "fft2d-desmos": ("data/machines/desmos.toml", 4, "fft2d", ["16", "8", "4"], 10, 40.0),
+    # Issue 13's: 1 rank a node, small and 64 KiB faces; 2 a node on Desmos.
+    "halo3d-8x8x1-128B": ("bench/machines/torus-4x4x4.toml", 1, "halo3d", ["8", "8", "1", "16"], 20, 10.0),
+    "halo3d-8x8x1-64KiB": ("bench/machines/torus-4x4x4.toml", 1, "halo3d", ["8", "8", "1", "8192"], 20, 10.0),
+    "halo3d-desmos-64KiB": ("data/machines/desmos.toml", 2, "halo3d", ["4", "4", "4", "8192"], 20, 10.0),
     # The CI scenario: seconds, one machine file of tests/data.
     "halo3d-ci": ("tests/data/smpi-2x2x2.toml", 2, "halo3d", ["4", "2", "2", "16"], 10, 10.0),
 }
@@ -142,6 +146,8 @@ def scenario(name, build, work):
         "predicted_gain": scores["predicted_gain"],
         "predicted_gain_slowest_sender": scores["predicted_gain_slowest_sender"],
         "predicted_gain_by_bytes": scores["predicted_gain_by_bytes"],
+        "predicted_gain_phase": scores["predicted_gain_phase"],
+        "phase_model": scores["phase_model"],
         "mean_message_ns": scores["mean_message_ns"],
         "slowest_sender_ns": scores["slowest_sender_ns"],
     }
@@ -177,14 +183,15 @@ def main():
             print(f"validate.py: {n} ...", file=sys.stderr, flush=True)
             rows.append(scenario(n, Path(a.build).resolve(), work))
     print("| scenario | ranks | p_mpi (block) | mean message ns, block / rankmap | slowest sender ns "
-          "| simulated gain | predicted: by messages | by bytes | slowest sender |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          "| simulated gain | predicted: by messages | by bytes | slowest sender | phase model |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         m, w = r["mean_message_ns"], r["slowest_sender_ns"]
         cells = [f"{100 * r[k]:.2f} % ({verdict(r, k)})" for k in
-                 ("predicted_gain", "predicted_gain_by_bytes", "predicted_gain_slowest_sender")]
+                 ("predicted_gain", "predicted_gain_by_bytes", "predicted_gain_slowest_sender",
+                  "predicted_gain_phase")]
         print(f"| {r['scenario']} ({r['machine']}) | {r['ranks']} ({r['ppn']}/node) | {r['p_mpi']:.3f} "
-              f"| {m['block']:.0f} / {m['mapping']:.0f} | {w['block']:.0f} / {w['mapping']:.0f} "
+              f"| {m['baseline']:.0f} / {m['mapping']:.0f} | {w['baseline']:.0f} / {w['mapping']:.0f} "
               f"| {100 * r['simulated_gain']:.2f} % | {' | '.join(cells)} |")
     if a.json:
         Path(a.json).write_text(json.dumps(rows, indent=2) + "\n")

@@ -75,8 +75,8 @@ expect_error "unknown host in --nodes" "--nodes: unknown host 'node99'" out.rank
 expect_error "hostlist that does not parse" "--nodes: bad hostlist 'node[00-03': missing ']'" out.rank -- map good.mtx "${m[@]}" --nodes "node[00-03" --baseline block -o out.rank
 expect_error "more ranks than slots" "192 ranks do not fit the 24 slots of 4 nodes" out.rank -- map good.mtx "${m[@]}" --nodes "node[00-03]" --baseline block -o out.rank
 expect_error "ppn beyond cores" "7 ranks per node do not fit host 'node00'" out.rank -- map good.mtx "${m[@]}" --ppn 7 --baseline block -o out.rank
-expect_error "host count short of the torus" "short.toml:14: the [[nodes]] groups list 31 hosts but the network has 32 coordinates" out.rank -- map good.mtx -m short.toml --baseline block -o out.rank
-expect_error "machine hostlist" "badlist.toml:15: bad hostlist" out.rank -- map good.mtx -m badlist.toml --baseline block -o out.rank
+expect_error "host count short of the torus" "short.toml:15: the [[nodes]] groups list 31 hosts but the network has 32 coordinates" out.rank -- map good.mtx -m short.toml --baseline block -o out.rank
+expect_error "machine hostlist" "badlist.toml:16: bad hostlist" out.rank -- map good.mtx -m badlist.toml --baseline block -o out.rank
 expect_error "coords count" "has 1 entries for 32 hosts" out.rank -- map good.mtx -m coordcount.toml --baseline block -o out.rank
 expect_error "duplicate coordinates" "dup.toml:10: coordinates of 'n1' are used twice" out.rank -- map good.mtx -m dup.toml --baseline block -o out.rank
 expect_error "slurm cannot express" "use --format openmpi or mpich" out.hosts -- map good.mtx "${m[@]}" --baseline random -f slurm -o out.hosts
@@ -200,7 +200,11 @@ t = lambda h: 850 + 129 * h
 want = 0.25 * (t(d["baseline"]["avg_hops_by_msgs"]) - t(d["avg_hops_by_msgs"])) / t(d["baseline"]["avg_hops_by_msgs"])
 assert abs(d["predicted_gain"] - want) < 1e-12 and d["predicted_gain"] != 0, (d["predicted_gain"], want)
 hb, hm = d["baseline"]["avg_dilation"], d["avg_dilation"]
-assert abs(d["predicted_gain_by_bytes"] - 0.25 * (t(hb) - t(hm)) / t(hb)) < 1e-12, d
+# By bytes, each byte also waits for its message to cross a 75 Gbit/s link:
+# the byte-weighted mean message size (100 (r + 1) B and 64 / 3 B) over it.
+size = (sum(1000 * (r + 1) * 100 * (r + 1) for r in range(12)) + 12 * 64 * 64 / 3) / (sum(1000 * (r + 1) for r in range(12)) + 12 * 64)
+tb = lambda h: t(h) + size * 8 / 75
+assert abs(d["predicted_gain_by_bytes"] - 0.25 * (tb(hb) - tb(hm)) / tb(hb)) < 1e-12, d
 s = d["slowest_sender_ns"]
 assert s["baseline"] >= d["mean_message_ns"]["baseline"] and s["mapping"] >= d["mean_message_ns"]["mapping"], d
 assert abs(d["predicted_gain_slowest_sender"] - 0.25 * (s["baseline"] - s["mapping"]) / s["baseline"]) < 1e-12, d'; then ok; else bad "predicted_gain from the profile's p_mpi"; fi

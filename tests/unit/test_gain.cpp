@@ -150,3 +150,71 @@ TEST(MeasuredGain, SlowestSenderByHand) {
   EXPECT_NEAR(mean_message_times(g, m.network, evaluate(g, m, a, spread)).by_messages_ns, 5500.0 / 6, 1e-9);
   EXPECT_THROW(slowest_sender_ns(g, m, a, Mapping{{{0, 0}}}), Error);
 }
+
+// The phase model's seed case: every message the diameter away before, one
+// hop after, no bandwidth: a phase is T(5) against T(1) on a 4x2x2x2, the
+// seed formula exactly.
+TEST(PhaseModel, SeedIsTheSpecialCase) {
+  const Machine m = test::make_machine("[4, 2, 2, 2]", "", "n[0-31]");
+  const Allocation a = make_allocation(m, {});
+  GraphBuilder b(2);
+  b.add(0, 1, 8, 10);
+  b.add(1, 0, 8, 10);
+  const Graph g = b.build();
+  auto phase = [&](const Mapping& map) { return phase_times(g, m, a, map, evaluate(g, m, a, map)); };
+  const PhaseTimes far = phase(Mapping{{{0, 0}, {30, 0}}}), near = phase(Mapping{{{0, 0}, {1, 0}}});
+  EXPECT_EQ(far.phases, 10);
+  EXPECT_DOUBLE_EQ(far.phase_ns(), 800 + 100 * 5.0);
+  EXPECT_DOUBLE_EQ(near.phase_ns(), 800 + 100 * 1.0);
+  EXPECT_NEAR(relative_gain(0.3, far.phase_ns(), near.phase_ns()), seed_gain(m.network, 0.3), 1e-15);
+}
+
+// Two nodes on a line, 8 Gbit/s (1 ns a byte), 4 cores each; T(1) = 900 ns.
+// Ranks 0-3 on node 0 each send 1,000 B to one of ranks 4-7 on node 1, in
+// `msgs` messages. One message each: a message takes 900 + 1000 = 1900 ns,
+// but node 0's injection link carries 4,000 B: 4000 ns a phase. Two
+// messages each: K = 2 phases of 500 B messages, 1400 ns each, 2000 B per
+// phase through the link, injection and ejection: 2000 ns.
+TEST(PhaseModel, SharedLinksByHand) {
+  Machine m = test::make_machine("[2]", "", "n[0-1]", "core:4");
+  m.network.link_gbps = 8;
+  const Allocation a = make_allocation(m, {});
+  const Mapping map{{{0, 0}, {0, 1}, {0, 2}, {0, 3}, {1, 0}, {1, 1}, {1, 2}, {1, 3}}};
+  for (std::uint64_t msgs : {1, 2}) {
+    GraphBuilder b(8);
+    for (std::uint32_t r = 0; r < 4; ++r) b.add(r, r + 4, 1000, msgs);
+    const Graph g = b.build();
+    const PhaseTimes t = phase_times(g, m, a, map, evaluate(g, m, a, map));
+    EXPECT_EQ(t.phases, static_cast<double>(msgs));
+    EXPECT_DOUBLE_EQ(t.latency_ns, 900 + 1000.0 / static_cast<double>(msgs));
+    EXPECT_DOUBLE_EQ(t.injection_ns, 4000.0 / static_cast<double>(msgs));
+    EXPECT_DOUBLE_EQ(t.ejection_ns, 4000.0 / static_cast<double>(msgs));
+    EXPECT_DOUBLE_EQ(t.link_ns, 4000.0 / static_cast<double>(msgs));
+    EXPECT_DOUBLE_EQ(t.phase_ns(), 4000.0 / static_cast<double>(msgs));
+  }
+  // Inside one node nothing is shared but the time: local_ns() + size / bw.
+  GraphBuilder b(8);
+  b.add(0, 1, 1000, 1);
+  const Graph g = b.build();
+  const PhaseTimes t = phase_times(g, m, a, map, evaluate(g, m, a, map));
+  EXPECT_DOUBLE_EQ(t.latency_ns, 800 + 1000);
+  EXPECT_EQ(t.injection_ns + t.ejection_ns + t.link_ns, 0);
+}
+
+// A rare message does not pace every phase. Ranks 0, 1, 2 on nodes 0, 1, 2
+// of a 4-ring, no bandwidth: rank 2 receives one message from 0 (2 hops,
+// 1000 ns) and two from 1 (1 hop, 900 ns), so K = 2 and rank 0's message
+// comes in half the phases: 0.5 x 1000 + 0.5 x 900 = 950 ns.
+TEST(PhaseModel, RareSendersCountByTheirShareOfPhases) {
+  const Machine m = test::make_machine("[4]", "", "n[0-3]");
+  const Allocation a = make_allocation(m, {});
+  GraphBuilder b(3);
+  b.add(0, 2, 10, 1);
+  b.add(1, 2, 20, 2);
+  const Graph g = b.build();
+  const Mapping map{{{0, 0}, {1, 0}, {2, 0}}};
+  const PhaseTimes t = phase_times(g, m, a, map, evaluate(g, m, a, map));
+  EXPECT_EQ(t.phases, 2);
+  EXPECT_DOUBLE_EQ(t.latency_ns, 950);
+  EXPECT_DOUBLE_EQ(t.phase_ns(), 950);
+}
