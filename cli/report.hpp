@@ -26,7 +26,7 @@ struct Prediction {
   double baseline_slowest_ns = 0, mapping_slowest_ns = 0;  // slowest_sender_ns
   double gain_slowest_sender = 0;
   PhaseTimes baseline_phase, mapping_phase;  // the phase model (gain.hpp)
-  double gain_phase = 0;
+  double gain_phase = 0, gain_phase_mean = 0;  // on slowest_ns, on mean_ns
 };
 
 // The report of design.md: the mapping's keys, `baseline` with the same keys

@@ -147,6 +147,7 @@ def scenario(name, build, work):
         "predicted_gain_slowest_sender": scores["predicted_gain_slowest_sender"],
         "predicted_gain_by_bytes": scores["predicted_gain_by_bytes"],
         "predicted_gain_phase": scores["predicted_gain_phase"],
+        "predicted_gain_phase_mean": scores["predicted_gain_phase_mean"],
         "phase_model": scores["phase_model"],
         "mean_message_ns": scores["mean_message_ns"],
         "slowest_sender_ns": scores["slowest_sender_ns"],
@@ -183,13 +184,13 @@ def main():
             print(f"validate.py: {n} ...", file=sys.stderr, flush=True)
             rows.append(scenario(n, Path(a.build).resolve(), work))
     print("| scenario | ranks | p_mpi (block) | mean message ns, block / rankmap | slowest sender ns "
-          "| simulated gain | predicted: by messages | by bytes | slowest sender | phase model |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          "| simulated gain | predicted: by messages | by bytes | slowest sender | phase: slowest rank | phase: mean rank |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         m, w = r["mean_message_ns"], r["slowest_sender_ns"]
         cells = [f"{100 * r[k]:.2f} % ({verdict(r, k)})" for k in
                  ("predicted_gain", "predicted_gain_by_bytes", "predicted_gain_slowest_sender",
-                  "predicted_gain_phase")]
+                  "predicted_gain_phase", "predicted_gain_phase_mean")]
         print(f"| {r['scenario']} ({r['machine']}) | {r['ranks']} ({r['ppn']}/node) | {r['p_mpi']:.3f} "
               f"| {m['baseline']:.0f} / {m['mapping']:.0f} | {w['baseline']:.0f} / {w['mapping']:.0f} "
               f"| {100 * r['simulated_gain']:.2f} % | {' | '.join(cells)} |")

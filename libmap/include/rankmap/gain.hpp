@@ -60,26 +60,28 @@ double slowest_sender_ns(const Graph& graph, const Machine& machine, const Alloc
                          const Mapping& mapping);
 
 // The phase model, for codes that exchange in phases: every rank posts
-// all its sends and receives at once, then waits for them all, and the
-// slowest rank paces the rest (a halo, a transpose). With K phases (the
-// most messages one rank sends another), a pair that exchanges b bytes in
-// m messages sends m / K messages of b / m bytes a phase. One phase lasts
-// the longest of:
-//   latency_ns    over receiving ranks, the most that the slowest message
-//                 one receives is expected to take: T(h) + size / bw
-//                 (local_ns() + size / bw inside a node), each sender
-//                 active in m / K of the phases;
-//   link_ns       the most loaded network link's bytes a phase over bw;
-//   injection_ns  the most bytes one node sends to other nodes a phase,
-//                 over bw: all its ranks share its injection link;
-//   ejection_ns   the same for the bytes a node receives.
-// Without a bandwidth in the machine (link_gbps 0) only latency counts,
-// and a graph whose every message is h hops long costs T(h): the seed
-// formula is relative_gain() of T(d) against T(1).
+// all its sends and receives at once, then waits for them all (a halo, a
+// transpose). With K phases (the most messages one rank sends another), a
+// pair that exchanges b bytes in m messages is active in m / K of the
+// phases, with messages of b / m bytes. In a phase:
+//   - a message between nodes takes T(h) plus, over the bandwidth, the
+//     bytes a phase of the busiest resource on its way: its node's
+//     injection link (all the node's ranks share it), a network link under
+//     the machine's routing, the far node's ejection link; at least its own
+//     size. Inside a node: local_ns() + size / bw.
+//   - a rank waits for the slowest message it receives, each sender
+//     present with chance m / K (the expected slowest).
+// slowest_ns is the longest wait of any rank (the slowest rank paces a
+// tightly coupled code); mean_ns the ranks' waits weighted by the messages
+// each receives. Without a bandwidth (link_gbps 0) only T counts, and a
+// graph whose every message is h hops long costs T(h): the seed formula is
+// relative_gain() of T(d) against T(1).
 struct PhaseTimes {
   double phases = 0;  // K
-  double latency_ns = 0, link_ns = 0, injection_ns = 0, ejection_ns = 0;
-  double phase_ns() const;  // the largest of the four
+  double slowest_ns = 0, mean_ns = 0;
+  // For the report: the busiest link, injection and ejection, a phase's
+  // bytes over the bandwidth.
+  double link_ns = 0, injection_ns = 0, ejection_ns = 0;
 };
 // `metrics` is evaluate() of the same mapping (its link loads are reused).
 PhaseTimes phase_times(const Graph& graph, const Machine& machine, const Allocation& allocation,
