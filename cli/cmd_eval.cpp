@@ -2,7 +2,6 @@
 // of an existing mapping (any launch format) next to another's: the
 // launcher's block mapping by default, rr or a seeded random one, or a
 // second launch file (what does my current launch file cost?).
-#include <array>
 #include <optional>
 
 #include "commands.hpp"
@@ -34,12 +33,7 @@ Mapping read_checked(const std::string& path, const std::string& format, const M
 }
 
 // --against: a launcher's default by name, else a launch file.
-bool is_baseline_name(const std::string& what) {
-  constexpr std::array<const char*, 3> names{"block", "rr", "random"};
-  for (const char* n : names)
-    if (what == n) return true;
-  return false;
-}
+bool is_baseline_name(const std::string& what) { return what == "block" || what == "rr" || what == "random"; }
 
 int run_eval(const EvalOptions& o) {
   Progress progress(o.quiet);
@@ -53,10 +47,12 @@ int run_eval(const EvalOptions& o) {
   progress.done("read " + o.mapping);
   std::optional<Mapping> against;
   if (o.against != "block") {
-    against = is_baseline_name(o.against)
-                  ? baseline_mapping(parse_baseline(o.against), allocation, graph.ranks, o.seed)
-                  : read_checked(o.against, o.against_format, machine, allocation, graph.ranks);
-    if (!is_baseline_name(o.against)) progress.done("read " + o.against);
+    if (is_baseline_name(o.against)) {
+      against = baseline_mapping(parse_baseline(o.against), allocation, graph.ranks, o.seed);
+    } else {
+      against = read_checked(o.against, o.against_format, machine, allocation, graph.ranks);
+      progress.done("read " + o.against);
+    }
   }
   ReportRequest request{"mapping", o.json, 0.0, p_mpi, p_mpi_source, "", ""};
   request.baseline = against ? &*against : nullptr;

@@ -151,6 +151,13 @@ TEST(MeasuredGain, SlowestSenderByHand) {
   EXPECT_THROW(slowest_sender_ns(g, m, a, Mapping{{{0, 0}}}), Error);
 }
 
+namespace {
+// phase_times() of a mapping, with its own evaluate().
+PhaseTimes phase_of(const Graph& g, const Machine& m, const Allocation& a, const Mapping& map) {
+  return phase_times(g, m, a, map, evaluate(g, m, a, map));
+}
+}  // namespace
+
 // The phase model's seed case: every message the diameter away before, one
 // hop after, no bandwidth: a phase is T(5) against T(1) on a 4x2x2x2, the
 // seed formula exactly.
@@ -161,8 +168,8 @@ TEST(PhaseModel, SeedIsTheSpecialCase) {
   b.add(0, 1, 8, 10);
   b.add(1, 0, 8, 10);
   const Graph g = b.build();
-  auto phase = [&](const Mapping& map) { return phase_times(g, m, a, map, evaluate(g, m, a, map)); };
-  const PhaseTimes far = phase(Mapping{{{0, 0}, {30, 0}}}), near = phase(Mapping{{{0, 0}, {1, 0}}});
+  const PhaseTimes far = phase_of(g, m, a, Mapping{{{0, 0}, {30, 0}}});
+  const PhaseTimes near = phase_of(g, m, a, Mapping{{{0, 0}, {1, 0}}});
   EXPECT_EQ(far.phases, 10);
   EXPECT_DOUBLE_EQ(far.slowest_ns, 800 + 100 * 5.0);
   EXPECT_DOUBLE_EQ(near.slowest_ns, 800 + 100 * 1.0);
@@ -184,7 +191,7 @@ TEST(PhaseModel, SharedLinksByHand) {
     GraphBuilder b(8);
     for (std::uint32_t r = 0; r < 4; ++r) b.add(r, r + 4, 1000, msgs);
     const Graph g = b.build();
-    const PhaseTimes t = phase_times(g, m, a, map, evaluate(g, m, a, map));
+    const PhaseTimes t = phase_of(g, m, a, map);
     const double per_phase = 4000.0 / static_cast<double>(msgs);
     EXPECT_EQ(t.phases, static_cast<double>(msgs));
     EXPECT_DOUBLE_EQ(t.slowest_ns, 900 + per_phase);
@@ -200,7 +207,7 @@ TEST(PhaseModel, SharedLinksByHand) {
   b.add(0, 1, 1000, 1);
   b.add(0, 4, 500, 1);
   const Graph g = b.build();
-  const PhaseTimes t = phase_times(g, m, a, map, evaluate(g, m, a, map));
+  const PhaseTimes t = phase_of(g, m, a, map);
   EXPECT_DOUBLE_EQ(t.slowest_ns, 800 + 1000);
   EXPECT_DOUBLE_EQ(t.mean_ns, (1800 + 1400) / 2.0);
 }
@@ -217,7 +224,7 @@ TEST(PhaseModel, RareSendersCountByTheirShareOfPhases) {
   b.add(1, 2, 20, 2);
   const Graph g = b.build();
   const Mapping map{{{0, 0}, {1, 0}, {2, 0}}};
-  const PhaseTimes t = phase_times(g, m, a, map, evaluate(g, m, a, map));
+  const PhaseTimes t = phase_of(g, m, a, map);
   EXPECT_EQ(t.phases, 2);
   EXPECT_DOUBLE_EQ(t.slowest_ns, 950);
   EXPECT_DOUBLE_EQ(t.mean_ns, 950);  // rank 2 is the only receiver
