@@ -159,18 +159,14 @@ class RankLinkRefiner {
     return static_cast<long long>(c);
   }
 
-  // Hop-bytes added by swapping r (on x) and s (on y); r_x and r_y are r's
-  // costs on x and y, the same for every s on y.
-  long long swap_rise(std::uint32_t r, std::uint32_t s, long long r_x, long long r_y) const {
+  // Hop-bytes added by swapping r and s.
+  long long swap_rise(std::uint32_t r, std::uint32_t s) const {
     const int x = node_[r], y = node_[s];
     std::uint64_t w_rs = 0;
     for (std::uint64_t e = g_.xadj[s]; e < g_.xadj[s + 1]; ++e)
       if (g_.adjncy[e] == r) w_rs = g_.weight[e];
     work_ += g_.xadj[s + 1] - g_.xadj[s];
-    return r_y + cost(s, x) - r_x - cost(s, y) + 2 * static_cast<long long>(w_rs) * geo_.hops(x, y);
-  }
-  long long swap_rise(std::uint32_t r, std::uint32_t s) const {
-    return swap_rise(r, s, cost(r, node_[r]), cost(r, node_[s]));
+    return cost(r, y) + cost(s, x) - cost(r, x) - cost(s, y) + 2 * static_cast<long long>(w_rs) * geo_.hops(x, y);
   }
 
   // Candidate swaps of r with every rank on the kTargets nodes it sends
@@ -191,12 +187,10 @@ class RankLinkRefiner {
     const std::size_t keep = std::min(targets.size(), kTargets);
     std::partial_sort(targets.begin(), targets.begin() + static_cast<std::ptrdiff_t>(keep), targets.end(),
                       [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
-    const long long r_x = cost(r, x);
     for (std::size_t k = 0; k < keep; ++k) {
       const int y = targets[k].second;
-      const long long r_y = cost(r, y);
       for (std::uint32_t s : on_[y]) {
-        const long long rise = swap_rise(r, s, r_x, r_y);
+        const long long rise = swap_rise(r, s);
         if (rise_ + rise <= allowed_rise_) candidates_.push_back({rise, r, s, x, y});
       }
     }
