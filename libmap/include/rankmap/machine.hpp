@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -100,7 +101,13 @@ struct Machine {
   void index(const std::string& source);
 
  private:
-  std::unordered_map<std::string, int> host_index_;
+  // Looked up by string_view without a copy: a million-line rankfile is
+  // read back a host per line.
+  struct HostHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_map<std::string, int, HostHash, std::equal_to<>> host_index_;
   std::vector<int> node_at_coord_;
 };
 

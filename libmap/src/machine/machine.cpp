@@ -5,7 +5,7 @@
 namespace rankmap {
 
 int Machine::find_host(std::string_view host) const {
-  auto it = host_index_.find(std::string(host));
+  auto it = host_index_.find(host);
   return it == host_index_.end() ? -1 : it->second;
 }
 

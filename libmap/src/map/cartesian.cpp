@@ -10,6 +10,7 @@
 #include <array>
 #include <functional>
 #include <map>
+#include <optional>
 #include <tuple>
 
 #include "map/engine.hpp"
@@ -21,8 +22,9 @@ constexpr int kMaxGridDims = 3;
 
 // Whether every edge joins ranks at most one step apart on each axis of a
 // grid of these dimensions (with wrap-around), and some edge goes along
-// each axis.
-bool is_grid(const UndirectedGraph& g, const std::vector<int>& dims, std::vector<char>& periodic) {
+// each axis. Rank r sits at grid index position(r): r itself in rank order.
+template <class Position>
+bool is_grid(const UndirectedGraph& g, const std::vector<int>& dims, std::vector<char>& periodic, Position&& position) {
   const int nd = static_cast<int>(dims.size());
   std::vector<char> used_axis(nd, 0);
   periodic.assign(nd, 0);
@@ -36,8 +38,9 @@ bool is_grid(const UndirectedGraph& g, const std::vector<int>& dims, std::vector
     return true;
   };
   auto coords = [&](std::uint32_t r) {
+    std::uint32_t i = position(r);
     std::array<int, kMaxGridDims> c{};
-    for (int d = 0; d < nd; ++d) c[d] = static_cast<int>(r % dims[d]), r /= dims[d];
+    for (int d = 0; d < nd; ++d) c[d] = static_cast<int>(i % dims[d]), i /= dims[d];
     return c;
   };
   // Most shapes fail on the first ranks; the full check then reads the
@@ -325,7 +328,7 @@ std::vector<GridShape> grid_shapes(const UndirectedGraph& g) {
       if (d == nd - 1) {
         if (left < 2) return;
         dims[d] = left;
-        if (is_grid(g, dims, periodic)) found.push_back({dims, periodic});
+        if (is_grid(g, dims, periodic, [](std::uint32_t r) { return r; })) found.push_back({dims, periodic});
         return;
       }
       for (int f = 2; f <= left / 2; ++f)
@@ -334,6 +337,14 @@ std::vector<GridShape> grid_shapes(const UndirectedGraph& g) {
     choose(0, n);
   }
   return found;
+}
+
+std::optional<GridShape> recovered_shape(const UndirectedGraph& g, const RecoveredGrid& grid) {
+  GridShape shape{grid.dims, {}};
+  if (grid.dims.empty() || grid.dims.size() > static_cast<std::size_t>(kMaxGridDims)) return std::nullopt;
+  const auto& position = grid.position_of_rank;
+  if (!is_grid(g, shape.dims, shape.periodic, [&](std::uint32_t r) { return position[r]; })) return std::nullopt;
+  return shape;
 }
 
 std::vector<std::vector<int>> cartesian_candidates(const UndirectedGraph& g, const std::vector<GridShape>& shapes,

@@ -68,8 +68,9 @@ struct RecoveredGrid {
   std::vector<std::uint32_t> position_of_rank;
 };
 std::optional<RecoveredGrid> recover_grid(const UndirectedGraph& g);
-// The same graph with vertex v numbered new_of_old[v] (a permutation).
-UndirectedGraph renumber(const UndirectedGraph& g, const std::vector<std::uint32_t>& new_of_old);
+// The shape of a recovered grid when every edge of g joins ranks at most a
+// step apart on each axis of it, read through position_of_rank.
+std::optional<GridShape> recovered_shape(const UndirectedGraph& g, const RecoveredGrid& grid);
 
 // Swaps single ranks (or vertices of a contracted graph) between nodes while
 // hop-bytes falls, each with a partner on one of the three nodes it gains

@@ -16,6 +16,7 @@
 #include <optional>
 #include <tuple>
 
+#include "core/two_halves.hpp"
 #include "map/stages.hpp"
 #include "rankmap/baseline.hpp"
 #include "rankmap/error.hpp"
@@ -72,11 +73,15 @@ class Engine {
   // ranks of one node are 0 hops apart.
   std::uint64_t node_hop_bytes(const std::vector<int>& node_of_rank) const { return node_hop_bytes(g_, node_of_rank); }
   std::uint64_t node_hop_bytes(const UndirectedGraph& g, const std::vector<int>& node_of_rank) const {
-    std::uint64_t total = 0;
-    for (std::uint32_t r = 0; r < g.n; ++r)
-      for (std::uint64_t e = g.xadj[r]; e < g.xadj[r + 1]; ++e)
-        total += g.weight[e] * static_cast<std::uint64_t>(geometry_.hops(node_of_rank[r], node_of_rank[g.adjncy[e]]));
-    return total / 2;
+    return sum_over_halves(g.n, g.xadj[g.n], [&](std::uint32_t begin, std::uint32_t end) {
+             std::uint64_t total = 0;
+             for (std::uint32_t r = begin; r < end; ++r)
+               for (std::uint64_t e = g.xadj[r]; e < g.xadj[r + 1]; ++e)
+                 total += g.weight[e] *
+                          static_cast<std::uint64_t>(geometry_.hops(node_of_rank[r], node_of_rank[g.adjncy[e]]));
+             return total;
+           }) /
+           2;
   }
 
   Problem problem() const { return {graph_, g_, machine_, allocation_, geometry_, context_}; }
@@ -109,44 +114,43 @@ class Engine {
   // Cartesian layouts on every box; true when the graph is a grid that fits.
   bool cartesian(const std::vector<NodeBox>& all) {
     if (all.empty()) return false;
-    // The grid in rank order, or else found in the edges and renumbered.
+    // The grid in rank order, or else found in the edges. A found grid's
+    // layouts are made in grid order and read through position_of_rank:
+    // a renumbered copy of the graph cost more than it saved.
     std::vector<GridShape> shapes = grid_shapes(g_);
     std::optional<RecoveredGrid> found;
-    UndirectedGraph renumbered;
     if (shapes.empty()) {
       found = recover_grid(g_);
-      if (!found) {
+      std::optional<GridShape> shape;
+      if (found) shape = recovered_shape(g_, *found);
+      if (!shape) {
         stage("not a grid");
         return false;
       }
       stage("found a grid in the graph's edges");
-      renumbered = renumber(g_, found->position_of_rank);
-      shapes = grid_shapes(renumbered);
+      shapes = {std::move(*shape)};
     }
-    const UndirectedGraph& grid = found ? renumbered : g_;
     // Candidates come best-estimated first; scoring each costs a pass over
     // the edges, so big graphs score fewer, and several boxes fewer each.
     const std::size_t per_node = uniform_slots();
     const std::size_t edges = g_.xadj[g_.n];
     const std::size_t budget = std::clamp<std::size_t>((std::size_t{1} << 26) / std::max<std::size_t>(edges, 1), 2, 64);
     const std::size_t per_box = std::max<std::size_t>(2, budget / all.size());
-    // Layouts are scored in grid order (hop-bytes do not depend on the
-    // numbering), where a renumbered graph's neighbours are near in memory.
     std::vector<int> best;
     std::uint64_t best_cost = 0;
     for (const NodeBox& box : all)
-      for (auto& layout : cartesian_candidates(grid, shapes, box, per_node, per_box)) {
-        const std::uint64_t c = node_hop_bytes(grid, layout);
+      for (auto& layout : cartesian_candidates(g_, shapes, box, per_node, per_box)) {
+        if (found) {  // node of every grid position, to node of every rank
+          std::vector<int> node_of_rank(g_.n);
+          for (std::uint32_t r = 0; r < g_.n; ++r) node_of_rank[r] = layout[found->position_of_rank[r]];
+          layout = std::move(node_of_rank);
+        }
+        const std::uint64_t c = node_hop_bytes(layout);
         if (best.empty() || c < best_cost) best = std::move(layout), best_cost = c;
       }
     if (best.empty()) {
       stage("a grid, but no layout of it fits the allocation");
       return false;
-    }
-    if (found) {
-      std::vector<int> node_of_rank(g_.n);
-      for (std::uint32_t r = 0; r < g_.n; ++r) node_of_rank[r] = best[found->position_of_rank[r]];
-      best = std::move(node_of_rank);
     }
     finish("Cartesian", std::move(best), best_cost);
     return true;

@@ -10,15 +10,20 @@
 namespace rankmap::detail {
 namespace {
 
-// Traffic between the ranks of one node, as a dense matrix.
+constexpr std::uint32_t kNotLocal = UINT32_MAX;
+
+// Traffic between the ranks of one node, as a dense matrix. `local_of` maps
+// every rank to kNotLocal on entry and on return: one array for all nodes,
+// as a map per node cost a second at a million ranks.
 class LocalTraffic {
  public:
-  LocalTraffic(const UndirectedGraph& g, const std::vector<std::uint32_t>& ranks) : n_(ranks.size()), w_(n_ * n_, 0) {
-    std::map<std::uint32_t, std::size_t> local;
-    for (std::size_t i = 0; i < n_; ++i) local.emplace(ranks[i], i);
+  LocalTraffic(const UndirectedGraph& g, const std::vector<std::uint32_t>& ranks, std::vector<std::uint32_t>& local_of)
+      : n_(ranks.size()), w_(n_ * n_, 0) {
+    for (std::size_t i = 0; i < n_; ++i) local_of[ranks[i]] = static_cast<std::uint32_t>(i);
     for (std::size_t i = 0; i < n_; ++i)
       for (std::uint64_t e = g.xadj[ranks[i]]; e < g.xadj[ranks[i] + 1]; ++e)
-        if (auto it = local.find(g.adjncy[e]); it != local.end()) w_[i * n_ + it->second] = g.weight[e];
+        if (const std::uint32_t j = local_of[g.adjncy[e]]; j != kNotLocal) w_[i * n_ + j] = g.weight[e];
+    for (std::uint32_t r : ranks) local_of[r] = kNotLocal;
   }
   std::uint64_t operator()(std::size_t i, std::size_t j) const { return w_[i * n_ + j]; }
 
@@ -57,25 +62,39 @@ std::vector<std::vector<std::size_t>> grow_groups(const LocalTraffic& w, const s
   return groups;
 }
 
-// Pairwise swaps between groups while one gains.
+// Pairwise swaps between groups while one gains. conn[i * groups + g] is
+// i's traffic to the other members of group g, kept up to date on each
+// swap, so that a pair's gain costs four lookups (a million ranks' nodes
+// took a second when each gain summed over the groups).
 void swap_refine(const LocalTraffic& w, std::vector<std::vector<std::size_t>>& groups) {
-  auto to_group = [&](std::size_t i, const std::vector<std::size_t>& grp) {
-    std::uint64_t s = 0;
-    for (std::size_t m : grp) s += m == i ? 0 : w(i, m);
-    return static_cast<long long>(s);
-  };
+  const std::size_t ng = groups.size();
+  auto other = [&](std::size_t i, std::size_t j) { return i == j ? 0 : static_cast<long long>(w(i, j)); };
+  std::size_t top = 0;
+  for (const auto& grp : groups)
+    for (std::size_t m : grp) top = std::max(top, m + 1);
+  std::vector<long long> conn(top * ng, 0);
+  for (const auto& grp : groups)
+    for (std::size_t i : grp)
+      for (std::size_t g = 0; g < ng; ++g)
+        for (std::size_t m : groups[g]) conn[i * ng + g] += other(i, m);
   for (int round = 0; round < 16; ++round) {
     bool improved = false;
-    for (std::size_t a = 0; a < groups.size(); ++a)
-      for (std::size_t b = a + 1; b < groups.size(); ++b)
+    for (std::size_t a = 0; a < ng; ++a)
+      for (std::size_t b = a + 1; b < ng; ++b)
         for (std::size_t& u : groups[a])
           for (std::size_t& v : groups[b]) {
-            const long long gain = to_group(u, groups[b]) - to_group(u, groups[a]) + to_group(v, groups[a]) -
-                                   to_group(v, groups[b]) - 2 * static_cast<long long>(w(u, v));
-            if (gain > 0) {
-              std::swap(u, v);
-              improved = true;
-            }
+            const long long gain = conn[u * ng + b] - conn[u * ng + a] + conn[v * ng + a] - conn[v * ng + b] -
+                                   2 * static_cast<long long>(w(u, v));
+            if (gain <= 0) continue;
+            // u goes to b, v to a: everyone's sums to a and b change.
+            for (const auto& grp : groups)
+              for (std::size_t x : grp) {
+                const long long to_u = other(x, u), to_v = other(x, v);
+                conn[x * ng + a] += to_v - to_u;
+                conn[x * ng + b] += to_u - to_v;
+              }
+            std::swap(u, v);
+            improved = true;
           }
     if (!improved) break;
   }
@@ -140,6 +159,7 @@ Mapping assign_slots(const UndirectedGraph& g, const std::vector<int>& node_of_r
   // Beyond, from 4, as a million ranks would otherwise cost seconds here.
   const std::size_t seeds = node_of_rank.size() <= (std::size_t{1} << 16) ? SIZE_MAX : 4;
   std::vector<std::vector<std::uint32_t>> ranks_on(allocation.size());
+  std::vector<std::uint32_t> local_of(within_node ? node_of_rank.size() : 0, kNotLocal);
   for (std::uint32_t r = 0; r < node_of_rank.size(); ++r) ranks_on[node_of_rank[r]].push_back(r);
   for (std::size_t k = 0; k < allocation.size(); ++k) {
     const auto& ranks = ranks_on[k];
@@ -160,7 +180,7 @@ Mapping assign_slots(const UndirectedGraph& g, const std::vector<int>& node_of_r
       std::vector<std::size_t> members(ranks.size());
       std::iota(members.begin(), members.end(), 0);
       std::vector<int> slot_of_member(ranks.size(), -1);
-      place_in_node(LocalTraffic(g, ranks), seeds, members, slot_ids, package,
+      place_in_node(LocalTraffic(g, ranks, local_of), seeds, members, slot_ids, package,
                     allocation.hwthreads ? core : std::vector<int>{}, slot_of_member);
       slot_of = slot_of_member;
     } else {

@@ -2,6 +2,7 @@
 #include <array>
 #include <future>
 
+#include "core/two_halves.hpp"
 #include "machine/node_geometry.hpp"
 #include "rankmap/error.hpp"
 #include "rankmap/metrics.hpp"
@@ -12,8 +13,6 @@ namespace rankmap {
 
 namespace {
 
-// Graphs with at least this many edges are scored on two threads.
-constexpr std::size_t kThreadedEdges = std::size_t{1} << 22;
 
 // The scores of the traffic leaving some nodes' ranks.
 struct NodeScores {
@@ -61,7 +60,6 @@ struct NodeScores {
         pair_msgs[v] += msg;
       }
     }
-    std::sort(touched.begin(), touched.end());  // a fixed order: sums are exact anyway
     for (std::uint32_t v : touched) {
       const std::uint64_t b = pair_bytes[v], msg = pair_msgs[v];
       const int h = geometry.hops(static_cast<int>(u), static_cast<int>(v));
@@ -131,7 +129,7 @@ Metrics evaluate(const Graph& graph, const Machine& machine, const Allocation& a
   // Nodes [0, split) on a second thread, the rest on this one, for
   // graphs large enough to pay for it: a million ranks laid out by block
   // took 3.6 s to score on one. Sums of integers: the same result either way.
-  const bool two = graph.num_edges() >= kThreadedEdges && nalloc > 1;
+  const bool two = graph.num_edges() >= detail::kTwoThreadEdges && nalloc > 1;
   std::size_t split = 0;
   if (two)
     while (split < nalloc && first_rank[split] < graph.ranks / 2) ++split;
