@@ -115,13 +115,16 @@ void print_comparison(std::ostream& out, const Metrics& m, const std::string& la
 void report(const Graph& graph, const Machine& machine, const Allocation& allocation, const Mapping& mapping,
             const ReportRequest& request) {
   // The two scores are independent passes over the whole graph (seconds
-  // each at a million ranks): the baseline's runs on a second thread.
+  // each at a million ranks): the baseline's runs on a second thread
+  // unless the caller started it already.
   const Mapping block_mapping =
       request.baseline ? Mapping{} : baseline_mapping(Baseline::block, allocation, graph.ranks);
   const Mapping& base_mapping = request.baseline ? *request.baseline : block_mapping;
-  std::future<Metrics> base_score =
-      std::async(std::launch::async, [&] { return evaluate(graph, machine, allocation, base_mapping); });
-  const Metrics ours = evaluate(graph, machine, allocation, mapping);
+  std::shared_future<Metrics> base_score = request.baseline_score;
+  if (!base_score.valid())
+    base_score = std::async(std::launch::async, [&] { return evaluate(graph, machine, allocation, base_mapping); });
+  const Metrics ours = request.mapping_score.valid() ? request.mapping_score.get()
+                                                     : evaluate(graph, machine, allocation, mapping);
   const Metrics base = base_score.get();
   // A launch file's path can be long: the table's column shows its name.
   const std::string column = std::filesystem::path(request.baseline_name).filename().string();

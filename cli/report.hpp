@@ -1,6 +1,7 @@
 // How scores are shown: a side-by-side table for people, JSON for tools.
 #pragma once
 
+#include <future>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
@@ -54,6 +55,10 @@ struct ReportRequest {
   // map: say on stderr when the gain model predicts the mapping slower than
   // its baseline (the engine weighs hop-bytes, the model messages).
   bool warn_if_slower = false;
+  // Scores already under way (valid()) or to compute here: map starts
+  // block's while the engine runs and the mapping's while the launch file
+  // is written, as each is seconds at a million ranks.
+  std::shared_future<Metrics> mapping_score, baseline_score;
 };
 
 // Scores `mapping` and its baseline (block of the same allocation unless the

@@ -13,6 +13,7 @@
 #include <optional>
 #include <tuple>
 
+#include "core/two_halves.hpp"
 #include "map/engine.hpp"
 
 namespace rankmap::detail {
@@ -23,39 +24,51 @@ constexpr int kMaxGridDims = 3;
 // Whether every edge joins ranks at most one step apart on each axis of a
 // grid of these dimensions (with wrap-around), and some edge goes along
 // each axis. Rank r sits at grid index position(r): r itself in rank order.
+struct GridCheck {
+  bool fits = true;
+  unsigned used = 0, wraps = 0;  // a bit an axis: some edge goes along it, some wraps
+  GridCheck operator+(const GridCheck& o) const { return {fits && o.fits, used | o.used, wraps | o.wraps}; }
+};
+
 template <class Position>
 bool is_grid(const UndirectedGraph& g, const std::vector<int>& dims, std::vector<char>& periodic, Position&& position) {
   const int nd = static_cast<int>(dims.size());
-  std::vector<char> used_axis(nd, 0);
-  periodic.assign(nd, 0);
-  auto fits = [&](const std::array<int, kMaxGridDims>& a, const std::array<int, kMaxGridDims>& b) {
+  using Coords = std::array<int, kMaxGridDims>;
+  auto fits = [&](const Coords& a, const Coords& b, GridCheck& check) {
     for (int d = 0; d < nd; ++d) {
       const int diff = std::abs(a[d] - b[d]);
-      if (diff > 1 && diff != dims[d] - 1) return false;
-      if (diff != 0) used_axis[d] = 1;
-      if (diff > 1) periodic[d] = 1;
+      if (diff > 1 && diff != dims[d] - 1) return check.fits = false;
+      if (diff != 0) check.used |= 1u << d;
+      if (diff > 1) check.wraps |= 1u << d;
     }
     return true;
   };
   auto coords = [&](std::uint32_t r) {
     std::uint32_t i = position(r);
-    std::array<int, kMaxGridDims> c{};
+    Coords c{};
     for (int d = 0; d < nd; ++d) c[d] = static_cast<int>(i % dims[d]), i /= dims[d];
     return c;
   };
   // Most shapes fail on the first ranks; the full check then reads the
   // coordinates from a table, as divisions per edge took a second on 27
-  // million edges.
+  // million edges, and splits the ranks between two threads on large graphs.
   const std::uint32_t prefix = std::min<std::uint32_t>(g.n, 4096);
+  GridCheck check;
   for (std::uint32_t r = 0; r < prefix; ++r)
     for (std::uint64_t e = g.xadj[r]; e < g.xadj[r + 1]; ++e)
-      if (!fits(coords(r), coords(g.adjncy[e]))) return false;
-  std::vector<std::array<int, kMaxGridDims>> at(g.n);
+      if (!fits(coords(r), coords(g.adjncy[e]), check)) return false;
+  std::vector<Coords> at(g.n);
   for (std::uint32_t r = 0; r < g.n; ++r) at[r] = coords(r);
-  for (std::uint32_t r = prefix; r < g.n; ++r)
-    for (std::uint64_t e = g.xadj[r]; e < g.xadj[r + 1]; ++e)
-      if (!fits(at[r], at[g.adjncy[e]])) return false;
-  return std::all_of(used_axis.begin(), used_axis.end(), [](char u) { return u; });
+  check = check + sum_over_halves(g.n - prefix, g.xadj[g.n], [&](std::uint32_t begin, std::uint32_t end) {
+            GridCheck part;
+            for (std::uint32_t r = prefix + begin; r < prefix + end && part.fits; ++r)
+              for (std::uint64_t e = g.xadj[r]; e < g.xadj[r + 1]; ++e)
+                if (!fits(at[r], at[g.adjncy[e]], part)) break;
+            return part;
+          });
+  periodic.assign(nd, 0);
+  for (int d = 0; d < nd; ++d) periodic[d] = (check.wraps >> d) & 1;
+  return check.fits && check.used == (1u << nd) - 1;
 }
 
 // Coordinates of step i of a snake through dimensions `sizes`: consecutive
