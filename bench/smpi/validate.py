@@ -90,7 +90,9 @@ def hostfile(csv_path, out_path):
 
 def simulate(app, args, hosts, ranks, env, platform):
     out = run(["smpirun", "-np", str(ranks), "-hostfile", hosts, "-platform", platform,
-               "--cfg=smpi/lat-factor:0:1", "--cfg=smpi/bw-factor:0:1", "--cfg=smpi/simulate-computation:no",
+               "--cfg=smpi/lat-factor:0:1", "--cfg=smpi/bw-factor:0:1",
+               # a credit-based HPC fabric: fair sharing (no TCP RTT weighting), no ACK traffic
+               "--cfg=network/weight-S:0", "--cfg=network/crosstraffic:0", "--cfg=smpi/simulate-computation:no",
                # smpi_execute(s) then takes s on the platform's 1 Gflop/s hosts, however short
                "--cfg=smpi/host-speed:1Gf", "--cfg=smpi/cpu-threshold:0",
                "--log=root.thres:critical", app, *args], env=env)

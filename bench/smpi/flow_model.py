@@ -1,0 +1,208 @@
+#!/usr/bin/env python3
+"""A reference model of communication time: exchange phases as fair-shared
+flows, collectives as sequential rounds. Written to find what the gain
+model misses against SMPI (issue 13); slow, plain Python, a second
+implementation to test a C++ one against later.
+
+Point-to-point traffic (the profile's p2p kind) is K exchange phases, K the
+most messages any pair exchanges. In a phase every pair sends one message
+of its mean size at once. Each message waits its latency
+t_inj + t_ej + hops * t_hop (t_local on one node), then streams at a
+max-min fair share of every link on its way: the sender node's injection
+link, the network links of the machine's routing, the receiver node's
+ejection link, each `link_gbps` each way. Shares are recomputed whenever a
+message starts streaming or ends (progressive filling). A rank's phase ends
+with the last message it receives, or sends when larger than the eager
+limit (SMPI's 65,536 bytes).
+
+Collective traffic (the coll kind: the partners of the MPI library's
+algorithms, e.g. recursive doubling) is a chain of rounds. Each message
+waits for the one before, so a rank's collective time is the sum of its
+received messages' latency plus size over the bandwidth.
+
+A rank's time is K * its phase time plus its collective time. The run's is
+the slowest rank's (neighbours wait for each other, so the slowest paces
+all), and the gain p_mpi * (T_before - T_after) / T_before.
+
+Usage: flow_model.py PROFILE.rmp MACHINE.toml BEFORE.csv AFTER.csv [--p-mpi P] [--routing ORDER]
+  (mappings as `rankmap map -f csv` writes them; needs build/cli/rankmap)
+"""
+import argparse
+import subprocess
+import sys
+import tempfile
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+EAGER_LIMIT = 65536
+
+
+def read_graph(path):
+    """(src, dst, bytes, msgs) of a CSV graph."""
+    edges = []
+    for line in Path(path).read_text().splitlines():
+        if not line or line.startswith("#") or line.startswith("src"):
+            continue
+        s, d, b, k = line.split(",")[:4]
+        edges.append((int(s), int(d), int(b), int(k)))
+    return edges
+
+
+def traffic(profile, kind, rankmap):
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / f"{kind}.csv"
+        subprocess.run([rankmap, "convert", profile, "--traffic", kind, "-o", out], check=True, capture_output=True)
+        return read_graph(out)
+
+
+class Machine:
+    def __init__(self, path, routing=None):
+        m = tomllib.loads(Path(path).read_text())
+        net = m["network"]
+        if routing:
+            net["routing"] = routing
+        self.dims = net["dims"]
+        self.wrap = net.get("wrap", [True] * len(self.dims))
+        self.t_inj, self.t_ej, self.t_hop = net["t_inj_ns"], net["t_ej_ns"], net["t_hop_ns"]
+        self.t_local = net.get("t_local_ns", self.t_inj + self.t_ej)
+        self.bw = net["link_gbps"] / 8  # bytes per ns
+        text = net.get("routing", "".join(f"+{'XYZWUV'[d]}" for d in range(len(self.dims))) +
+                       "".join(f"-{'XYZWUV'[d]}" for d in range(len(self.dims))))
+        self.routing = [(+1 if text[i] == "+" else -1, "XYZWUV".index(text[i + 1])) for i in range(0, len(text), 2)]
+        hosts = m["nodes"][0]["hosts"]
+        self.prefix = hosts.split("[")[0]
+
+    def coords(self, i):
+        c = []
+        for n in self.dims:
+            c.append(i % n)
+            i //= n
+        return c
+
+    def route(self, a, b):
+        """Links from node index a to b: (coordinates, dim, sign) in routing order;
+        the shorter way round a ring, half way round going +."""
+        cur, cb = self.coords(a), self.coords(b)
+        delta = []
+        for d, n in enumerate(self.dims):
+            dl = cb[d] - cur[d]
+            if self.wrap[d]:
+                dl %= n
+                if n - dl < dl:
+                    dl -= n
+            delta.append(dl)
+        links = []
+        for sign, d in self.routing:
+            while delta[d] * sign > 0:
+                links.append((tuple(cur), d, sign))
+                cur[d] = (cur[d] + sign) % self.dims[d]
+                delta[d] -= sign
+        return links
+
+
+def node_of(mapping_csv, machine):
+    lines = Path(mapping_csv).read_text().splitlines()[1:]
+    return {int(l.split(",")[0]): int(l.split(",")[1][len(machine.prefix):]) for l in lines if l}
+
+
+def phase_end(machine, edges, nodes):
+    """Phases K and each rank's end of a phase (ns)."""
+    bw = machine.bw
+    K = max((k for s, d, b, k in edges if s != d), default=0)
+    flows = []  # [sender, receiver, bytes, start, links]
+    for s, d, b, k in edges:
+        if s == d or k == 0:
+            continue
+        a, c = nodes[s], nodes[d]
+        size = b / k
+        if a == c:  # a node's loopback: no sharing
+            flows.append([s, d, size, machine.t_local, None])
+        else:
+            path = machine.route(a, c)
+            links = [("inj", a)] + path + [("ej", c)]
+            flows.append([s, d, size, machine.t_inj + machine.t_ej + machine.t_hop * len(path), links])
+    end = [None] * len(flows)
+    left = [f[2] for f in flows]
+    for i, f in enumerate(flows):
+        if f[4] is None:
+            end[i] = f[3] + f[2] / bw
+    t = 0.0
+    while True:
+        live = [i for i, f in enumerate(flows) if end[i] is None and f[3] <= t + 1e-9]
+        waiting = [f[3] for i, f in enumerate(flows) if end[i] is None and f[3] > t + 1e-9]
+        if not live and not waiting:
+            break
+        rate = {}
+        users, room = {}, {}
+        for i in live:
+            for r in flows[i][4]:
+                users.setdefault(r, []).append(i)
+                room[r] = bw
+        unfixed = set(live)
+        while unfixed:  # progressive filling: the tightest link fixes its flows' rates
+            share, link = min(((room[r] / sum(1 for i in us if i in unfixed), r)
+                               for r, us in users.items() if any(i in unfixed for i in us)),
+                              key=lambda x: x[0])
+            for i in [i for i in users[link] if i in unfixed]:
+                rate[i] = share
+                unfixed.discard(i)
+                for r in flows[i][4]:
+                    room[r] -= share
+        step = min([left[i] / rate[i] for i in live] + [w - t for w in waiting])
+        t += step
+        for i in live:
+            left[i] -= rate[i] * step
+            if left[i] <= 1e-6 * flows[i][2]:
+                end[i] = t
+    done = {}
+    for i, (s, d, size, _, _) in enumerate(flows):
+        done[d] = max(done.get(d, 0.0), end[i])
+        if size > EAGER_LIMIT:
+            done[s] = max(done.get(s, 0.0), end[i])
+    return K, done
+
+
+def collective_time(machine, edges, nodes):
+    """Each rank's collective time (ns): its received messages one after another."""
+    total = {}
+    for s, d, b, k in edges:
+        if s == d or k == 0:
+            continue
+        a, c = nodes[s], nodes[d]
+        latency = machine.t_local if a == c else machine.t_inj + machine.t_ej + machine.t_hop * len(machine.route(a, c))
+        total[d] = total.get(d, 0.0) + k * (latency + b / k / machine.bw)
+    return total
+
+
+def run_time(machine, p2p, coll, nodes):
+    """The slowest rank's communication time (ns), and its parts."""
+    K, phase = phase_end(machine, p2p, nodes)
+    chain = collective_time(machine, coll, nodes)
+    ranks = set(nodes)
+    return max(K * phase.get(r, 0.0) + chain.get(r, 0.0) for r in ranks)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("profile")
+    ap.add_argument("machine")
+    ap.add_argument("before")
+    ap.add_argument("after")
+    ap.add_argument("--p-mpi", type=float)
+    ap.add_argument("--routing", help="override the machine's routing order, e.g. +X-X+Y-Y+Z-Z, the dimension "
+                    "order SimGrid's torus zone routes in")
+    ap.add_argument("--build", default=str(ROOT / "build"))
+    a = ap.parse_args()
+    rankmap = Path(a.build) / "cli" / "rankmap"
+    machine = Machine(a.machine, a.routing)
+    p2p, coll = traffic(a.profile, "p2p", rankmap), traffic(a.profile, "coll", rankmap)
+    before = run_time(machine, p2p, coll, node_of(a.before, machine))
+    after = run_time(machine, p2p, coll, node_of(a.after, machine))
+    print(f"before {before / 1e3:.1f} us, after {after / 1e3:.1f} us")
+    if a.p_mpi is not None:
+        print(f"predicted gain {100 * a.p_mpi * (before - after) / before:.2f} %")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
