@@ -58,7 +58,7 @@ struct ReportRequest {
   // Scores already under way (valid()) or to compute here: map starts
   // block's while the engine runs and the mapping's while the launch file
   // is written, as each is seconds at a million ranks.
-  std::shared_future<Metrics> mapping_score, baseline_score;
+  std::shared_future<Metrics> mapping_score{}, baseline_score{};
 };
 
 // Scores `mapping` and its baseline (block of the same allocation unless the

@@ -10,7 +10,7 @@
 // direction d, a neighbour x of w that closes a square v-w-x-y with a
 // neighbour y of v on another axis takes y's direction; otherwise it goes
 // straight on (d). Walking one direction from the start gives each axis's
-// length and whether it wraps. cartesian_candidates() then checks every edge
+// length and whether it wraps. recovered_shape() then checks every edge
 // against the grid it names, so a wrong guess costs a pass, never a mapping.
 #include <algorithm>
 #include <array>
