@@ -71,8 +71,8 @@ class Engine {
 
   // hop-bytes of a node assignment: all a candidate's hop-bytes, since
   // ranks of one node are 0 hops apart.
-  std::uint64_t node_hop_bytes(const std::vector<int>& node_of_rank) const { return node_hop_bytes(g_, node_of_rank); }
-  std::uint64_t node_hop_bytes(const UndirectedGraph& g, const std::vector<int>& node_of_rank) const {
+  std::uint64_t node_hop_bytes(const std::vector<int>& node_of_rank) const {
+    const UndirectedGraph& g = g_;
     return sum_over_halves(g.n, g.xadj[g.n], [&](std::uint32_t begin, std::uint32_t end) {
              std::uint64_t total = 0;
              for (std::uint32_t r = begin; r < end; ++r)

@@ -13,7 +13,6 @@ namespace rankmap {
 
 namespace {
 
-
 // The scores of the traffic leaving some nodes' ranks.
 struct NodeScores {
   NodeScores(const Network& net, std::size_t nodes)
