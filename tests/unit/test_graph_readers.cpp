@@ -184,6 +184,38 @@ TEST(GraphBuilder, OrderDoesNotMatter) {
   EXPECT_EQ(z.offsets, (std::vector<std::uint64_t>{0, 0, 0, 0}));
 }
 
+// Reserving room for millions of edges starts a thread that faults the
+// room's pages in while add() fills it (core/background_fault.hpp). The
+// graph must come out the same, also when an edge out of order makes the
+// builder drop that room half-way through.
+TEST(GraphBuilder, LargeReservedRoomFillsCorrectly) {
+  constexpr std::uint32_t kRanks = 1u << 20;
+  constexpr std::uint32_t kPerRank = 8;  // 8M edges: 160 MB of room, above the thread's threshold
+  constexpr std::uint32_t kBlock = kRanks / kPerRank;
+  for (const bool disorder : {false, true}) {
+    GraphBuilder b(kRanks);
+    b.reserve(std::size_t{kRanks} * kPerRank);
+    for (std::uint32_t r = 0; r < kRanks; ++r)
+      for (std::uint32_t k = 0; k < kPerRank; ++k) b.add(r, k * kBlock + r / kPerRank, r % 7 + k, 1);  // ascending in k
+    if (disorder) b.add(5, 1, 100, 1);  // rank 5's row again: out of order
+    const Graph g = b.build();
+    // Sums by formula: sum over r of 8*(r%7) plus sum over k of k for each rank.
+    std::uint64_t sevens = 0;
+    for (std::uint32_t r = 0; r < kRanks; ++r) sevens += r % 7;
+    const std::uint64_t expected = kPerRank * sevens + std::uint64_t{kRanks} * (kPerRank * (kPerRank - 1) / 2) + (disorder ? 100 : 0);
+    EXPECT_EQ(g.total_bytes(), expected);
+    EXPECT_EQ(g.total_msgs(), std::uint64_t{kRanks} * kPerRank + (disorder ? 1 : 0));
+    // The last rank sends to k * kBlock + kBlock - 1 with k + 3 bytes (2^20 - 1 = 3 mod 7).
+    const std::uint64_t last = g.offsets[kRanks - 1];
+    ASSERT_EQ(g.offsets[kRanks] - last, kPerRank);
+    for (std::uint32_t k = 0; k < kPerRank; ++k) {
+      EXPECT_EQ(g.targets[last + k], k * kBlock + kBlock - 1) << k;
+      EXPECT_EQ(g.bytes[last + k], k + 3u) << k;
+    }
+    EXPECT_EQ(g.offsets[6] - g.offsets[5], disorder ? kPerRank + 1 : kPerRank);
+  }
+}
+
 // Scotch wants symmetric loads: each edge carries the bytes of both
 // directions, loops are dropped, and the file reads back as that graph.
 TEST(WriteGraph, ScotchIsSymmetrised) {

@@ -4,10 +4,15 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace rankmap {
+
+namespace detail {
+class BackgroundFault;
+}
 
 struct Graph {
   std::uint32_t ranks = 0;
@@ -28,6 +33,11 @@ struct Graph {
 class GraphBuilder {
  public:
   explicit GraphBuilder(std::uint32_t ranks);
+  GraphBuilder(GraphBuilder&&) noexcept;
+  GraphBuilder& operator=(GraphBuilder&&) noexcept;
+  ~GraphBuilder();
+  // Room for this many edges. For millions of edges in order, a second
+  // thread faults the room's pages in while add() fills it.
   void reserve(std::size_t edges);
   void add(std::uint32_t src, std::uint32_t dst, std::uint64_t bytes, std::uint64_t msgs);
   // Consumes the builder's memory.
@@ -44,6 +54,7 @@ class GraphBuilder {
   std::uint32_t last_src_ = 0;
   bool in_order_ = true;
   std::vector<Entry> entries_;  // everything, once input was out of order
+  std::unique_ptr<detail::BackgroundFault> faulting_;  // of sorted_'s room, while it fills
 };
 
 // Reads a graph by its extension: .rmp (the shim's profile, all traffic

@@ -8,6 +8,8 @@
 #include <cstddef>
 #include <vector>
 
+#include "core/background_fault.hpp"
+
 namespace rankmap::detail {
 
 // Advice only: a no-op on small ranges and where the kernel has no THP.
@@ -20,13 +22,24 @@ void reserve_huge(std::vector<T>& v, std::size_t n) {
   advise_huge_pages(v.data(), v.capacity() * sizeof(T));
 }
 
-// A vector of n copies of value, its pages advised before they are filled.
+// A vector of n copies of value, its pages advised before they are filled
+// and, for large n, faulted in from the back on a second thread.
 template <class T>
 std::vector<T> huge_vector(std::size_t n, const T& value = T{}) {
   std::vector<T> v;
   reserve_huge(v, n);
+  BackgroundFault faulting({{v.data(), n * sizeof(T)}});
   v.assign(n, value);
   return v;
+}
+
+// v = [first, last), likewise.
+template <class T, class It>
+void assign_huge(std::vector<T>& v, It first, It last) {
+  const auto n = static_cast<std::size_t>(last - first);
+  reserve_huge(v, n);
+  BackgroundFault faulting({{v.data(), n * sizeof(T)}});
+  v.assign(first, last);
 }
 
 }  // namespace rankmap::detail

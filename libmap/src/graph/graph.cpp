@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "core/background_fault.hpp"
 #include "core/huge_pages.hpp"
 #include "rankmap/error.hpp"
 
@@ -16,11 +17,23 @@ GraphBuilder::GraphBuilder(std::uint32_t ranks) {
   sorted_.offsets = detail::huge_vector<std::uint64_t>(static_cast<std::size_t>(ranks) + 1);
 }
 
+GraphBuilder::GraphBuilder(GraphBuilder&&) noexcept = default;  // buffers move, their pages stay put
+GraphBuilder& GraphBuilder::operator=(GraphBuilder&&) noexcept = default;
+GraphBuilder::~GraphBuilder() = default;
+
 void GraphBuilder::reserve(std::size_t edges) {
   if (!in_order_) return detail::reserve_huge(entries_, edges);
+  faulting_.reset();  // before the buffers it faults move
   detail::reserve_huge(sorted_.targets, edges);
   detail::reserve_huge(sorted_.bytes, edges);
   detail::reserve_huge(sorted_.msgs, edges);
+  // Only the part not yet filled: add() writes the rest from the front.
+  auto room = [&](auto& v) {
+    using T = typename std::decay_t<decltype(v)>::value_type;
+    return detail::BackgroundFault::Range{v.data() + v.size(), (v.capacity() - v.size()) * sizeof(T)};
+  };
+  faulting_ = std::make_unique<detail::BackgroundFault>(
+      std::vector{room(sorted_.targets), room(sorted_.bytes), room(sorted_.msgs)});
 }
 
 void GraphBuilder::add(std::uint32_t src, std::uint32_t dst, std::uint64_t bytes, std::uint64_t msgs) {
@@ -48,6 +61,7 @@ void GraphBuilder::add(std::uint32_t src, std::uint32_t dst, std::uint64_t bytes
 }
 
 void GraphBuilder::switch_to_unsorted() {
+  faulting_.reset();  // sorted_'s buffers are freed below
   Graph& g = sorted_;
   detail::reserve_huge(entries_, std::max(g.targets.capacity(), 2 * g.targets.size() + 16));
   std::uint32_t r = 0;
@@ -62,6 +76,7 @@ void GraphBuilder::switch_to_unsorted() {
 }
 
 Graph GraphBuilder::build() {
+  faulting_.reset();  // the result may be freed before this builder
   if (in_order_) {
     Graph& g = sorted_;
     for (std::size_t r = static_cast<std::size_t>(last_src_) + 1; r < g.offsets.size(); ++r)

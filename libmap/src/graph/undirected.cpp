@@ -20,8 +20,7 @@ std::optional<UndirectedGraph> undirected_if_symmetric(const Graph& g) {
   UndirectedGraph u;
   u.n = g.ranks;
   u.xadj = huge_vector<std::uint64_t>(static_cast<std::size_t>(g.ranks) + 1);
-  reserve_huge(u.adjncy, edges);
-  u.adjncy.assign(g.targets.begin(), g.targets.end());
+  assign_huge(u.adjncy, g.targets.begin(), g.targets.end());
   u.weight = huge_vector<std::uint64_t>(edges);  // bytes both ways, at both edges of a pair
   std::vector<std::uint64_t> cursor = huge_vector<std::uint64_t>(g.ranks);
   std::copy(g.offsets.begin(), g.offsets.end() - 1, cursor.begin());
