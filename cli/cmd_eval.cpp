@@ -38,7 +38,7 @@ bool is_baseline_name(const std::string& what) { return what == "block" || what 
 int run_eval(const EvalOptions& o) {
   Progress progress(o.quiet);
   auto [machine, allocation] = load(o.machine);
-  const auto [graph, profile_p_mpi] = load_graph(o.graph);
+  const auto [graph, profile_p_mpi, p2p_traffic, collective_traffic] = load_graph(o.graph);
   // p_mpi from --p-mpi, else from the profile the graph came from.
   const std::optional<double> p_mpi = o.p_mpi ? o.p_mpi : profile_p_mpi;
   const std::string p_mpi_source = o.p_mpi ? "--p-mpi" : o.graph;
@@ -57,6 +57,8 @@ int run_eval(const EvalOptions& o) {
   ReportRequest request{"mapping", o.json, 0.0, p_mpi, p_mpi_source, "", ""};
   request.baseline = against ? &*against : nullptr;
   request.baseline_name = o.against;
+  request.p2p = &p2p_traffic;
+  request.collective = &collective_traffic;
   report(graph, machine, allocation, mapping, request);
   progress.done("scored the mapping and " + o.against);
   return 0;
@@ -67,7 +69,7 @@ int run_eval(const EvalOptions& o) {
 void add_eval(CLI::App& app, Action& action) {
   auto o = std::make_shared<EvalOptions>();
   CLI::App* cmd = app.add_subcommand("eval", "Score an existing mapping against block, rr, random or another mapping");
-  cmd->add_option("graph", o->graph, "Communication graph (.mtx .graph .grf .csv)")->required();
+  cmd->add_option("graph", o->graph, "Communication graph (.rmp .mtx .graph .grf .csv)")->required();
   o->machine.add_to(*cmd);
   cmd->add_option("--mapping", o->mapping, "Launch file to score (rankfile, machinefile, hostfile or csv)")->required();
   cmd->add_option("--mapping-format", o->format, "Its format (default: guessed from the content)")

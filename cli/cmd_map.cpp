@@ -44,7 +44,7 @@ int run_map(const MapOptions& o) {
   Progress progress(o.quiet, o.verbose);
   const LaunchFormat format = parse_launch_format(o.format);
   auto [machine, allocation] = load(o.machine);
-  const auto [graph, profile_p_mpi] = load_graph(o.graph);
+  const auto [graph, profile_p_mpi, p2p_traffic, collective_traffic] = load_graph(o.graph);
   // p_mpi from --p-mpi, else from the profile the graph came from.
   const std::optional<double> p_mpi = o.p_mpi ? o.p_mpi : profile_p_mpi;
   const std::string p_mpi_source = o.p_mpi ? "--p-mpi" : o.graph;
@@ -76,6 +76,8 @@ int run_map(const MapOptions& o) {
   ReportRequest request{o.baseline.empty() ? "rankmap " + context.preset : o.baseline,
                         o.json, map_seconds, p_mpi, p_mpi_source, result.kept, result.why};
   request.warn_if_slower = o.baseline.empty();
+  request.p2p = &p2p_traffic;
+  request.collective = &collective_traffic;
   request.mapping_score = mapping_score;
   request.baseline_score = block_score;
   report(graph, machine, allocation, mapping, request);

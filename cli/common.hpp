@@ -29,10 +29,15 @@ struct LoadedMachine {
 };
 LoadedMachine load(const MachineOptions& options);
 
-// A graph file, and for a profile (.rmp) its p_mpi too, read once.
+// A graph file, and for a profile (.rmp) its p_mpi and traffic kinds too,
+// read once.
 struct LoadedGraph {
   Graph graph;
   std::optional<double> p_mpi;
+  // A profile's point-to-point (with one-sided) and collective traffic
+  // apart, for the flow model; both empty (0 ranks) for other graphs,
+  // whose traffic all counts as point-to-point.
+  Graph p2p, collective;
 };
 LoadedGraph load_graph(const std::string& path);
 

@@ -38,6 +38,8 @@ nlohmann::ordered_json report_json(const Metrics& mapping, const Metrics& baseli
     doc["p_mpi_source"] = prediction->p_mpi_source;
     doc["predicted_gain"] = prediction->gain;
     doc["predicted_slower"] = prediction->gain < 0;
+    doc["gain_model"] = prediction->model;
+    doc["predicted_gain_by_messages"] = prediction->gain_by_messages;
     doc["predicted_gain_by_bytes"] =
         prediction->gain_by_bytes ? nlohmann::ordered_json(*prediction->gain_by_bytes) : nlohmann::ordered_json();
     doc["mean_message_ns"] = {{"mapping", prediction->mapping.by_messages_ns},
@@ -53,6 +55,17 @@ nlohmann::ordered_json report_json(const Metrics& mapping, const Metrics& baseli
     };
     doc["phase_model"] = {{"mapping", phase_json(prediction->mapping_phase)},
                           {"baseline", phase_json(prediction->baseline_phase)}};
+    const auto flow_json = [](const FlowTimes& t) {
+      return nlohmann::ordered_json{{"phases", t.phases},
+                                    {"slowest_ns", t.slowest_ns},
+                                    {"p2p_ns", t.p2p_ns},
+                                    {"chain_ns", t.chain_ns}};
+    };
+    if (prediction->model == "flow")
+      doc["flow_model"] = {{"mapping", flow_json(prediction->mapping_flow)},
+                           {"baseline", flow_json(prediction->baseline_flow)}};
+    else
+      doc["flow_model"] = nullptr;
   } else {
     doc["predicted_gain"] = nullptr;
     doc["predicted_slower"] = nullptr;
@@ -71,7 +84,7 @@ std::optional<Prediction> predict(const Graph& graph, const Machine& machine, co
   p.p_mpi = *request.p_mpi, p.p_mpi_source = request.p_mpi_source;
   p.baseline = mean_message_times(graph, net, base);
   p.mapping = mean_message_times(graph, net, ours);
-  p.gain = relative_gain(p.p_mpi, p.baseline.by_messages_ns, p.mapping.by_messages_ns);
+  p.gain_by_messages = relative_gain(p.p_mpi, p.baseline.by_messages_ns, p.mapping.by_messages_ns);
   if (p.baseline.by_bytes_ns > 0)
     p.gain_by_bytes = relative_gain(p.p_mpi, p.baseline.by_bytes_ns, p.mapping.by_bytes_ns);
   p.baseline_slowest_ns = slowest_sender_ns(graph, machine, allocation, base_mapping);
@@ -81,6 +94,19 @@ std::optional<Prediction> predict(const Graph& graph, const Machine& machine, co
   p.mapping_phase = phase_times(graph, machine, allocation, mapping, ours);
   p.gain_phase = relative_gain(p.p_mpi, p.baseline_phase.slowest_ns, p.mapping_phase.slowest_ns);
   p.gain_phase_mean = relative_gain(p.p_mpi, p.baseline_phase.mean_ns, p.mapping_phase.mean_ns);
+  const bool kinds = request.p2p && request.p2p->ranks != 0;
+  const Graph& p2p = kinds ? *request.p2p : graph;
+  const Graph none;
+  const Graph& collective = kinds && request.collective ? *request.collective : none;
+  p.baseline_flow = flow_times(p2p, collective, machine, allocation, base_mapping);
+  if (p.baseline_flow.computed) p.mapping_flow = flow_times(p2p, collective, machine, allocation, mapping);
+  if (p.mapping_flow.computed) {
+    p.model = "flow";
+    p.gain = relative_gain(p.p_mpi, p.baseline_flow.slowest_ns, p.mapping_flow.slowest_ns);
+  } else {  // too large a graph for the flow model
+    p.model = "messages";
+    p.gain = p.gain_by_messages;
+  }
   return p;
 }
 
@@ -133,16 +159,24 @@ void report(const Graph& graph, const Machine& machine, const Allocation& alloca
       predict(graph, machine, allocation, mapping, base_mapping, ours, base, request);
   if (prediction) {
     char line[300];
-    std::snprintf(line, sizeof line,
-                  "predicted gain %.2f %% over %s (p_mpi %.3f from %s; mean message %.0f ns, %s %.0f ns)\n",
-                  100 * prediction->gain, column.c_str(), prediction->p_mpi, prediction->p_mpi_source.c_str(),
-                  prediction->mapping.by_messages_ns, column.c_str(), prediction->baseline.by_messages_ns);
+    if (prediction->model == "flow")
+      std::snprintf(line, sizeof line,
+                    "predicted gain %.2f %% over %s (flow model, p_mpi %.3f from %s; slowest rank's "
+                    "communication %.1f us, %s %.1f us)\n",
+                    100 * prediction->gain, column.c_str(), prediction->p_mpi, prediction->p_mpi_source.c_str(),
+                    prediction->mapping_flow.slowest_ns / 1e3, column.c_str(), prediction->baseline_flow.slowest_ns / 1e3);
+    else
+      std::snprintf(line, sizeof line,
+                    "predicted gain %.2f %% over %s (mean message time: too many messages for the flow model; "
+                    "p_mpi %.3f from %s; mean message %.0f ns, %s %.0f ns)\n",
+                    100 * prediction->gain, column.c_str(), prediction->p_mpi, prediction->p_mpi_source.c_str(),
+                    prediction->mapping.by_messages_ns, column.c_str(), prediction->baseline.by_messages_ns);
     std::cout << line;
     if (request.warn_if_slower && prediction->gain < 0) {
       std::snprintf(line, sizeof line,
-                    "rankmap: warning: the gain model predicts this mapping %.2f %% slower than %s, although its "
-                    "hop-bytes are %.3fx %s's: its messages travel further on average\n",
-                    -100 * prediction->gain, column.c_str(),
+                    "rankmap: warning: the gain model (%s) predicts this mapping %.2f %% slower than %s, although "
+                    "its hop-bytes are %.3fx %s's\n",
+                    prediction->model.c_str(), -100 * prediction->gain, column.c_str(),
                     base.hop_bytes ? static_cast<double>(ours.hop_bytes) / static_cast<double>(base.hop_bytes) : 1.0,
                     column.c_str());
       std::cerr << line;

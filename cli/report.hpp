@@ -22,12 +22,17 @@ struct Prediction {
   double p_mpi = 0;
   std::string p_mpi_source;     // "--p-mpi" or the profile's path
   MessageTimes baseline, mapping;  // mean message times
-  double gain = 0;              // by messages
+  double gain = 0;              // the headline, by `model`
   std::optional<double> gain_by_bytes;  // when any bytes flow
   double baseline_slowest_ns = 0, mapping_slowest_ns = 0;  // slowest_sender_ns
   double gain_slowest_sender = 0;
   PhaseTimes baseline_phase, mapping_phase;  // the phase model (gain.hpp)
   double gain_phase = 0, gain_phase_mean = 0;  // on slowest_ns, on mean_ns
+  FlowTimes baseline_flow, mapping_flow;  // the flow model (gain.hpp)
+  double gain_by_messages = 0;
+  // The headline: the flow model's when it ran for both mappings, else the
+  // mean message time's ("flow" or "messages").
+  std::string model;
 };
 
 // The report of design.md: the mapping's keys, `baseline` with the same keys
@@ -53,8 +58,12 @@ struct ReportRequest {
   const Mapping* baseline = nullptr;
   std::string baseline_name = "block";
   // map: say on stderr when the gain model predicts the mapping slower than
-  // its baseline (the engine weighs hop-bytes, the model messages).
+  // its baseline (the engine weighs hop-bytes, the model time).
   bool warn_if_slower = false;
+  // A profile's traffic kinds for the flow model (LoadedGraph's); null or
+  // empty: all of `graph` is point-to-point.
+  const Graph* p2p = nullptr;
+  const Graph* collective = nullptr;
   // Scores already under way (valid()) or to compute here: map starts
   // block's while the engine runs and the mapping's while the launch file
   // is written, as each is seconds at a million ranks.

@@ -4,9 +4,9 @@ flows, collectives as sequential rounds. Written to find what the gain
 model misses against SMPI (issue 13); slow, plain Python, a second
 implementation to test a C++ one against later.
 
-Point-to-point traffic (the profile's p2p kind) is K exchange phases, K the
-most messages any pair exchanges. In a phase every pair sends one message
-of its mean size at once. Each message waits its latency
+Point-to-point traffic (the profile's p2p and rma kinds) is K exchange
+phases, K the most messages any pair exchanges. A pair with m messages
+sends one of its mean size in each of the first m phases, all at once. Each message waits its latency
 t_inj + t_ej + hops * t_hop (t_local on one node), then streams at a
 max-min fair share of every link on its way: the sender node's injection
 link, the network links of the machine's routing, the receiver node's
@@ -20,7 +20,7 @@ algorithms, e.g. recursive doubling) is a chain of rounds. Each message
 waits for the one before, so a rank's collective time is the sum of its
 received messages' latency plus size over the bandwidth.
 
-A rank's time is K * its phase time plus its collective time. The run's is
+A rank's time is the sum of its phase ends plus its collective time. The run's is
 the slowest rank's (neighbours wait for each other, so the slowest paces
 all), and the gain p_mpi * (T_before - T_after) / T_before.
 
@@ -106,10 +106,21 @@ def node_of(mapping_csv, machine):
     return {int(l.split(",")[0]): int(l.split(",")[1][len(machine.prefix):]) for l in lines if l}
 
 
+def phase_total(machine, edges, nodes):
+    """Each rank's time over all phases (ns): phases j < m hold every pair
+    with more than j messages."""
+    total, done = {}, 0
+    for count in sorted({k for s, d, b, k in edges if s != d and k > 0}):
+        ends = phase_end(machine, [e for e in edges if e[3] >= count], nodes)
+        for r, t in ends.items():
+            total[r] = total.get(r, 0.0) + (count - done) * t
+        done = count
+    return total
+
+
 def phase_end(machine, edges, nodes):
-    """Phases K and each rank's end of a phase (ns)."""
+    """Each rank's end of a phase holding `edges` (ns)."""
     bw = machine.bw
-    K = max((k for s, d, b, k in edges if s != d), default=0)
     flows = []  # [sender, receiver, bytes, start, links]
     for s, d, b, k in edges:
         if s == d or k == 0:
@@ -160,7 +171,7 @@ def phase_end(machine, edges, nodes):
         done[d] = max(done.get(d, 0.0), end[i])
         if size > EAGER_LIMIT:
             done[s] = max(done.get(s, 0.0), end[i])
-    return K, done
+    return done
 
 
 def collective_time(machine, edges, nodes):
@@ -177,10 +188,10 @@ def collective_time(machine, edges, nodes):
 
 def run_time(machine, p2p, coll, nodes):
     """The slowest rank's communication time (ns), and its parts."""
-    K, phase = phase_end(machine, p2p, nodes)
+    phases = phase_total(machine, p2p, nodes)
     chain = collective_time(machine, coll, nodes)
     ranks = set(nodes)
-    return max(K * phase.get(r, 0.0) + chain.get(r, 0.0) for r in ranks)
+    return max(phases.get(r, 0.0) + chain.get(r, 0.0) for r in ranks)
 
 
 def main():
@@ -196,7 +207,12 @@ def main():
     a = ap.parse_args()
     rankmap = Path(a.build) / "cli" / "rankmap"
     machine = Machine(a.machine, a.routing)
-    p2p, coll = traffic(a.profile, "p2p", rankmap), traffic(a.profile, "coll", rankmap)
+    merged = {}
+    for s, d, b, k in traffic(a.profile, "p2p", rankmap) + traffic(a.profile, "rma", rankmap):
+        old = merged.get((s, d), (0, 0))
+        merged[(s, d)] = (old[0] + b, old[1] + k)
+    p2p = [(s, d, b, k) for (s, d), (b, k) in merged.items()]
+    coll = traffic(a.profile, "coll", rankmap)
     before = run_time(machine, p2p, coll, node_of(a.before, machine))
     after = run_time(machine, p2p, coll, node_of(a.after, machine))
     print(f"before {before / 1e3:.1f} us, after {after / 1e3:.1f} us")

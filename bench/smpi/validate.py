@@ -146,6 +146,8 @@ def scenario(name, build, work):
         "t_block_s": times["block"], "t_rankmap_s": times["rankmap"], "p_mpi": p_mpi,
         "simulated_gain": (times["block"] - times["rankmap"]) / times["block"],
         "predicted_gain": scores["predicted_gain"],
+        "gain_model": scores.get("gain_model"),
+        "predicted_gain_by_messages": scores.get("predicted_gain_by_messages"),
         "predicted_gain_slowest_sender": scores["predicted_gain_slowest_sender"],
         "predicted_gain_by_bytes": scores["predicted_gain_by_bytes"],
         "predicted_gain_phase": scores["predicted_gain_phase"],
@@ -157,8 +159,18 @@ def scenario(name, build, work):
 
 
 def within_target(simulated, predicted):
-    """The issue's target: within 2 percentage points, or 25 % of the
-    simulated gain."""
+    """Issue 13's bound: where the simulated gain is at least 5 %, within
+    20 % of it; below, within 1 percentage point; the sign right on every
+    row (a gain within 0.1 point of zero counts as either sign)."""
+    miss = abs(predicted - simulated)
+    close = miss <= 0.20 * abs(simulated) if abs(simulated) >= 0.05 else miss <= 0.01
+    sign = abs(simulated) < 0.001 or abs(predicted) < 0.001 or (simulated > 0) == (predicted > 0)
+    return close and sign
+
+
+def within_first_target(simulated, predicted):
+    """validate.py's first target, which the CI scenario still checks:
+    within 2 percentage points, or 25 % of the simulated gain."""
     miss = abs(predicted - simulated)
     return miss <= 0.02 or miss <= 0.25 * abs(simulated)
 
@@ -186,12 +198,13 @@ def main():
             print(f"validate.py: {n} ...", file=sys.stderr, flush=True)
             rows.append(scenario(n, Path(a.build).resolve(), work))
     print("| scenario | ranks | p_mpi (block) | mean message ns, block / rankmap | slowest sender ns "
-          "| simulated gain | predicted: by messages | by bytes | slowest sender | phase: slowest rank | phase: mean rank |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+          "| simulated gain | predicted (headline: flow model) | by messages | by bytes | slowest sender | phase: slowest rank "
+          "| phase: mean rank |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         m, w = r["mean_message_ns"], r["slowest_sender_ns"]
         cells = [f"{100 * r[k]:.2f} % ({verdict(r, k)})" for k in
-                 ("predicted_gain", "predicted_gain_by_bytes", "predicted_gain_slowest_sender",
+                 ("predicted_gain", "predicted_gain_by_messages", "predicted_gain_by_bytes", "predicted_gain_slowest_sender",
                   "predicted_gain_phase", "predicted_gain_phase_mean")]
         print(f"| {r['scenario']} ({r['machine']}) | {r['ranks']} ({r['ppn']}/node) | {r['p_mpi']:.3f} "
               f"| {m['baseline']:.0f} / {m['mapping']:.0f} | {w['baseline']:.0f} / {w['mapping']:.0f} "

@@ -87,4 +87,41 @@ struct PhaseTimes {
 PhaseTimes phase_times(const Graph& graph, const Machine& machine, const Allocation& allocation,
                        const Mapping& mapping, const Metrics& metrics);
 
+// The flow model, predicted_gain's (bench/smpi/flow_model.py is its slower
+// reference, and RESULTS.md "Issue 13" its validation against SMPI):
+//   - point-to-point traffic is K exchange phases, K the most messages one
+//     rank sends another. A pair with m messages sends one of b / m bytes
+//     in each of the first m phases, so phases with the same senders are
+//     simulated once.
+//   - in a phase every message starts at once. It waits its latency T(h)
+//     (local_ns() inside a node), then streams at a max-min fair share of
+//     each link on its way: its node's injection link, the network links of
+//     the machine's routing, the far node's ejection link, `link_gbps` each
+//     way. Shares are recomputed whenever a message starts or ends. Inside
+//     a node a message streams alone at the link rate.
+//   - a rank's phase ends with the last message it receives, or sends when
+//     the message is above the eager limit (the sender then waits for the
+//     receiver).
+//   - collective traffic (the MPI library's rounds) is a chain: a rank
+//     receives its messages one after another, each T(h) + size / bw.
+// A rank's time is the sum of its phase ends plus its chain. The run's is
+// the slowest rank's: neighbours wait for each other. Without a bandwidth
+// (link_gbps 0) only latencies count, and a graph whose every message is h
+// hops long costs K * T(h): the seed formula is relative_gain() of T(d)
+// against T(1).
+struct FlowTimes {
+  // False when the graph has more messages per phase than the model
+  // simulates (kMaxFlowsPerPhase), or when simulating them would take more
+  // than about a second; the other fields are then 0.
+  bool computed = false;
+  double phases = 0;                // K
+  double slowest_ns = 0;            // the slowest rank's time
+  double p2p_ns = 0, chain_ns = 0;  // that rank's phases and collective chain
+};
+inline constexpr std::size_t kMaxFlowsPerPhase = std::size_t{1} << 17;
+inline constexpr double kEagerLimitBytes = 65536;  // Open MPI's and SMPI's usual rendezvous threshold
+// `collective` may be empty (a graph without traffic kinds is all p2p).
+FlowTimes flow_times(const Graph& p2p, const Graph& collective, const Machine& machine,
+                     const Allocation& allocation, const Mapping& mapping);
+
 }  // namespace rankmap

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The flow model (libmap/src/score/flow_model.cpp, rankmap's predicted_gain)
+# against its second implementation, bench/smpi/flow_model.py, on a real
+# LAMMPS profile from data/profiles/ (uneven message counts, collectives),
+# one rank a node and four: the slowest rank's time under two mappings
+# must agree to the reference's printed precision. (The 64-rank profiles
+# agree too, but take the Python minutes.)
+# Usage: test_flow_model_reference.sh RANKMAP SOURCE_DIR
+set -euo pipefail
+rankmap=$(realpath "$1")
+src=$(realpath "$2")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+fail=0
+check() {  # profile machine ppn against
+  local profile=$src/data/profiles/$1 machine=$src/$2 ppn=$3 against=$4
+  "$rankmap" map "$profile" -m "$machine" --ppn "$ppn" -f csv -o ours.csv -q >/dev/null
+  "$rankmap" map "$profile" -m "$machine" --ppn "$ppn" --baseline "$against" --seed 3 -f csv -o base.csv -q >/dev/null
+  "$rankmap" eval "$profile" -m "$machine" --ppn "$ppn" --mapping ours.csv --against base.csv --p-mpi 0.5 \
+    --json eval.json -q >/dev/null
+  python3 "$src/bench/smpi/flow_model.py" "$profile" "$machine" base.csv ours.csv --build "$(dirname "$(dirname "$rankmap")")" \
+    --p-mpi 0.5 >reference.txt
+  if python3 - eval.json reference.txt <<'PY'
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+before, after = map(float, re.findall(r"([0-9.]+) us", open(sys.argv[2]).read())[:2])
+f = d["flow_model"]
+assert d["gain_model"] == "flow", d["gain_model"]
+# The reference prints microseconds to 0.1: compare at that precision too.
+for ours, ref in ((f["baseline"]["slowest_ns"] / 1e3, before), (f["mapping"]["slowest_ns"] / 1e3, after)):
+    assert abs(ours - ref) <= 0.05 + 1e-6 * ref, (ours, ref)
+print(f"ok: {before} / {after} us")
+PY
+  then echo "ok: $1 on $2, $against"; else echo "FAIL: $1 on $2, $against"; fail=1; fi
+}
+check lammps-melt-16.rmp data/machines/desmos.toml 1 random
+check lammps-melt-16.rmp data/machines/desmos.toml 4 rr
+exit $fail

@@ -1,0 +1,124 @@
+// The flow model of gain.hpp against hand-worked values. Machines are
+// test::make_machine's: T(h) = 800 + 100 h ns, local_ns() = 800 ns; with
+// link_gbps = 8 a link carries one byte a nanosecond.
+#include <gtest/gtest.h>
+
+#include "helpers.hpp"
+#include "rankmap/allocation.hpp"
+#include "rankmap/gain.hpp"
+
+using namespace rankmap;
+
+namespace {
+
+Graph edges(std::uint32_t ranks, std::initializer_list<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t, std::uint64_t>> list) {
+  GraphBuilder b(ranks);
+  for (const auto& [s, d, bytes, msgs] : list) b.add(s, d, bytes, msgs);
+  return b.build();
+}
+
+Machine with_bandwidth(Machine m) {
+  m.network.link_gbps = 8;
+  return m;
+}
+
+}  // namespace
+
+// Every message the diameter away, then one hop, no bandwidth: K phases
+// of T(5) against T(1) on a 4x2x2x2, the seed formula exactly. With a
+// bandwidth and zero-byte messages, the same.
+TEST(FlowModel, SeedIsTheSpecialCase) {
+  for (const bool bandwidth : {false, true}) {
+    Machine m = test::make_machine("[4, 2, 2, 2]", "", "n[0-31]");
+    if (bandwidth) m = with_bandwidth(m);
+    const Allocation a = make_allocation(m, {});
+    const Graph g = edges(2, {{0, 1, bandwidth ? 0 : 8, 10}, {1, 0, bandwidth ? 0 : 8, 10}});
+    const FlowTimes far = flow_times(g, Graph{}, m, a, Mapping{{{0, 0}, {30, 0}}});
+    const FlowTimes near = flow_times(g, Graph{}, m, a, Mapping{{{0, 0}, {1, 0}}});
+    ASSERT_TRUE(far.computed && near.computed);
+    EXPECT_EQ(far.phases, 10);
+    EXPECT_DOUBLE_EQ(far.slowest_ns, 10 * (800 + 100 * 5.0));
+    EXPECT_DOUBLE_EQ(near.slowest_ns, 10 * (800 + 100 * 1.0));
+    EXPECT_NEAR(relative_gain(0.3, far.slowest_ns, near.slowest_ns), seed_gain(m.network, 0.3), 1e-15);
+  }
+}
+
+// Two nodes on a line, 4 cores each. Four messages of 1,000 B from node 0
+// to node 1 share its injection link, the link and node 1's ejection link:
+// a quarter each, 900 + 4000 ns. Messages of 1,000 and 3,000 B share
+// halves until the first ends at 900 + 2000; the second's last 2,000 B
+// then go at the full rate: 4900 ns.
+TEST(FlowModel, FairSharesByHand) {
+  const Machine m = with_bandwidth(test::make_machine("[2]", "", "n[0-1]", "core:4"));
+  const Allocation a = make_allocation(m, {});
+  const Mapping map{{{0, 0}, {0, 1}, {0, 2}, {0, 3}, {1, 0}, {1, 1}, {1, 2}, {1, 3}}};
+  const FlowTimes four = flow_times(edges(8, {{0, 4, 1000, 1}, {1, 5, 1000, 1}, {2, 6, 1000, 1}, {3, 7, 1000, 1}}),
+                                    Graph{}, m, a, map);
+  EXPECT_DOUBLE_EQ(four.slowest_ns, 900 + 4000);
+  const FlowTimes two = flow_times(edges(8, {{0, 4, 1000, 1}, {1, 5, 3000, 1}}), Graph{}, m, a, map);
+  EXPECT_NEAR(two.slowest_ns, 900 + 2000 + 2000, 1e-6);
+  // Inside a node a message streams alone: 800 + 1000 ns.
+  const FlowTimes local = flow_times(edges(8, {{0, 1, 1000, 1}}), Graph{}, m, a, map);
+  EXPECT_DOUBLE_EQ(local.slowest_ns, 800 + 1000);
+}
+
+// Max-min fairness with two bottlenecks, on a 4-ring of 2-core nodes (all
+// routes one hop, 900 ns). f1, f2: node 0 to node 1 (1,200 B each); f3:
+// node 2 to node 1 (1,200 B); f4: node 2 to node 3 (4,000 B). Node 1's
+// ejection link holds f1-f3 to a third each; f4 takes what is left of node
+// 2's injection link, two thirds. At 900 + 3600 ns f1-f3 end, f4 has
+// 1,600 B left at the full rate: it ends at 6100 ns. An even split of node
+// 2's injection link would end f4 at 6700 ns.
+TEST(FlowModel, MaxMinSharesByHand) {
+  const Machine m = with_bandwidth(test::make_machine("[4]", "", "n[0-3]", "core:2"));
+  const Allocation a = make_allocation(m, {});
+  const Mapping map{{{0, 0}, {0, 1}, {1, 0}, {1, 1}, {2, 0}, {2, 1}, {3, 0}, {3, 1}}};
+  const Graph g = edges(8, {{0, 2, 1200, 1}, {1, 2, 1200, 1}, {4, 3, 1200, 1}, {5, 6, 4000, 1}});
+  const FlowTimes t = flow_times(g, Graph{}, m, a, map);
+  EXPECT_NEAR(t.slowest_ns, 6100, 1e-6);
+}
+
+// Phases by message count: on a 4-ring without bandwidth, rank 2 receives
+// one message from rank 0 (2 hops, 1000 ns) and two from rank 1 (1 hop,
+// 900 ns). Phase 1 holds both (1000 ns), phase 2 only rank 1's (900 ns).
+TEST(FlowModel, PairsTakePartInAsManyPhasesAsTheyHaveMessages) {
+  const Machine m = test::make_machine("[4]", "", "n[0-3]");
+  const Allocation a = make_allocation(m, {});
+  const FlowTimes t = flow_times(edges(3, {{0, 2, 10, 1}, {1, 2, 20, 2}}), Graph{}, m, a,
+                                 Mapping{{{0, 0}, {1, 0}, {2, 0}}});
+  EXPECT_EQ(t.phases, 2);
+  EXPECT_DOUBLE_EQ(t.slowest_ns, 1000 + 900);
+}
+
+// Collectives are chains: rank 0 receives 3 messages of 1,000 B from rank
+// 1, one hop away: 3 x (900 + 1000) ns. A message above the eager limit
+// makes its sender wait too: rank 0 sends 100,000 B to rank 1 (900 +
+// 100,000 ns) and also receives one empty collective message (900 ns), so
+// rank 0 is the slowest, at 100,900 + 900 ns.
+TEST(FlowModel, CollectiveChainsAndTheEagerLimit) {
+  const Machine m = with_bandwidth(test::make_machine("[4]", "", "n[0-3]"));
+  const Allocation a = make_allocation(m, {});
+  const Mapping map{{{0, 0}, {1, 0}}};
+  const FlowTimes chain = flow_times(Graph{edges(2, {})}, edges(2, {{1, 0, 3000, 3}}), m, a, map);
+  EXPECT_DOUBLE_EQ(chain.slowest_ns, 3 * (900 + 1000));
+  EXPECT_DOUBLE_EQ(chain.chain_ns, chain.slowest_ns);
+  const FlowTimes big = flow_times(edges(2, {{0, 1, 100000, 1}}), edges(2, {{1, 0, 0, 1}}), m, a, map);
+  EXPECT_DOUBLE_EQ(big.slowest_ns, 100900 + 900);
+  EXPECT_DOUBLE_EQ(big.p2p_ns, 100900);
+  EXPECT_DOUBLE_EQ(big.chain_ns, 900);
+}
+
+// Past kMaxFlowsPerPhase messages a phase the model is not run: 512 ranks
+// all to all are 261,632 pairs.
+TEST(FlowModel, TooManyFlowsIsNotComputed) {
+  const Machine m = test::make_machine("[8, 8, 8]", "", "n[0-511]");
+  const Allocation a = make_allocation(m, {});
+  GraphBuilder b(512);
+  Mapping map;
+  for (std::uint32_t r = 0; r < 512; ++r) {
+    map.ranks.push_back({static_cast<int>(r), 0});
+    for (std::uint32_t s = 0; s < 512; ++s)
+      if (s != r) b.add(r, s, 8, 1);
+  }
+  EXPECT_FALSE(flow_times(b.build(), Graph{}, m, a, map).computed);
+}
