@@ -98,7 +98,7 @@ class PhaseSimulator {
     for (std::uint32_t r : touched_) fill_[r] = first_user_[r];
     for (std::uint32_t f : live)
       for (std::uint32_t r : flows[f].resources) user_list_[fill_[r]++] = f;
-    fixed_.assign(flows.size(), 0);
+    if (fixed_.size() < flows.size()) fixed_.assign(flows.size(), 0);  // all 0 between calls
     work_ += at;
     std::size_t unfixed = live.size();
     while (unfixed > 0) {
@@ -118,6 +118,7 @@ class PhaseSimulator {
         for (std::uint32_t r : flows[f].resources) room_[r] = std::max(0.0, room_[r] - best_share), --users_[r];
       }
     }
+    for (std::uint32_t f : live) fixed_[f] = 0;
   }
 
   double bytes_per_ns_;
