@@ -58,12 +58,7 @@ double Progress::seconds_since_start() const {
 LoadedGraph load_graph(const std::string& path) {
   if (std::filesystem::path(path).extension() != ".rmp") return {read_graph(path), std::nullopt, {}, {}};
   Profile profile = read_profile(path);
-  // One-sided epochs exchange like point-to-point phases.
-  GraphBuilder p2p(profile.p2p.ranks);
-  for (const Graph* g : {&profile.p2p, &profile.rma})
-    for (std::uint32_t r = 0; r < g->ranks; ++r)
-      for (std::uint64_t e = g->offsets[r]; e < g->offsets[r + 1]; ++e) p2p.add(r, g->targets[e], g->bytes[e], g->msgs[e]);
-  return {profile.total(), profile.p_mpi, p2p.build(), std::move(profile.collective)};
+  return {profile.total(), profile.p_mpi, profile.exchanges(), std::move(profile.collective)};
 }
 
 }  // namespace rankmap::cli

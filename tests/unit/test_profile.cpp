@@ -52,6 +52,15 @@ TEST(Profile, ReadsHeaderRanksAndKinds) {
   EXPECT_EQ(g.targets[0], 1u);
   EXPECT_EQ(g.bytes[0], 130u);
   EXPECT_EQ(g.msgs[0], 3u);
+  // Exchanges leave the collectives out: 0->1 100 bytes in 2 messages,
+  // 1->0 the 16 bytes of rma.
+  const Graph x = p.exchanges();
+  EXPECT_EQ(x.total_bytes(), 116u);
+  ASSERT_EQ(x.num_edges(), 2u);
+  EXPECT_EQ(x.targets[0], 1u);
+  EXPECT_EQ(x.msgs[0], 2u);
+  EXPECT_EQ(x.targets[1], 0u);
+  EXPECT_EQ(x.bytes[1], 16u);
 }
 
 TEST(Profile, ErrorsNameTheFileAndLine) {

@@ -30,6 +30,9 @@ struct Profile {
 
   // All three kinds added up: what map() places.
   Graph total() const;
+  // Point-to-point and one-sided added up: the traffic the flow model
+  // (gain.hpp) takes as exchange phases, the collectives being chains.
+  Graph exchanges() const;
 };
 
 // Throws Error(file, line, what was expected) on a malformed profile.

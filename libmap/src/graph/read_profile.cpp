@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <initializer_list>
 
 #include "core/mapped_file.hpp"
 #include "graph/text_scanner.hpp"
@@ -33,18 +34,18 @@ void expect_word(Fields& f, const LineScanner& at, std::string_view word) {
   if (need(f, at, word.data()) != word) at.fail("expected '" + std::string(word) + "' here");
 }
 
-}  // namespace
-
-Graph Profile::total() const {
-  GraphBuilder builder(p2p.ranks);
+// Graphs of the same ranks added up, row by row so that the builder
+// stays in order.
+Graph sum_of(std::initializer_list<const Graph*> graphs, std::uint32_t ranks) {
+  GraphBuilder builder(ranks);
   struct Edge {
     std::uint32_t dst;
     std::uint64_t bytes, msgs;
   };
   std::vector<Edge> row;
-  for (std::uint32_t r = 0; r < p2p.ranks; ++r) {
+  for (std::uint32_t r = 0; r < ranks; ++r) {
     row.clear();
-    for (const Graph* g : {&p2p, &collective, &rma})
+    for (const Graph* g : graphs)
       for (std::uint64_t e = g->offsets[r]; e < g->offsets[r + 1]; ++e)
         row.push_back({g->targets[e], g->bytes[e], g->msgs[e]});
     std::sort(row.begin(), row.end(), [](const Edge& a, const Edge& b) { return a.dst < b.dst; });
@@ -52,6 +53,12 @@ Graph Profile::total() const {
   }
   return builder.build();
 }
+
+}  // namespace
+
+Graph Profile::total() const { return sum_of({&p2p, &collective, &rma}, p2p.ranks); }
+
+Graph Profile::exchanges() const { return sum_of({&p2p, &rma}, p2p.ranks); }
 
 Profile parse_profile(std::string_view text, const std::string& source) {
   LineScanner in(text, source);
