@@ -1,17 +1,28 @@
-// A torus platform for SimGrid's SMPI with a per-node NIC latency, which
-// the XML <cluster> cannot express. Loaded by smpirun -platform ./torus.so.
+// A torus platform for SimGrid's SMPI with a per-node NIC latency and the
+// machine's routing order, which neither the XML <cluster> nor SimGrid's
+// torus zone can express. Loaded by smpirun -platform ./torus.so.
 //
 // Each torus vertex is a star zone holding one host (a node) behind a
 // router; the host's NIC link (latency t_inj, passed up and down, so the
 // ejection side counts it too; full duplex: a bandwidth each way) joins it
-// to the router, and torus links of
-// latency t_hop join the routers. A message of d hops costs
-// t_inj + t_ej + d * t_hop, the T(d) of rankmap's gain model. Ranks on one
-// node talk over the host's loopback link, of latency t_local (the machine
-// file's t_local_ns; by default t_inj + t_ej, as the model's default).
+// to the router. Directed torus links of latency t_hop join the routers:
+// one per vertex, dimension and direction, as rankmap's Network::link_id.
+// A message of d hops costs t_inj + t_ej + d * t_hop, the T(d) of
+// rankmap's gain model. Ranks on one node talk over the host's loopback
+// link, of latency t_local (the machine file's t_local_ns; by default
+// t_inj + t_ej, as the model's default).
+//
+// Routes follow the machine's routing order ("+X+Y+Z-X-Y-Z" by default,
+// "+X+Y+Z+W-X-Y-Z-W" on Desmos): each dimension the shorter way round,
+// half way round in `+`, the dimensions' hops taken in the order's steps.
+// That is libmap's LinkLoads::add_route, so the simulator loads the links
+// the model loads. (SimGrid's torus zone routes dimension by dimension,
+// which on a 4x4x4 torus put a third more bytes on block's busiest link.)
 //
 // Parameters come from the environment (smpirun passes no arguments here):
-//   RANKMAP_SMPI_DIMS   "4,4,4"      torus dimensions, X fastest
+//   RANKMAP_SMPI_DIMS    "4,4,4"     torus dimensions, X fastest
+//   RANKMAP_SMPI_ROUTING "+X+Y+Z-X-Y-Z" the routing order (default: every
+//                                    dimension in +, then every one in -)
 //   RANKMAP_SMPI_NIC_NS  425         per-side NIC latency (t_inj = t_ej)
 //   RANKMAP_SMPI_HOP_NS  129         per-hop latency
 //   RANKMAP_SMPI_LOCAL_NS 2*NIC_NS   a message between ranks of one node
@@ -24,6 +35,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -40,11 +52,36 @@ double env_number(const char* name, double fallback) {
   return v && *v ? std::atof(v) : fallback;
 }
 
-std::vector<unsigned long> dims() {
-  std::vector<unsigned long> d;
+std::vector<int> dims() {
+  std::vector<int> d;
   std::stringstream in(env("RANKMAP_SMPI_DIMS", "4,4,4"));
-  for (std::string item; std::getline(in, item, ',');) d.push_back(std::stoul(item));
+  for (std::string item; std::getline(in, item, ',');) d.push_back(std::stoi(item));
   return d;
+}
+
+struct Step {
+  int dim;
+  int sign;
+};
+
+// "+X+Y+Z-X-Y-Z": the routing order of rankmap's machine files.
+std::vector<Step> routing(int ndims) {
+  std::string text = env("RANKMAP_SMPI_ROUTING", "");
+  if (text.empty()) {
+    for (const char sign : {'+', '-'})
+      for (int d = 0; d < ndims; ++d) text += std::string(1, sign) + "XYZWV"[d];
+  }
+  std::vector<Step> steps;
+  for (std::size_t i = 0; i + 1 < text.size(); i += 2) {
+    const std::string axes = "XYZWV";
+    const std::size_t dim = axes.find(text[i + 1]);
+    if ((text[i] != '+' && text[i] != '-') || dim == std::string::npos || static_cast<int>(dim) >= ndims)
+      throw std::invalid_argument("RANKMAP_SMPI_ROUTING: expected steps like +X-Y, got '" + text + "'");
+    steps.push_back({static_cast<int>(dim), text[i] == '+' ? +1 : -1});
+  }
+  if (steps.size() != 2 * static_cast<std::size_t>(ndims))
+    throw std::invalid_argument("RANKMAP_SMPI_ROUTING: expected each dimension once with each sign, got '" + text + "'");
+  return steps;
 }
 
 std::string host_name(unsigned long id) {
@@ -55,9 +92,13 @@ std::string host_name(unsigned long id) {
 
 double bytes_per_second() { return env_number("RANKMAP_SMPI_GBPS", 100) * 1e9 / 8; }
 
+struct Node {
+  simgrid::kernel::routing::NetPoint* zone;
+  simgrid::kernel::routing::NetPoint* router;
+};
+
 // One torus vertex: host -- NIC link -- router (the zone's gateway).
-std::pair<simgrid::kernel::routing::NetPoint*, simgrid::kernel::routing::NetPoint*> make_node(
-    const sg4::NetZone* torus, const std::vector<unsigned long>& /*coord*/, unsigned long id) {
+Node make_node(const sg4::NetZone* torus, unsigned long id) {
   const std::string name = host_name(id);
   auto* zone = sg4::create_star_zone(name + "-zone");
   zone->set_parent(torus);
@@ -84,7 +125,50 @@ std::pair<simgrid::kernel::routing::NetPoint*, simgrid::kernel::routing::NetPoin
 
 extern "C" void load_platform(const sg4::Engine& /*engine*/);
 void load_platform(const sg4::Engine& /*engine*/) {
-  sg4::create_torus_zone("torus", nullptr, dims(), {make_node, {}, {}}, bytes_per_second(),
-                         env_number("RANKMAP_SMPI_HOP_NS", 129) * 1e-9, sg4::Link::SharingPolicy::SPLITDUPLEX)
-      ->seal();
+  const std::vector<int> n = dims();
+  const int nd = static_cast<int>(n.size());
+  const std::vector<Step> order = routing(nd);
+  std::vector<unsigned long> stride(n.size());
+  unsigned long count = 1;
+  for (int d = 0; d < nd; ++d) {
+    stride[d] = count;
+    count *= static_cast<unsigned long>(n[d]);
+  }
+  auto* torus = sg4::create_full_zone("torus");
+  std::vector<Node> nodes;
+  for (unsigned long id = 0; id < count; ++id) nodes.push_back(make_node(torus, id));
+  // Directed links, indexed as Network::link_id: (vertex * dims + dim) * 2 + (sign < 0).
+  std::vector<const sg4::Link*> links;
+  for (unsigned long id = 0; id < count; ++id)
+    for (int d = 0; d < nd; ++d)
+      for (const char* sign : {"+", "-"})
+        links.push_back(torus->create_link("torus-" + std::to_string(id) + "-" + "XYZWV"[d] + sign, bytes_per_second())
+                            ->set_latency(env_number("RANKMAP_SMPI_HOP_NS", 129) * 1e-9)
+                            ->seal());
+  auto coord = [&](unsigned long id, int d) { return static_cast<int>((id / stride[d]) % n[d]); };
+  for (unsigned long a = 0; a < count; ++a) {
+    for (unsigned long b = 0; b < count; ++b) {
+      if (a == b) continue;
+      std::vector<int> delta(n.size());
+      for (int d = 0; d < nd; ++d) {  // the shorter way round; half way round goes `+`
+        int dlt = coord(b, d) - coord(a, d);
+        if (dlt < 0) dlt += n[d];
+        if (n[d] - dlt < dlt) dlt -= n[d];
+        delta[d] = dlt;
+      }
+      std::vector<sg4::LinkInRoute> route;
+      unsigned long at = a;
+      for (const Step& step : order) {
+        const int d = step.dim;
+        if (delta[d] == 0 || (delta[d] > 0) != (step.sign > 0)) continue;
+        for (int k = std::abs(delta[d]); k > 0; --k) {
+          route.emplace_back(links[(at * nd + d) * 2 + (step.sign < 0 ? 1 : 0)]);
+          const int next = (coord(at, d) + step.sign + n[d]) % n[d];
+          at = at - static_cast<unsigned long>(coord(at, d)) * stride[d] + static_cast<unsigned long>(next) * stride[d];
+        }
+      }
+      torus->add_route(nodes[a].zone, nodes[b].zone, nodes[a].router, nodes[b].router, route, false);
+    }
+  }
+  torus->seal();
 }
