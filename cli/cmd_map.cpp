@@ -62,7 +62,8 @@ int run_map(const MapOptions& o) {
   const auto start = std::chrono::steady_clock::now();
   const MapResult result =
       o.baseline.empty()
-          ? map_explained(graph, machine, allocation, context, [&](std::string_view s) { progress.done(std::string(s)); })
+          ? map_explained(graph, machine, allocation, context, [&](std::string_view s) { progress.done(std::string(s)); },
+                          TrafficKinds{&p2p_traffic, &collective_traffic})
           : MapResult{baseline_mapping(parse_baseline(o.baseline), allocation, graph.ranks, context.seed), "", ""};
   const Mapping& mapping = result.mapping;
   const double map_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

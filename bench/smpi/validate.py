@@ -43,6 +43,20 @@ SCENARIOS = {
     "halo3d-8x8x1-128B": ("bench/machines/torus-4x4x4.toml", 1, "halo3d", ["8", "8", "1", "16"], 20, 10.0),
     "halo3d-8x8x1-64KiB": ("bench/machines/torus-4x4x4.toml", 1, "halo3d", ["8", "8", "1", "8192"], 20, 10.0),
     "halo3d-desmos-64KiB": ("data/machines/desmos.toml", 2, "halo3d", ["4", "4", "4", "8192"], 20, 10.0),
+    # Before mappings that cost something (rr, random, a grid the torus does
+    # not match), 8 B to 1 MiB messages, large all-to-alls.
+    "halo3d-8x8x2-8B-rr": ("bench/machines/torus-4x4x4.toml", 2, "halo3d", ["8", "8", "2", "1"], 20, 10.0, "rr"),
+    "halo3d-16x4x1-8KiB": ("bench/machines/torus-4x4x4.toml", 1, "halo3d", ["16", "4", "1", "1024"], 20, 20.0),
+    "halo3d-4x4x4-1MiB-random": ("bench/machines/torus-4x4x4.toml", 1, "halo3d", ["4", "4", "4", "131072"], 10, 1000.0, "random"),
+    "halo3d-desmos-1KiB-rr": ("data/machines/desmos.toml", 2, "halo3d", ["4", "4", "4", "128"], 20, 10.0, "rr"),
+    "fft2d-8x8-256KiB-random": ("bench/machines/torus-4x4x4.toml", 1, "fft2d", ["8", "8", "32768"], 10, 1000.0, "random"),
+    "fft2d-desmos-32KiB-rr": ("data/machines/desmos.toml", 4, "fft2d", ["16", "8", "4096"], 10, 200.0, "rr"),
+    "wavefront-desmos-16KiB-random": ("data/machines/desmos.toml", 2, "wavefront", ["8", "8", "2048"], 20, 20.0, "random"),
+    "halo3d-8x8x2-64KiB-rr": ("bench/machines/torus-4x4x4.toml", 2, "halo3d", ["8", "8", "2", "8192"], 10, 100.0, "rr"),
+    "halo3d-8x8x1-8KiB-random": ("bench/machines/torus-4x4x4.toml", 1, "halo3d", ["8", "8", "1", "1024"], 20, 20.0, "random"),
+    "halo3d-desmos-64KiB-random": ("data/machines/desmos.toml", 2, "halo3d", ["4", "4", "4", "8192"], 10, 100.0, "random"),
+    "halo3d-desmos-8KiB-rr": ("data/machines/desmos.toml", 4, "halo3d", ["8", "4", "4", "1024"], 20, 20.0, "rr"),
+    "fft2d-desmos-32KiB-random": ("data/machines/desmos.toml", 4, "fft2d", ["16", "8", "4096"], 10, 200.0, "random"),
     # The CI scenarios (ctest smpi_gain): seconds each, the machine file of
     # tests/data. The first gains nothing, the second about 15 %: rr puts
     # every face between nodes, where 64 KiB faces share the NICs.
@@ -101,6 +115,8 @@ def simulate(app, args, hosts, ranks, env, platform):
                "--cfg=smpi/lat-factor:0:1", "--cfg=smpi/bw-factor:0:1",
                # a credit-based HPC fabric: fair sharing (no TCP RTT weighting), no ACK traffic
                "--cfg=network/weight-S:0", "--cfg=network/crosstraffic:0", "--cfg=smpi/simulate-computation:no",
+               # collectives by Open MPI's decision rules, as in the profiled run
+               "--cfg=smpi/coll-selector:ompi",
                # smpi_execute(s) then takes s on the platform's 1 Gflop/s hosts, however short
                "--cfg=smpi/host-speed:1Gf", "--cfg=smpi/cpu-threshold:0",
                "--log=root.thres:critical", app, *args], env=env)

@@ -1,9 +1,11 @@
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 
 #include "helpers.hpp"
 #include "rankmap/baseline.hpp"
+#include "rankmap/gain.hpp"
 #include "rankmap/map.hpp"
 #include "rankmap/metrics.hpp"
 #include "rankmap/generate.hpp"
@@ -208,4 +210,44 @@ TEST(Map, BlockKeptIsExplained) {
   const MapResult r = map_explained(b.build(), m, a, create_context("fast"));
   EXPECT_FALSE(r.kept.empty());
   EXPECT_EQ(r.why.empty(), r.kept != "block");
+}
+
+// The blind spot of hop-bytes (issue 13): 8 ranks in an all-to-all of
+// 1 MiB messages on a ring of 4 nodes of 4 cores, 1 byte/ns links. Packed
+// on 2 adjacent nodes (block, and the least hop-bytes), each node's NIC
+// carries 16 of the messages: every one ends at T(1) + 16 MiB / (1 B/ns) =
+// 900 + 16 * 2^20 ns. Spread 2 a node, each NIC carries 12 (and the busiest
+// ring link 12: to k+1, to k+2, and k-1's to k+1), so the phase ends near
+// T(2) + 12 * 2^20 = 1000 + 12 * 2^20 ns (the 1-hop messages start 100 ns
+// earlier, at 1/8 of a link each). With the profile's traffic the engine
+// spreads; without, it packs.
+TEST(MapWeighsPredictedTime, SpreadsABandwidthBoundAllToAll) {
+  Machine m = test::make_machine("[4]", "", "n[0-3]", "core:4");
+  m.network.link_gbps = 8;
+  const Allocation a = make_allocation(m, {});
+  const std::uint64_t B = std::uint64_t{1} << 20;
+  GraphBuilder b(8);
+  for (std::uint32_t i = 0; i < 8; ++i)
+    for (std::uint32_t j = 0; j < 8; ++j)
+      if (i != j) b.add(i, j, B, 1);
+  const Graph g = b.build();
+  const Graph none;
+  auto nodes_used = [](const Mapping& mapping) {
+    std::map<int, int> per_node;
+    for (const auto& r : mapping.ranks) ++per_node[r.node];
+    return per_node;
+  };
+
+  const FlowTimes block = flow_times(g, none, m, a, baseline_mapping(Baseline::block, a, 8));
+  ASSERT_TRUE(block.computed);
+  EXPECT_DOUBLE_EQ(block.slowest_ns, 900.0 + 16.0 * B);
+
+  const MapResult timed = map_explained(g, m, a, create_context("fast"), {}, TrafficKinds{&g, nullptr});
+  verify_mapping(timed.mapping, a, 8, "timed");
+  EXPECT_EQ(nodes_used(timed.mapping), (std::map<int, int>{{0, 2}, {1, 2}, {2, 2}, {3, 2}}));
+  const FlowTimes spread = flow_times(g, none, m, a, timed.mapping);
+  EXPECT_NEAR(spread.slowest_ns, 1000.0 + 12.0 * B, 200.0);
+
+  const Mapping packed = map(g, m, a, create_context("fast"));
+  EXPECT_EQ(nodes_used(packed).size(), 2u);
 }

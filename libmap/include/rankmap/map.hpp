@@ -11,6 +11,7 @@
 // Pure: the same inputs and Context give the same Mapping.
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -24,12 +25,27 @@ namespace rankmap {
 // Called between stages with a short description; may be empty.
 using StageCallback = std::function<void(std::string_view stage)>;
 
+// A profile's traffic kinds apart, for the flow model (gain.hpp) that the
+// engine weighs candidates with: point-to-point (and one-sided) traffic and
+// collective traffic. p2p null or empty (0 ranks): no profile, nothing
+// timed. collective null or empty: none.
+struct TrafficKinds {
+  const Graph* p2p = nullptr;
+  const Graph* collective = nullptr;
+};
+
 // Throws Error when the ranks do not fit the allocation (unless
-// context.oversubscribe) or the graph is unusable. Never more hop-bytes
-// than the launcher's block mapping (when the ranks fit the slots): block
-// is one of the candidates, in every preset.
+// context.oversubscribe) or the graph is unusable. Never worse than the
+// launcher's block mapping (when the ranks fit the slots), in every preset:
+// never more hop-bytes; or, when `kinds` holds a profile's traffic that
+// the flow model can time (link_gbps set, at most kEngineFlowPairs
+// communicating pairs), never a longer predicted time (gain.hpp,
+// flow_times). The model then also weighs spreading the ranks over every
+// allocated node, and keeps candidates within 1 % of the fastest.
 Mapping map(const Graph& graph, const Machine& machine, const Allocation& allocation,
-            const Context& context, const StageCallback& on_stage = {});
+            const Context& context, const StageCallback& on_stage = {}, const TrafficKinds& kinds = {});
+// Timing a candidate takes about a millisecond per 100 pairs.
+inline constexpr std::size_t kEngineFlowPairs = std::size_t{1} << 14;
 
 // The same mapping, with which candidate it is and, when it is block's,
 // why the engine's own were not kept.
@@ -39,6 +55,7 @@ struct MapResult {
   std::string why;   // one line when kept == "block", else empty
 };
 MapResult map_explained(const Graph& graph, const Machine& machine, const Allocation& allocation,
-                        const Context& context, const StageCallback& on_stage = {});
+                        const Context& context, const StageCallback& on_stage = {},
+                        const TrafficKinds& kinds = {});
 
 }  // namespace rankmap

@@ -4,14 +4,19 @@
 // the graph's edges) on every box of nodes it fits; what the pipeline the
 // Context composes (stages.hpp) makes on each set of nodes (node_choice.cpp),
 // once per trial seed; and the launcher's own block mapping, so that
-// rankmap never writes a mapping with more hop-bytes than the launcher's
-// default. Among the candidates within 1 % of the least hop-bytes (none
-// above block's) the least loaded link wins, then the least hop-bytes,
-// then the least cross-socket traffic, then the earlier candidate (block
-// comes last).
+// rankmap never writes a mapping worse than the launcher's default.
+//
+// Worse means more hop-bytes, unless the flow model (gain.hpp) times a
+// profile's traffic: then it means a longer predicted time, and the model
+// also rules out candidates more than 1 % slower than the fastest. It sees
+// shared NICs and links that hop-bytes do not. Among the rest, those within
+// 1 % of the least hop-bytes compete: the least loaded link wins, then the
+// least hop-bytes, then the least cross-socket traffic, then the earlier
+// candidate (block comes last).
 #include "rankmap/map.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <optional>
 #include <tuple>
@@ -20,6 +25,7 @@
 #include "map/stages.hpp"
 #include "rankmap/baseline.hpp"
 #include "rankmap/error.hpp"
+#include "rankmap/gain.hpp"
 #include "rankmap/metrics.hpp"
 
 namespace rankmap {
@@ -32,14 +38,18 @@ struct Candidate {
   std::string name;
   Mapping mapping;
   std::uint64_t hop_bytes = 0;
+  double predicted_ns = 0;  // the flow model's slowest rank, when timed
 };
 
 class Engine {
  public:
   Engine(const Graph& graph, const Machine& machine, const Allocation& allocation, const Context& context,
-         const StageCallback& on_stage)
+         const StageCallback& on_stage, const TrafficKinds& kinds)
       : graph_(graph), machine_(machine), allocation_(allocation), context_(context), on_stage_(on_stage),
-        geometry_(machine, allocation), pipeline_(make_pipeline(context)) {}
+        p2p_(kinds.p2p && kinds.p2p->ranks != 0 ? *kinds.p2p : graph),
+        collective_(kinds.collective && kinds.collective->ranks != 0 ? *kinds.collective : no_traffic()),
+        timing_(kinds.p2p && kinds.p2p->ranks != 0 && can_time()), geometry_(machine, allocation),
+        pipeline_(make_pipeline(context)) {}
 
   MapResult run() {
     if (graph_.ranks == 0) throw Error("the graph has no ranks");
@@ -50,8 +60,10 @@ class Engine {
     stage("made the graph undirected");
     const std::vector<NodeBox> whole_node_boxes = boxes();
     const bool grid = context_.partition.cartesian && cartesian(whole_node_boxes);
-    if (!(grid && context_.partition.grid_only))
-      for (const NodeSet& nodes : node_sets(allocation_, graph_.ranks, compact, whole_node_boxes, uniform_slots()))
+    // A grid's layouts keep every node full: with the flow model on, the
+    // pipelines also run, for their spread node set.
+    if (!(grid && context_.partition.grid_only) || timing_)
+      for (const NodeSet& nodes : node_sets(allocation_, graph_.ranks, compact, whole_node_boxes, uniform_slots(), timing_))
         partition_onto(nodes);
     if (graph_.ranks <= allocation_.total_slots()) {
       const Mapping block = baseline_mapping(Baseline::block, allocation_, graph_.ranks);
@@ -223,11 +235,58 @@ class Engine {
   static constexpr std::uint64_t kWindowPerMille = 10;
   static constexpr std::uint64_t kWindowEdges = std::uint64_t{1} << 22;
 
-  MapResult choose() const {
+  // Whether the flow model is worth running on every candidate: it needs a
+  // bandwidth, and its cost grows with the communicating pairs. (Only a
+  // profile's traffic is timed: the weights of a matrix or a METIS graph
+  // are not bytes in messages.)
+  bool can_time() const {
+    if (machine_.network.link_gbps <= 0 || graph_.ranks > allocation_.total_slots()) return false;
+    std::size_t pairs = 0;
+    for (std::uint32_t r = 0; r < p2p_.ranks && pairs <= kEngineFlowPairs; ++r)
+      pairs += static_cast<std::size_t>(p2p_.offsets[r + 1] - p2p_.offsets[r]);
+    return pairs <= kEngineFlowPairs;
+  }
+
+  // With the flow model on: block stays alone unless a candidate is
+  // predicted at least kTimeWindowPerMille faster (below that the model's
+  // error, a fraction of a point in SMPI, can flip the sign); else block
+  // and the candidates more than kTimeWindowPerMille slower than the
+  // fastest are out. Nothing is dropped when a candidate cannot be timed
+  // (the model gave up on its work budget).
+  void keep_the_fastest() {
+    if (!timing_) return;
+    double block_ns = -1, fastest = -1;
+    for (Candidate& c : candidates_) {
+      const FlowTimes t = flow_times(p2p_, collective_, machine_, allocation_, c.mapping);
+      if (!t.computed) {
+        timing_ = false;
+        return;
+      }
+      c.predicted_ns = t.slowest_ns;
+      stage("timed " + c.name + ": " + std::to_string(std::llround(t.slowest_ns)) + " ns predicted");
+      if (c.name == "block") block_ns = t.slowest_ns;
+      if (fastest < 0 || t.slowest_ns < fastest) fastest = t.slowest_ns;
+    }
+    const double window = kTimeWindowPerMille / 1000.0;
+    block_out_of_time_ = block_ns >= 0 && fastest < block_ns * (1 - window);
+    const double limit = block_out_of_time_ || block_ns < 0 ? fastest * (1 + window) : -1;
+    dropped_by_time_ = std::erase_if(
+        candidates_, [&](const Candidate& c) { return c.name != "block" && c.predicted_ns > limit; });
+  }
+
+  static constexpr double kTimeWindowPerMille = 10;
+
+  bool competes(const Candidate& c) const { return !(block_out_of_time_ && c.name == "block"); }
+
+  MapResult choose() {
+    keep_the_fastest();
+    // Block's hop-bytes are the ceiling unless the model timed every
+    // candidate: then block's time is, and a spread mapping may move more
+    // bytes yet finish sooner.
     std::uint64_t least = UINT64_MAX, ceiling = UINT64_MAX;
     for (const Candidate& c : candidates_) {
-      least = std::min(least, c.hop_bytes);
-      if (c.name == "block") ceiling = c.hop_bytes;
+      if (competes(c)) least = std::min(least, c.hop_bytes);
+      if (c.name == "block" && !timing_) ceiling = c.hop_bytes;
     }
     const std::uint64_t window =
         graph_.num_edges() > kWindowEdges ? least : std::min(ceiling, least + least / 1000 * kWindowPerMille);
@@ -235,9 +294,9 @@ class Engine {
     const Candidate* best = nullptr;
     std::tuple<std::uint64_t, std::uint64_t, std::uint64_t> best_rest{};
     std::size_t in_window = 0;
-    for (const Candidate& c : candidates_) in_window += c.hop_bytes <= window;
+    for (const Candidate& c : candidates_) in_window += c.hop_bytes <= window && competes(c);
     for (const Candidate& c : candidates_) {
-      if (c.hop_bytes > window) continue;
+      if (c.hop_bytes > window || !competes(c)) continue;
       if (in_window == 1) {
         best = &c;
         break;
@@ -249,17 +308,24 @@ class Engine {
                                                                          m.cross_socket_bytes};
       if (!best || rest < best_rest) best = &c, best_rest = rest;
     }
+    if (!best)  // defensive: block, or a candidate the model times faster, always competes
+      for (const Candidate& c : candidates_)
+        if (c.name == "block") best = &c;
     MapResult result{best->mapping, best->name, ""};
     if (best->name == "block") {
       const Candidate* runner = nullptr;
       for (const Candidate& c : candidates_)
         if (c.name != "block" && (!runner || c.hop_bytes < runner->hop_bytes)) runner = &c;
+      const std::string timed =
+          dropped_by_time_ > 0 ? "; the flow model ruled out " + std::to_string(dropped_by_time_) + " as slower" : "";
       result.why = runner ? "the engine's best (" + runner->name + ") had " + std::to_string(runner->hop_bytes) +
                                 " hop-bytes against block's " + std::to_string(best->hop_bytes) +
                                 (runner->hop_bytes < best->hop_bytes
                                      ? ", within 1 % of them, and a more loaded link"
-                                     : runner->hop_bytes == best->hop_bytes ? " and no better link load or socket split" : "")
-                          : "no other candidate";
+                                     : runner->hop_bytes == best->hop_bytes ? " and no better link load or socket split" : "") +
+                                timed
+                          : dropped_by_time_ > 0 ? "the flow model predicts no other candidate 1 % faster than block"
+                                                   : "no other candidate";
     }
     return result;
   }
@@ -269,22 +335,32 @@ class Engine {
   const Allocation& allocation_;
   const Context& context_;
   const StageCallback& on_stage_;
+  const Graph& p2p_;         // what the flow model times as exchange phases
+  const Graph& collective_;  // and as chains
+  bool timing_;              // the flow model weighs the candidates
   const NodeGeometry geometry_;
   const Pipeline pipeline_;
   UndirectedGraph g_;
   std::vector<Candidate> candidates_;
+  std::size_t dropped_by_time_ = 0;  // candidates keep_the_fastest() dropped
+  bool block_out_of_time_ = false;
+
+  static const Graph& no_traffic() {
+    static const Graph none;
+    return none;
+  }
 };
 
 }  // namespace
 
 MapResult map_explained(const Graph& graph, const Machine& machine, const Allocation& allocation,
-                        const Context& context, const StageCallback& on_stage) {
-  return Engine(graph, machine, allocation, context, on_stage).run();
+                        const Context& context, const StageCallback& on_stage, const TrafficKinds& kinds) {
+  return Engine(graph, machine, allocation, context, on_stage, kinds).run();
 }
 
 Mapping map(const Graph& graph, const Machine& machine, const Allocation& allocation, const Context& context,
-            const StageCallback& on_stage) {
-  return map_explained(graph, machine, allocation, context, on_stage).mapping;
+            const StageCallback& on_stage, const TrafficKinds& kinds) {
+  return map_explained(graph, machine, allocation, context, on_stage, kinds).mapping;
 }
 
 }  // namespace rankmap

@@ -1,7 +1,8 @@
 // Which nodes the partition pipelines fill. With fewer ranks than slots,
 // the choice is part of the mapping: the most compact set around the
-// allocation's centre, block's nodes (the allocation's first), and the box
-// of whole nodes with the least mean distance.
+// allocation's centre, block's nodes (the allocation's first), the box of
+// whole nodes with the least mean distance and, for the flow model to
+// weigh, every node evenly.
 #include "map/stages.hpp"
 
 namespace rankmap::detail {
@@ -31,7 +32,7 @@ NodeSet node_set(std::string name, const std::vector<std::uint32_t>& per_node) {
 
 std::vector<NodeSet> node_sets(const Allocation& allocation, std::size_t ranks,
                                const std::vector<std::uint32_t>& compact, const std::vector<NodeBox>& boxes,
-                               std::size_t per_node) {
+                               std::size_t per_node, bool spread) {
   std::vector<std::vector<std::uint32_t>> chosen{compact};
   std::vector<std::string> names{""};
   if (ranks < allocation.total_slots() && allocation.size() <= kLargeAllocation) {
@@ -58,6 +59,15 @@ std::vector<NodeSet> node_sets(const Allocation& allocation, std::size_t ranks,
       std::vector<std::uint32_t> counts(allocation.size(), 0);
       for (int k : tightest->node_at) counts[k] = static_cast<std::uint32_t>(per_node);
       add(" on a box of nodes", std::move(counts));
+    }
+    if (spread) {
+      std::vector<std::uint32_t> counts(allocation.size(), 0);
+      bool fits = true;
+      for (std::size_t k = 0; k < allocation.size(); ++k) {
+        counts[k] = static_cast<std::uint32_t>(ranks / allocation.size() + (k < ranks % allocation.size()));
+        fits = fits && counts[k] <= allocation.slots(k).size();
+      }
+      if (fits) add(" spread over every node", std::move(counts));
     }
   }
   std::vector<NodeSet> sets;

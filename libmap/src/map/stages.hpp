@@ -105,10 +105,11 @@ std::unique_ptr<RankRefiner> make_rank_link_swaps(int rounds);                  
 
 // Where the pipelines put ranks (node_choice.cpp): `compact` (ranks per
 // allocated node, from ranks_per_node()); with fewer ranks than slots also
-// block's nodes and the tightest of `boxes` (boxes of whole nodes of
-// per_node slots).
+// block's nodes, the tightest of `boxes` (boxes of whole nodes of per_node
+// slots) and, when `spread`, every allocated node evenly: fewer ranks a
+// node share each NIC, which only a model with bandwidth can weigh.
 std::vector<NodeSet> node_sets(const Allocation& allocation, std::size_t ranks,
                                const std::vector<std::uint32_t>& compact, const std::vector<NodeBox>& boxes,
-                               std::size_t per_node);
+                               std::size_t per_node, bool spread);
 
 }  // namespace rankmap::detail
