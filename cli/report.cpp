@@ -59,7 +59,8 @@ nlohmann::ordered_json report_json(const Metrics& mapping, const Metrics& baseli
       return nlohmann::ordered_json{{"phases", t.phases},
                                     {"slowest_ns", t.slowest_ns},
                                     {"p2p_ns", t.p2p_ns},
-                                    {"chain_ns", t.chain_ns}};
+                                    {"chain_ns", t.chain_ns},
+                                    {"collective_floor_ns", t.collective_floor_ns}};
     };
     if (prediction->model == "flow")
       doc["flow_model"] = {{"mapping", flow_json(prediction->mapping_flow)},

@@ -12,13 +12,15 @@ max-min fair share of every link on its way: the sender node's injection
 link, the network links of the machine's routing, the receiver node's
 ejection link, each `link_gbps` each way. Shares are recomputed whenever a
 message starts streaming or ends (progressive filling). A rank's phase ends
-with the last message it receives, or sends when larger than the eager
-limit (SMPI's 65,536 bytes).
+with the last message it receives, or sends when of the eager limit (SMPI's
+65,536 bytes) or more.
 
 Collective traffic (the coll kind: the partners of the MPI library's
 algorithms, e.g. recursive doubling) is a chain of rounds. Each message
 waits for the one before, so a rank's collective time is the sum of its
-received messages' latency plus size over the bandwidth.
+received messages' latency plus size over the bandwidth. All ranks' rounds
+run at once and share links, so it is no less than the busiest resource's
+collective bytes over the bandwidth (what decides a large all-to-all).
 
 A rank's time is the sum of its phase ends plus its collective time. The run's is
 the slowest rank's (neighbours wait for each other, so the slowest paces
@@ -107,8 +109,13 @@ def node_of(mapping_csv, machine):
 
 
 def phase_total(machine, edges, nodes):
-    """Each rank's time over all phases (ns): phases j < m hold every pair
-    with more than j messages."""
+    """Each rank's time over all phases (ns): K phases, K the (upper) median
+    pair's message count; phases j < m hold every pair with more than j
+    messages, and a pair with more than K sends its bytes over all K."""
+    counts = sorted(k for s, d, b, k in edges if s != d and k > 0)
+    if counts:
+        K = counts[len(counts) // 2]
+        edges = [(s, d, b, min(k, K)) for s, d, b, k in edges]  # b / K bytes a phase when k > K
     total, done = {}, 0
     for count in sorted({k for s, d, b, k in edges if s != d and k > 0}):
         ends = phase_end(machine, [e for e in edges if e[3] >= count], nodes)
@@ -169,21 +176,28 @@ def phase_end(machine, edges, nodes):
     done = {}
     for i, (s, d, size, _, _) in enumerate(flows):
         done[d] = max(done.get(d, 0.0), end[i])
-        if size > EAGER_LIMIT:
+        if size >= EAGER_LIMIT:
             done[s] = max(done.get(s, 0.0), end[i])
     return done
 
 
 def collective_time(machine, edges, nodes):
-    """Each rank's collective time (ns): its received messages one after another."""
-    total = {}
+    """Each rank's collective time (ns): its received messages one after
+    another, and no less than the busiest resource's collective bytes
+    (injection, network link or ejection) over the bandwidth."""
+    total, load = {}, {}
     for s, d, b, k in edges:
         if s == d or k == 0:
             continue
         a, c = nodes[s], nodes[d]
-        latency = machine.t_local if a == c else machine.t_inj + machine.t_ej + machine.t_hop * len(machine.route(a, c))
+        route = machine.route(a, c) if a != c else []
+        latency = machine.t_local if a == c else machine.t_inj + machine.t_ej + machine.t_hop * len(route)
         total[d] = total.get(d, 0.0) + k * (latency + b / k / machine.bw)
-    return total
+        if a != c:
+            for resource in [("inj", a), *route, ("ej", c)]:
+                load[resource] = load.get(resource, 0) + b
+    floor = max(load.values(), default=0) / machine.bw
+    return {r: max(t, floor) for r, t in total.items()}
 
 
 def run_time(machine, p2p, coll, nodes):

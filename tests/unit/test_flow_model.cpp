@@ -79,15 +79,28 @@ TEST(FlowModel, MaxMinSharesByHand) {
 }
 
 // Phases by message count: on a 4-ring without bandwidth, rank 2 receives
-// one message from rank 0 (2 hops, 1000 ns) and two from rank 1 (1 hop,
-// 900 ns). Phase 1 holds both (1000 ns), phase 2 only rank 1's (900 ns).
+// one message from rank 0 (2 hops, 1000 ns) and two each from ranks 1 and 3
+// (1 hop, 900 ns). K is the median count, 2: phase 1 holds all three
+// (1000 ns), phase 2 only the two pairs (900 ns).
 TEST(FlowModel, PairsTakePartInAsManyPhasesAsTheyHaveMessages) {
   const Machine m = test::make_machine("[4]", "", "n[0-3]");
   const Allocation a = make_allocation(m, {});
-  const FlowTimes t = flow_times(edges(3, {{0, 2, 10, 1}, {1, 2, 20, 2}}), Graph{}, m, a,
-                                 Mapping{{{0, 0}, {1, 0}, {2, 0}}});
+  const FlowTimes t = flow_times(edges(4, {{0, 2, 10, 1}, {1, 2, 20, 2}, {3, 2, 20, 2}}), Graph{}, m, a,
+                                 Mapping{{{0, 0}, {1, 0}, {2, 0}, {3, 0}}});
   EXPECT_EQ(t.phases, 2);
   EXPECT_DOUBLE_EQ(t.slowest_ns, 1000 + 900);
+}
+
+// A pair with more messages than the median spreads them over the K
+// phases: rank 0 sends rank 1 (2 hops) 4 messages, ranks 2 and 3 (one node)
+// exchange 2 each way. K = 2, so rank 1 waits 2 x 1000 ns, not 4 x 1000.
+TEST(FlowModel, PairsAboveTheMedianSpreadOverThePhases) {
+  const Machine m = with_bandwidth(test::make_machine("[4]", "", "n[0-3]", "core:2"));
+  const Allocation a = make_allocation(m, {});
+  const FlowTimes t = flow_times(edges(4, {{0, 1, 0, 4}, {2, 3, 0, 2}, {3, 2, 0, 2}}), Graph{}, m, a,
+                                 Mapping{{{0, 0}, {2, 0}, {1, 0}, {1, 1}}});
+  EXPECT_EQ(t.phases, 2);
+  EXPECT_DOUBLE_EQ(t.slowest_ns, 2 * 1000);
 }
 
 // Collectives are chains: rank 0 receives 3 messages of 1,000 B from rank
@@ -106,6 +119,12 @@ TEST(FlowModel, CollectiveChainsAndTheEagerLimit) {
   EXPECT_DOUBLE_EQ(big.slowest_ns, 100900 + 900);
   EXPECT_DOUBLE_EQ(big.p2p_ns, 100900);
   EXPECT_DOUBLE_EQ(big.chain_ns, 900);
+  // At exactly the limit the sender waits (900 + 65,536 ns); one byte less
+  // and only the receiver does: rank 0's time is then its 900 ns chain.
+  const FlowTimes at = flow_times(edges(2, {{0, 1, 65536, 1}}), edges(2, {{1, 0, 0, 1}}), m, a, map);
+  EXPECT_DOUBLE_EQ(at.slowest_ns, 65536 + 900 + 900);
+  const FlowTimes below = flow_times(edges(2, {{0, 1, 65535, 1}}), edges(2, {{1, 0, 0, 1}}), m, a, map);
+  EXPECT_DOUBLE_EQ(below.slowest_ns, 65535 + 900);
 }
 
 // Past kMaxFlowsPerPhase messages a phase the model is not run: 512 ranks

@@ -100,10 +100,12 @@ PhaseTimes phase_times(const Graph& graph, const Machine& machine, const Allocat
 //     way. Shares are recomputed whenever a message starts or ends. Inside
 //     a node a message streams alone at the link rate.
 //   - a rank's phase ends with the last message it receives, or sends when
-//     the message is above the eager limit (the sender then waits for the
+//     the message is kEagerLimitBytes or more (the sender then waits for the
 //     receiver).
 //   - collective traffic (the MPI library's rounds) is a chain: a rank
-//     receives its messages one after another, each T(h) + size / bw.
+//     receives its messages one after another, each T(h) + size / bw. All
+//     ranks' rounds run at once, so a chain is no shorter than the busiest
+//     resource's collective bytes over bw (the collective floor).
 // A rank's time is the sum of its phase ends plus its chain. The run's is
 // the slowest rank's: neighbours wait for each other. Without a bandwidth
 // (link_gbps 0) only latencies count, and a graph whose every message is h
@@ -117,9 +119,12 @@ struct FlowTimes {
   double phases = 0;                // K
   double slowest_ns = 0;            // the slowest rank's time
   double p2p_ns = 0, chain_ns = 0;  // that rank's phases and collective chain
+  double collective_floor_ns = 0;   // the busiest resource's collective bytes over bw
 };
 inline constexpr std::size_t kMaxFlowsPerPhase = std::size_t{1} << 17;
-inline constexpr double kEagerLimitBytes = 65536;  // Open MPI's and SMPI's usual rendezvous threshold
+// SMPI's detached-send threshold (smpi/send-is-detached-thresh): smaller
+// sends are buffered, this size and larger wait; Open MPI's TCP eager limit.
+inline constexpr double kEagerLimitBytes = 65536;
 // `collective` may be empty (a graph without traffic kinds is all p2p).
 FlowTimes flow_times(const Graph& p2p, const Graph& collective, const Machine& machine,
                      const Allocation& allocation, const Mapping& mapping);

@@ -173,7 +173,20 @@ FlowTimes flow_times(const Graph& p2p, const Graph& collective, const Machine& m
   for (std::uint32_t r = 0; r < p2p.ranks; ++r)
     for (std::uint64_t e = p2p.offsets[r]; e < p2p.offsets[r + 1]; ++e) messages += p2p.targets[e] != r && p2p.msgs[e] > 0;
   if (messages > kMaxFlowsPerPhase) return t;
-  const std::vector<Flow> flows = flows_of(p2p, machine, geometry, mapping, nodes);
+  std::vector<Flow> flows = flows_of(p2p, machine, geometry, mapping, nodes);
+  // K, the phases: the (upper) median pair's message count. A pair with
+  // more sends its bytes spread over all K (a halo's two faces to one
+  // partner, in a grid two ranks deep, go out together, not in phases of
+  // their own).
+  if (!flows.empty()) {
+    std::vector<std::uint64_t> counts;
+    for (const Flow& f : flows) counts.push_back(f.messages);
+    const auto middle = static_cast<std::ptrdiff_t>(counts.size() / 2);
+    std::nth_element(counts.begin(), counts.begin() + middle, counts.end());
+    const std::uint64_t k = counts[static_cast<std::size_t>(middle)];
+    for (Flow& f : flows)
+      if (f.messages > k) f.bytes = f.bytes * static_cast<double>(f.messages) / static_cast<double>(k), f.messages = k;
+  }
   std::vector<double> rank_ns(mapping.ranks.size(), 0);
   // Phases j < m hold every pair with more than j messages: between two
   // consecutive message counts of the graph the phases are alike.
@@ -194,15 +207,18 @@ FlowTimes flow_times(const Graph& p2p, const Graph& collective, const Machine& m
     std::fill(phase_end.begin(), phase_end.end(), 0.0);
     for (std::uint32_t f : active) {
       phase_end[flows[f].dst] = std::max(phase_end[flows[f].dst], end[f]);
-      if (flows[f].bytes > kEagerLimitBytes) phase_end[flows[f].src] = std::max(phase_end[flows[f].src], end[f]);
+      if (flows[f].bytes >= kEagerLimitBytes) phase_end[flows[f].src] = std::max(phase_end[flows[f].src], end[f]);
     }
     const auto repeats = static_cast<double>(count - done);
     for (std::size_t r = 0; r < rank_ns.size(); ++r) rank_ns[r] += repeats * phase_end[r];
     done = count;
   }
 
-  // Collectives: each message after the one before.
+  // Collectives: each message after the one before, and no faster than the
+  // busiest resource's collective bytes allow (every rank's rounds run at
+  // once: a large all-to-all is bound by its most shared link).
   std::vector<double> chain_ns(mapping.ranks.size(), 0);
+  std::vector<double> load(net.num_links() + 2 * nodes, 0);
   for (std::uint32_t r = 0; r < collective.ranks; ++r)
     for (std::uint64_t e = collective.offsets[r]; e < collective.offsets[r + 1]; ++e) {
       const std::uint32_t s = collective.targets[e];
@@ -210,9 +226,16 @@ FlowTimes flow_times(const Graph& p2p, const Graph& collective, const Machine& m
       if (s == r || m == 0) continue;
       const int a = mapping.ranks[r].node, b = mapping.ranks[s].node;
       const double latency = a == b ? net.local_ns() : message_time_ns(net, geometry.hops(a, b));
-      const double size = static_cast<double>(collective.bytes[e]) / static_cast<double>(m);
-      chain_ns[s] += static_cast<double>(m) * (latency + (bytes_per_ns > 0 ? size / bytes_per_ns : 0));
+      const auto bytes = static_cast<double>(collective.bytes[e]);
+      chain_ns[s] += static_cast<double>(m) * latency + (bytes_per_ns > 0 ? bytes / bytes_per_ns : 0);
+      if (a == b) continue;
+      load[net.num_links() + static_cast<std::size_t>(a)] += bytes;
+      for_each_link(net, geometry.coord_index(a), geometry.coord_index(b), [&](std::size_t link) { load[link] += bytes; });
+      load[net.num_links() + nodes + static_cast<std::size_t>(b)] += bytes;
     }
+  if (bytes_per_ns > 0) t.collective_floor_ns = *std::max_element(load.begin(), load.end()) / bytes_per_ns;
+  for (std::uint32_t r = 0; r < collective.ranks; ++r)
+    if (chain_ns[r] > 0) chain_ns[r] = std::max(chain_ns[r], t.collective_floor_ns);
   for (std::size_t r = 0; r < rank_ns.size(); ++r)
     if (rank_ns[r] + chain_ns[r] > t.slowest_ns || r == 0)
       t.slowest_ns = rank_ns[r] + chain_ns[r], t.p2p_ns = rank_ns[r], t.chain_ns = chain_ns[r];
