@@ -62,7 +62,14 @@ nlohmann::ordered_json report_json(const Metrics& mapping, const Metrics& baseli
                                     {"chain_ns", t.chain_ns},
                                     {"collective_floor_ns", t.collective_floor_ns}};
     };
-    if (prediction->model == "flow")
+    if (prediction->pipeline.computed) {
+      const PipelineTimes& t = prediction->pipeline;
+      doc["pipeline_model"] = {{"stages", t.stages},
+                               {"compute_ns", t.compute_ns},
+                               {"mapping_ns", t.mapping_ns},
+                               {"baseline_ns", t.baseline_ns}};
+    }
+    if (prediction->model == "flow" || prediction->model == "pipeline")
       doc["flow_model"] = {{"mapping", flow_json(prediction->mapping_flow)},
                            {"baseline", flow_json(prediction->baseline_flow)}};
     else
@@ -101,7 +108,11 @@ std::optional<Prediction> predict(const Graph& graph, const Machine& machine, co
   const Graph& collective = kinds && request.collective ? *request.collective : none;
   p.baseline_flow = flow_times(p2p, collective, machine, allocation, base_mapping);
   if (p.baseline_flow.computed) p.mapping_flow = flow_times(p2p, collective, machine, allocation, mapping);
-  if (p.mapping_flow.computed) {
+  if (is_pipeline(p2p)) p.pipeline = pipeline_times(p2p, machine, allocation, mapping, base_mapping, p.p_mpi);
+  if (p.pipeline.computed && p.mapping_flow.computed) {  // a wavefront: ranks wait along the pipe
+    p.model = "pipeline";
+    p.gain = (p.pipeline.baseline_ns - p.pipeline.mapping_ns) / p.pipeline.baseline_ns;
+  } else if (p.mapping_flow.computed) {
     p.model = "flow";
     p.gain = relative_gain(p.p_mpi, p.baseline_flow.slowest_ns, p.mapping_flow.slowest_ns);
   } else {  // too large a graph for the flow model
@@ -160,7 +171,14 @@ void report(const Graph& graph, const Machine& machine, const Allocation& alloca
       predict(graph, machine, allocation, mapping, base_mapping, ours, base, request);
   if (prediction) {
     char line[300];
-    if (prediction->model == "flow")
+    if (prediction->model == "pipeline")
+      std::snprintf(line, sizeof line,
+                    "predicted gain %.2f %% over %s (pipeline model: one-way traffic, %.0f stages of %.1f us "
+                    "compute; p_mpi %.3f from %s; run %.1f us, %s %.1f us)\n",
+                    100 * prediction->gain, column.c_str(), prediction->pipeline.stages,
+                    prediction->pipeline.compute_ns / 1e3, prediction->p_mpi, prediction->p_mpi_source.c_str(),
+                    prediction->pipeline.mapping_ns / 1e3, column.c_str(), prediction->pipeline.baseline_ns / 1e3);
+    else if (prediction->model == "flow")
       std::snprintf(line, sizeof line,
                     "predicted gain %.2f %% over %s (flow model, p_mpi %.3f from %s; slowest rank's "
                     "communication %.1f us, %s %.1f us)\n",

@@ -2,15 +2,19 @@
 // machine's routing order, which neither the XML <cluster> nor SimGrid's
 // torus zone can express. Loaded by smpirun -platform ./torus.so.
 //
-// Each torus vertex is a star zone holding one host (a node) behind a
-// router; the host's NIC link (latency t_inj, passed up and down, so the
-// ejection side counts it too; full duplex: a bandwidth each way) joins it
-// to the router. Directed torus links of latency t_hop join the routers:
-// one per vertex, dimension and direction, as rankmap's Network::link_id.
-// A message of d hops costs t_inj + t_ej + d * t_hop, the T(d) of
-// rankmap's gain model. Ranks on one node talk over the host's loopback
-// link, of latency t_local (the machine file's t_local_ns; by default
-// t_inj + t_ej, as the model's default).
+// Each torus vertex is a zone holding a node: one host per core (named
+// "<node>-<core>", so that each rank has a host of its own), a router, and
+// the node's NIC link between them (latency t_inj, passed up and down, so
+// the ejection side counts it too; full duplex: a bandwidth each way),
+// which all the node's hosts share. Directed torus links of latency t_hop
+// join the routers: one per vertex, dimension and direction, as rankmap's
+// Network::link_id. A message of d hops costs t_inj + t_ej + d * t_hop,
+// the T(d) of rankmap's gain model. Two ranks of one node talk over the
+// node's memory link, of latency t_local (the machine file's t_local_ns;
+// by default t_inj + t_ej, as the model's default), each message alone at
+// the link rate. A rank's messages to itself (MPICH-style collectives copy
+// buffers that way) take SimGrid's loopback, free as in a real MPI's
+// memcpy; with one host a node they would take t_local.
 //
 // Routes follow the machine's routing order ("+X+Y+Z-X-Y-Z" by default,
 // "+X+Y+Z+W-X-Y-Z-W" on Desmos): each dimension the shorter way round,
@@ -27,8 +31,8 @@
 //   RANKMAP_SMPI_HOP_NS  129         per-hop latency
 //   RANKMAP_SMPI_LOCAL_NS 2*NIC_NS   a message between ranks of one node
 //   RANKMAP_SMPI_GBPS    100         link bandwidth, Gbit/s
-//   RANKMAP_SMPI_CORES   16          cores per node
-//   RANKMAP_SMPI_HOST    "node%02lu" host names by vertex index (X fastest,
+//   RANKMAP_SMPI_CORES   16          hosts (ranks) per node
+//   RANKMAP_SMPI_HOST    "node%02lu" node names by vertex index (X fastest,
 //                                    the order of rankmap's machine files)
 #include <simgrid/s4u.hpp>
 
@@ -97,26 +101,33 @@ struct Node {
   simgrid::kernel::routing::NetPoint* router;
 };
 
-// One torus vertex: host -- NIC link -- router (the zone's gateway).
+// One torus vertex: its hosts -- NIC link -- router (the zone's gateway),
+// and host -- memory link -- host inside the node.
 Node make_node(const sg4::NetZone* torus, unsigned long id) {
   const std::string name = host_name(id);
-  auto* zone = sg4::create_star_zone(name + "-zone");
+  auto* zone = sg4::create_full_zone(name + "-zone");
   zone->set_parent(torus);
-  const sg4::Host* host = zone->create_host(name, "1Gf")->set_core_count(static_cast<int>(env_number("RANKMAP_SMPI_CORES", 16)))->seal();
   const double nic_ns = env_number("RANKMAP_SMPI_NIC_NS", 425);
   // Full duplex, like the hardware and the gain model's phase terms: the
   // node's injection (UP) and ejection (DOWN) each carry the bandwidth.
   const sg4::Link* nic = zone->create_split_duplex_link(name + "-nic", bytes_per_second())
                              ->set_latency(nic_ns * 1e-9)
                              ->seal();
-  const sg4::Link* loopback = zone->create_link(name + "-loopback", bytes_per_second())
-                                  ->set_latency(env_number("RANKMAP_SMPI_LOCAL_NS", 2 * nic_ns) * 1e-9)
-                                  ->set_sharing_policy(sg4::Link::SharingPolicy::FATPIPE)
-                                  ->seal();
+  const sg4::Link* memory = zone->create_link(name + "-memory", bytes_per_second())
+                                ->set_latency(env_number("RANKMAP_SMPI_LOCAL_NS", 2 * nic_ns) * 1e-9)
+                                ->set_sharing_policy(sg4::Link::SharingPolicy::FATPIPE)
+                                ->seal();
   auto* router = zone->create_router(name + "-router");
-  zone->add_route(host->get_netpoint(), nullptr, nullptr, nullptr,
-                  {sg4::LinkInRoute(nic, sg4::LinkInRoute::Direction::UP)}, true);
-  zone->add_route(host->get_netpoint(), host->get_netpoint(), nullptr, nullptr, {sg4::LinkInRoute(loopback)}, false);
+  std::vector<simgrid::kernel::routing::NetPoint*> hosts;
+  const auto cores = static_cast<int>(env_number("RANKMAP_SMPI_CORES", 16));
+  for (int c = 0; c < cores; ++c)
+    hosts.push_back(zone->create_host(name + "-" + std::to_string(c), "1Gf")->seal()->get_netpoint());
+  for (auto* h : hosts) {
+    zone->add_route(h, router, nullptr, nullptr, {sg4::LinkInRoute(nic, sg4::LinkInRoute::Direction::UP)}, false);
+    zone->add_route(router, h, nullptr, nullptr, {sg4::LinkInRoute(nic, sg4::LinkInRoute::Direction::DOWN)}, false);
+    for (auto* other : hosts)
+      if (other != h) zone->add_route(h, other, nullptr, nullptr, {sg4::LinkInRoute(memory)}, false);
+  }
   zone->seal();
   return {zone->get_netpoint(), router};
 }

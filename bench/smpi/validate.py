@@ -71,8 +71,9 @@ def run(cmd, **kw):
     return r.stdout
 
 
-def platform_env(machine):
-    """The SMPI platform's parameters from a rankmap machine file."""
+def platform_env(machine, ppn):
+    """The SMPI platform's parameters from a rankmap machine file, with a
+    host for each of `ppn` ranks a node."""
     net = machine["network"]
     if net["t_inj_ns"] != net["t_ej_ns"]:
         sys.exit("validate.py: the SMPI platform needs t_inj_ns == t_ej_ns")
@@ -88,6 +89,7 @@ def platform_env(machine):
                RANKMAP_SMPI_NIC_NS=str(net["t_inj_ns"]),
                RANKMAP_SMPI_HOP_NS=str(net["t_hop_ns"]),
                RANKMAP_SMPI_GBPS=str(net.get("link_gbps", 100)),
+               RANKMAP_SMPI_CORES=str(ppn),
                RANKMAP_SMPI_HOST=f"{prefix}%0{digits}lu")
     if "routing" in net:  # else the platform's default, the machine file's too
         env["RANKMAP_SMPI_ROUTING"] = net["routing"].replace(" ", "")
@@ -97,17 +99,17 @@ def platform_env(machine):
 
 
 def hostfile(csv_path, out_path):
-    """rankmap's csv mapping (rank,host,...) as smpirun's hostfile: one
-    `host:n` line per run of consecutive ranks on one host."""
-    hosts = [line.split(",")[1] for line in csv_path.read_text().splitlines()[1:] if line]
+    """rankmap's csv mapping (rank,host,...) as smpirun's hostfile: the
+    platform has a host per core, `<node>-<k>`; a node's ranks take its
+    hosts in rank order, one `host:1` line each."""
+    nodes = [line.split(",")[1] for line in csv_path.read_text().splitlines()[1:] if line]
+    seen = {}
     lines = []
-    for h in hosts:
-        if lines and lines[-1][0] == h:
-            lines[-1][1] += 1
-        else:
-            lines.append([h, 1])
-    out_path.write_text("".join(f"{h}:{n}\n" for h, n in lines))
-    return len(hosts)
+    for n in nodes:
+        lines.append(f"{n}-{seen.get(n, 0)}:1\n")
+        seen[n] = seen.get(n, 0) + 1
+    out_path.write_text("".join(lines))
+    return len(nodes)
 
 
 def simulate(app, args, hosts, ranks, env, platform):
@@ -152,7 +154,7 @@ def scenario(name, build, work):
     simulated = d / f"{app}.smpi"
     run(["smpicc", "-O1", "-I", ROOT / "apps", ROOT / "apps" / f"{app}.c", "-o", simulated])
     platform = str(build / "lib" / "rankmap-smpi-torus.so")
-    penv = platform_env(machine)
+    penv = platform_env(machine, ppn)
     times = {}
     for which in ("before", "rankmap"):
         hosts = d / f"{which}.hosts"

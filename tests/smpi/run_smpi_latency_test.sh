@@ -3,7 +3,8 @@
 # model's message time: an 8-byte ping-pong between node00 and a node d hops
 # away, simulated by SimGrid's SMPI, takes T(d) = t_inj + t_ej + t_hop * d
 # one way (plus 8 B at 100 Gbit/s), on a 4x4x4 torus with the Desmos
-# latencies (425 + 425 ns, 129 ns a hop). Within 1 %: SimGrid adds about
+# latencies (425 + 425 ns, 129 ns a hop); between two cores of node00 it
+# takes t_local (by default t_inj + t_ej). Within 1 %: SimGrid adds about
 # 1.3 ns a hop for the 8 bytes on each link, and the ping-pong's start-up
 # skew spread over its 1000 rounds.
 # Usage: run_smpi_latency_test.sh PLATFORM_SO SOURCE_DIR
@@ -16,10 +17,11 @@ cd "$work"
 smpicc -O1 "$src/apps/pingpong.c" -o pingpong
 export RANKMAP_SMPI_DIMS=4,4,4 RANKMAP_SMPI_NIC_NS=425 RANKMAP_SMPI_HOP_NS=129 RANKMAP_SMPI_GBPS=100
 failed=0
-# node01 is (1,0,0): 1 hop; node02 (2,0,0): 2; node21 (1,1,1): 3; node42 (2,2,2): 6.
-for spec in "node01 1" "node02 2" "node21 3" "node42 6"; do
+# Hosts are cores, <node>-<core>. node01 is (1,0,0): 1 hop; node02 (2,0,0):
+# 2; node21 (1,1,1): 3; node42 (2,2,2): 6; node00-1 is node00's second core.
+for spec in "node01-0 1" "node02-0 2" "node21-0 3" "node42-0 6" "node00-1 0"; do
   set -- $spec
-  printf 'node00\n%s\n' "$1" >hosts
+  printf 'node00-0\n%s\n' "$1" >hosts
   round_trip_us=$(smpirun -np 2 -hostfile hosts -platform "$platform" --cfg=smpi/lat-factor:0:1 \
     --cfg=smpi/bw-factor:0:1 --cfg=smpi/simulate-computation:no --log=root.thres:critical ./pingpong 8 1000 |
     awk '{print $2}')

@@ -141,3 +141,33 @@ TEST(FlowModel, TooManyFlowsIsNotComputed) {
   }
   EXPECT_FALSE(flow_times(b.build(), Graph{}, m, a, map).computed);
 }
+
+// The pipeline term by hand: 0 -> 1 -> 2, two messages a pair (K = 2), on
+// a 4-ring without bandwidth (T(h) = 800 + 100 h). With ranks on nodes
+// 0, 1, 2 every message takes 900 ns, and stage by stage (a rank waits for
+// its upstream message, computes c, and its send ends when the receiver,
+// ready from its stage's start, has it) rank 2 ends at 4c + 3600. An MPI
+// share of 2/3 then means 1 - 2c / (4c + 3600) = 2/3: c = 1800, a run of
+// 10,800 ns. With rank 2 on node 3 (1 -> 2 takes 1000 ns) the same c gives
+// 11,000 ns, worked through the same recurrence.
+TEST(PipelineModel, ChainOfThreeByHand) {
+  const Machine m = test::make_machine("[4]", "", "n[0-3]");
+  const Allocation a = make_allocation(m, {});
+  const Graph g = edges(3, {{0, 1, 16, 2}, {1, 2, 16, 2}});
+  ASSERT_TRUE(is_pipeline(g));
+  const PipelineTimes t = pipeline_times(g, m, a, Mapping{{{0, 0}, {1, 0}, {3, 0}}},
+                                         Mapping{{{0, 0}, {1, 0}, {2, 0}}}, 2.0 / 3);
+  ASSERT_TRUE(t.computed);
+  EXPECT_EQ(t.stages, 2);
+  EXPECT_NEAR(t.compute_ns, 1800, 1e-6);
+  EXPECT_NEAR(t.baseline_ns, 10800, 1e-6);
+  EXPECT_NEAR(t.mapping_ns, 11000, 1e-6);
+}
+
+// Exchanges are not pipelines: a pair both ways, or one-way pairs in a cycle.
+TEST(PipelineModel, ExchangesAndCyclesAreNotPipelines) {
+  EXPECT_FALSE(is_pipeline(edges(2, {{0, 1, 8, 1}, {1, 0, 8, 1}})));
+  EXPECT_FALSE(is_pipeline(edges(3, {{0, 1, 8, 1}, {1, 2, 8, 1}, {2, 0, 8, 1}})));
+  EXPECT_FALSE(is_pipeline(edges(2, {})));
+  EXPECT_TRUE(is_pipeline(edges(4, {{0, 1, 8, 1}, {0, 2, 8, 1}, {1, 3, 8, 1}, {2, 3, 8, 1}})));
+}

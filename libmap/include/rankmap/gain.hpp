@@ -129,4 +129,25 @@ inline constexpr double kEagerLimitBytes = 65536;
 FlowTimes flow_times(const Graph& p2p, const Graph& collective, const Machine& machine,
                      const Allocation& allocation, const Mapping& mapping);
 
+// The pipeline term. When every point-to-point pair goes one way and the
+// pairs close no cycle (a wavefront: ranks wait for upstream neighbours
+// and pass on downstream), ranks do not wait for each other at once but
+// one after another along the pipe, so exchange phases are the wrong
+// picture. Then the run is K stages (K as in the flow model); in each, a
+// rank receives from its upstream ranks in rank order, each message
+// leaving when both ends are ready and taking T(h) + size / bw, computes
+// for c, then sends downstream in rank order, each send ending when the
+// message is received (as in SMPI, and in MPI's rendezvous protocol). c is
+// solved so that the baseline's MPI share is p_mpi; the gain is then the
+// run times' relative difference. Collectives are not counted.
+bool is_pipeline(const Graph& p2p);
+struct PipelineTimes {
+  bool computed = false;  // false: not a pipeline, or K x pairs over 4M (too long to solve for c)
+  double stages = 0;      // K
+  double compute_ns = 0;  // c
+  double baseline_ns = 0, mapping_ns = 0;  // the runs' times, compute included
+};
+PipelineTimes pipeline_times(const Graph& p2p, const Machine& machine, const Allocation& allocation,
+                             const Mapping& mapping, const Mapping& baseline, double p_mpi);
+
 }  // namespace rankmap

@@ -240,7 +240,8 @@ class Engine {
   // profile's traffic is timed: the weights of a matrix or a METIS graph
   // are not bytes in messages.)
   bool can_time() const {
-    if (machine_.network.link_gbps <= 0 || graph_.ranks > allocation_.total_slots()) return false;
+    // A pipeline's time needs its compute time, which only p_mpi gives.
+    if (machine_.network.link_gbps <= 0 || graph_.ranks > allocation_.total_slots() || is_pipeline(p2p_)) return false;
     std::size_t pairs = 0;
     for (std::uint32_t r = 0; r < p2p_.ranks && pairs <= kEngineFlowPairs; ++r)
       pairs += static_cast<std::size_t>(p2p_.offsets[r + 1] - p2p_.offsets[r]);
