@@ -215,8 +215,7 @@ def main():
     ap.add_argument("before")
     ap.add_argument("after")
     ap.add_argument("--p-mpi", type=float)
-    ap.add_argument("--routing", help="override the machine's routing order, e.g. +X-X+Y-Y+Z-Z, the dimension "
-                    "order SimGrid's torus zone routes in")
+    ap.add_argument("--routing", help="override the machine's routing order, e.g. +X-X+Y-Y+Z-Z")
     ap.add_argument("--build", default=str(ROOT / "build"))
     a = ap.parse_args()
     rankmap = Path(a.build) / "cli" / "rankmap"

@@ -117,8 +117,10 @@ def simulate(app, args, hosts, ranks, env, platform):
                "--cfg=smpi/lat-factor:0:1", "--cfg=smpi/bw-factor:0:1",
                # a credit-based HPC fabric: fair sharing (no TCP RTT weighting), no ACK traffic
                "--cfg=network/weight-S:0", "--cfg=network/crosstraffic:0", "--cfg=smpi/simulate-computation:no",
-               # collectives by Open MPI's decision rules, as in the profiled run
-               "--cfg=smpi/coll-selector:ompi",
+               # collectives by Open MPI's decision rules, as in the profiled run;
+               # SimGrid 3.32's rules reduce then broadcast a small allreduce,
+               # where the profiled Open MPI 4.1 doubles recursively
+               "--cfg=smpi/coll-selector:ompi", "--cfg=smpi/allreduce:rdb",
                # smpi_execute(s) then takes s on the platform's 1 Gflop/s hosts, however short
                "--cfg=smpi/host-speed:1Gf", "--cfg=smpi/cpu-threshold:0",
                "--log=root.thres:critical", app, *args], env=env)

@@ -127,6 +127,25 @@ TEST(FlowModel, CollectiveChainsAndTheEagerLimit) {
   EXPECT_DOUBLE_EQ(below.slowest_ns, 65535 + 900);
 }
 
+// The collective floor: ranks 0 and 1 on node 0 each send 1,000 B of
+// collective traffic to ranks 2 and 3 on node 1, one hop away, at 1 B/ns.
+// Each chain alone is 900 + 1000 ns, but node 0's injection link carries
+// 2,000 B: no receiver's chain is shorter than 2,000 ns. Senders receive
+// nothing and keep a chain of 0.
+TEST(FlowModel, CollectiveFloorByHand) {
+  const Machine m = with_bandwidth(test::make_machine("[4]", "", "n[0-3]", "core:2"));
+  const Allocation a = make_allocation(m, {});
+  const Mapping map{{{0, 0}, {0, 1}, {1, 0}, {1, 1}}};
+  const FlowTimes t = flow_times(Graph{edges(4, {})}, edges(4, {{0, 2, 1000, 1}, {1, 3, 1000, 1}}), m, a, map);
+  EXPECT_DOUBLE_EQ(t.collective_floor_ns, 2000);
+  EXPECT_DOUBLE_EQ(t.slowest_ns, 2000);
+  EXPECT_DOUBLE_EQ(t.chain_ns, 2000);
+  // One sender alone: its 1,000 B set the floor below its chain's 1,900 ns.
+  const FlowTimes one = flow_times(Graph{edges(4, {})}, edges(4, {{0, 2, 1000, 1}}), m, a, map);
+  EXPECT_DOUBLE_EQ(one.collective_floor_ns, 1000);
+  EXPECT_DOUBLE_EQ(one.slowest_ns, 1900);
+}
+
 // Past kMaxFlowsPerPhase messages a phase the model is not run: 512 ranks
 // all to all are 261,632 pairs.
 TEST(FlowModel, TooManyFlowsIsNotComputed) {
