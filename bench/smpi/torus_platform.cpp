@@ -34,13 +34,16 @@
 //   RANKMAP_SMPI_CORES   16          hosts (ranks) per node
 //   RANKMAP_SMPI_HOST    "node%02lu" node names by vertex index (X fastest,
 //                                    the order of rankmap's machine files)
+#include <simgrid/kernel/resource/NetworkModelIntf.hpp>
 #include <simgrid/s4u.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace sg4 = simgrid::s4u;
@@ -150,12 +153,24 @@ void load_platform(const sg4::Engine& /*engine*/) {
   for (unsigned long id = 0; id < count; ++id) nodes.push_back(make_node(torus, id));
   // Directed links, indexed as Network::link_id: (vertex * dims + dim) * 2 + (sign < 0).
   std::vector<const sg4::Link*> links;
+  // Torus links carry no latency of their own: SimGrid shares a link among
+  // flows in inverse proportion to their routes' latency (a TCP effect;
+  // network_cm02.cpp, whatever network/weight-S), while an HPC fabric's
+  // credit-based flow control shares fairly. With every route's latency
+  // 2 * t_nic the shares are fair, and a latency factor adds the hops back.
   for (unsigned long id = 0; id < count; ++id)
     for (int d = 0; d < nd; ++d)
       for (const char* sign : {"+", "-"})
         links.push_back(torus->create_link("torus-" + std::to_string(id) + "-" + "XYZWV"[d] + sign, bytes_per_second())
-                            ->set_latency(env_number("RANKMAP_SMPI_HOP_NS", 129) * 1e-9)
                             ->seal());
+  const double nic_ns = env_number("RANKMAP_SMPI_NIC_NS", 425), hop_ns = env_number("RANKMAP_SMPI_HOP_NS", 129);
+  torus->get_network_model()->set_lat_factor_cb(
+      [nic_ns, hop_ns](double, const sg4::Host*, const sg4::Host*, const std::vector<sg4::Link*>& route,
+                       const std::unordered_set<sg4::NetZone*>&) {
+        const auto hops = std::count_if(route.begin(), route.end(),
+                                        [](const sg4::Link* l) { return l->get_name().rfind("torus-", 0) == 0; });
+        return hops == 0 ? 1.0 : (2 * nic_ns + hop_ns * static_cast<double>(hops)) / (2 * nic_ns);
+      });
   auto coord = [&](unsigned long id, int d) { return static_cast<int>((id / stride[d]) % n[d]); };
   for (unsigned long a = 0; a < count; ++a) {
     for (unsigned long b = 0; b < count; ++b) {
