@@ -44,7 +44,8 @@ struct TrafficKinds {
 // allocated node, and keeps candidates within 1 % of the fastest.
 Mapping map(const Graph& graph, const Machine& machine, const Allocation& allocation,
             const Context& context, const StageCallback& on_stage = {}, const TrafficKinds& kinds = {});
-// Timing a candidate takes about a millisecond per 100 pairs.
+// The flow model's work budget bounds each candidate's timing to about a
+// second; a 64-rank LAMMPS profile takes 0.1 s a candidate.
 inline constexpr std::size_t kEngineFlowPairs = std::size_t{1} << 14;
 
 // The same mapping, with which candidate it is and, when it is block's,

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <queue>
 #include <vector>
 
 #include "machine/node_geometry.hpp"
@@ -25,6 +26,8 @@ struct Edge {
 // receives from; empty when some pair goes both ways or the pairs close a
 // cycle (then ranks wait for each other: exchange phases, not a pipeline).
 std::vector<std::uint32_t> topological_order(const Graph& p2p, std::vector<Edge>& edges, std::uint64_t& stages) {
+  // The flow model's limit: larger graphs fall back to the message model.
+  if (p2p.num_edges() > kMaxFlowsPerPhase) return {};
   std::vector<std::uint32_t> in_degree(p2p.ranks, 0);
   std::vector<std::uint64_t> counts;
   for (std::uint32_t r = 0; r < p2p.ranks; ++r)
@@ -41,18 +44,17 @@ std::vector<std::uint32_t> topological_order(const Graph& p2p, std::vector<Edge>
   std::sort(counts.begin(), counts.end());
   stages = counts[counts.size() / 2];  // as flow_times' K
   // Kahn's algorithm, smallest rank first: a wavefront's own order.
-  std::vector<std::uint32_t> order, ready;
+  std::vector<std::uint32_t> order;
+  std::priority_queue<std::uint32_t, std::vector<std::uint32_t>, std::greater<>> ready;
   for (std::uint32_t r = 0; r < p2p.ranks; ++r)
-    if (in_degree[r] == 0) ready.push_back(r);
-  std::sort(ready.rbegin(), ready.rend());
+    if (in_degree[r] == 0) ready.push(r);
   while (!ready.empty()) {
-    const std::uint32_t r = ready.back();
-    ready.pop_back();
+    const std::uint32_t r = ready.top();
+    ready.pop();
     order.push_back(r);
     for (std::uint64_t e = p2p.offsets[r]; e < p2p.offsets[r + 1]; ++e) {
       const std::uint32_t s = p2p.targets[e];
-      if (s == r || p2p.msgs[e] == 0 || --in_degree[s] != 0) continue;
-      ready.insert(std::upper_bound(ready.begin(), ready.end(), s, std::greater<>()), s);
+      if (s != r && p2p.msgs[e] != 0 && --in_degree[s] == 0) ready.push(s);
     }
   }
   if (order.size() != p2p.ranks) return {};
