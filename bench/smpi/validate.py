@@ -57,6 +57,8 @@ SCENARIOS = {
     "halo3d-desmos-64KiB-random": ("data/machines/desmos.toml", 2, "halo3d", ["4", "4", "4", "8192"], 10, 100.0, "random"),
     "halo3d-desmos-8KiB-rr": ("data/machines/desmos.toml", 4, "halo3d", ["8", "4", "4", "1024"], 20, 20.0, "rr"),
     "fft2d-desmos-32KiB-random": ("data/machines/desmos.toml", 4, "fft2d", ["16", "8", "4096"], 10, 200.0, "random"),
+    "halo3d-desmos-1MiB-rr": ("data/machines/desmos.toml", 2, "halo3d", ["4", "4", "4", "131072"], 10, 1000.0, "rr"),
+    "halo3d-8x4x4-256KiB-random": ("bench/machines/torus-4x4x4.toml", 2, "halo3d", ["8", "4", "4", "32768"], 10, 500.0, "random"),
     # The CI scenarios (ctest smpi_gain): seconds each, the machine file of
     # tests/data. The first gains nothing, the second about 15 %: rr puts
     # every face between nodes, where 64 KiB faces share the NICs.
