@@ -59,6 +59,7 @@ SCENARIOS = {
     "fft2d-desmos-32KiB-random": ("data/machines/desmos.toml", 4, "fft2d", ["16", "8", "4096"], 10, 200.0, "random"),
     "halo3d-desmos-1MiB-rr": ("data/machines/desmos.toml", 2, "halo3d", ["4", "4", "4", "131072"], 10, 1000.0, "rr"),
     "halo3d-8x4x4-256KiB-random": ("bench/machines/torus-4x4x4.toml", 2, "halo3d", ["8", "4", "4", "32768"], 10, 500.0, "random"),
+    "halo3d-desmos-8x8x1-64KiB-random": ("data/machines/desmos.toml", 2, "halo3d", ["8", "8", "1", "8192"], 10, 100.0, "random"),
     # The CI scenarios (ctest smpi_gain): seconds each, the machine file of
     # tests/data. In the first the engine keeps block (no candidate is
     # predicted 1 % faster); the second gains about 15 %: rr puts every

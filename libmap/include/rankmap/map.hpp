@@ -39,9 +39,11 @@ struct TrafficKinds {
 // launcher's block mapping (when the ranks fit the slots), in every preset:
 // never more hop-bytes; or, when `kinds` holds a profile's traffic that
 // the flow model can time (link_gbps set, at most kEngineFlowPairs
-// communicating pairs), never a longer predicted time (gain.hpp,
-// flow_times). The model then also weighs spreading the ranks over every
-// allocated node, and keeps candidates within 1 % of the fastest.
+// communicating pairs, and not one-way pipeline traffic, whose time needs
+// p_mpi), never a longer predicted time (gain.hpp, flow_times): block
+// stays unless a candidate is predicted 1 % faster, candidates more than
+// 1 % slower than the fastest are out, and spreading the ranks over every
+// allocated node is tried too.
 Mapping map(const Graph& graph, const Machine& machine, const Allocation& allocation,
             const Context& context, const StageCallback& on_stage = {}, const TrafficKinds& kinds = {});
 // The flow model's work budget bounds each candidate's timing to about a
