@@ -6,15 +6,18 @@
 // "<node>-<core>", so that each rank has a host of its own), a router, and
 // the node's NIC link between them (latency t_inj, passed up and down, so
 // the ejection side counts it too; full duplex: a bandwidth each way),
-// which all the node's hosts share. Directed torus links of latency t_hop
-// join the routers: one per vertex, dimension and direction, as rankmap's
-// Network::link_id. A message of d hops costs t_inj + t_ej + d * t_hop,
-// the T(d) of rankmap's gain model. Two ranks of one node talk over the
+// which all the node's hosts share. Directed torus links join the
+// routers: one per vertex, dimension and direction, as rankmap's
+// Network::link_id. They carry no latency (SimGrid would then share links
+// unfairly, by route latency); a latency factor adds t_hop a hop, so a
+// message of d hops costs t_inj + t_ej + d * t_hop, the T(d) of rankmap's
+// gain model. Runs must not pass smpi/lat-factor, which SimGrid does not
+// combine with a factor callback. Two ranks of one node talk over the
 // node's memory link, of latency t_local (the machine file's t_local_ns;
 // by default t_inj + t_ej, as the model's default), each message alone at
 // the link rate. A rank's messages to itself (MPICH-style collectives copy
 // buffers that way) take SimGrid's loopback, free as in a real MPI's
-// memcpy; with one host a node they would take t_local.
+// memcpy.
 //
 // Routes follow the machine's routing order ("+X+Y+Z-X-Y-Z" by default,
 // "+X+Y+Z+W-X-Y-Z-W" on Desmos): each dimension the shorter way round,
