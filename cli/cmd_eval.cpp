@@ -73,13 +73,13 @@ void add_eval(CLI::App& app, Action& action) {
   o->machine.add_to(*cmd);
   cmd->add_option("--mapping", o->mapping, "Launch file to score (rankfile, machinefile, hostfile or csv)")->required();
   cmd->add_option("--mapping-format", o->format, "Its format (default: guessed from the content)")
-      ->check(CLI::IsMember({"openmpi", "mpich", "slurm", "mvapich", "csv"}));
+      ->check(CLI::IsMember({"openmpi", "mpich", "slurm", "mvapich", "intelmpi", "csv"}));
   cmd->add_option("--against", o->against,
                   "What to compare with: block (the launcher's default), rr, random (seeded by --seed), "
                   "or a second launch file (write ./rr for a file named rr)")
       ->capture_default_str();
   cmd->add_option("--against-format", o->against_format, "The second launch file's format (default: guessed)")
-      ->check(CLI::IsMember({"openmpi", "mpich", "slurm", "mvapich", "csv"}));
+      ->check(CLI::IsMember({"openmpi", "mpich", "slurm", "mvapich", "intelmpi", "csv"}));
   cmd->add_option("--seed", o->seed, "Seed of --against random")->capture_default_str();
   cmd->add_option("--json", o->json, "Also write the scores as JSON to this file");
   cmd->add_option("--p-mpi", o->p_mpi, "Fraction of run time spent in MPI, for predicted_gain (default: the profile's, when GRAPH is a .rmp)")

@@ -96,7 +96,7 @@ void add_map(CLI::App& app, Action& action) {
   cmd->add_option("--baseline", o->baseline, "Write a launcher's default mapping instead: block, rr or random")
       ->check(CLI::IsMember({"block", "rr", "random"}));
   cmd->add_option("--format,-f", o->format, "Launch file format")->capture_default_str()
-      ->check(CLI::IsMember({"openmpi", "mpich", "slurm", "mvapich", "csv"}));
+      ->check(CLI::IsMember({"openmpi", "mpich", "slurm", "mvapich", "intelmpi", "csv"}));
   cmd->add_option("--output,-o", o->output, "Launch file to write");
   cmd->add_option("--preset", o->preset, "How much the engine tries: fast, default or quality")
       ->capture_default_str()->check(CLI::IsMember({"fast", "default", "quality"}));

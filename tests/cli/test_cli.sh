@@ -87,9 +87,9 @@ expect_error "gen bad points" "--points: a 3D stencil has 7 or 27 points, not 9"
 if "$rankmap" map good.mtx >/dev/null 2>&1; then bad "missing --machine accepted"; else ok; fi
 
 # Same inputs and seed: byte-identical output; another seed: a different one.
-for f in openmpi mpich slurm mvapich csv; do
+for f in openmpi mpich slurm mvapich intelmpi csv; do
   b=random
-  [ $f = slurm ] || [ $f = mvapich ] && b=rr
+  [ $f = slurm ] || [ $f = mvapich ] || [ $f = intelmpi ] && b=rr
   "$rankmap" map good.mtx "${m[@]}" --baseline $b --seed 3 -f $f -o a.$f --json a.$f.json -q >/dev/null &&
     "$rankmap" map good.mtx "${m[@]}" --baseline $b --seed 3 -f $f -o b.$f --json b.$f.json -q >/dev/null
   if cmp -s a.$f b.$f && grep -v map_seconds a.$f.json | cmp -s - <(grep -v map_seconds b.$f.json); then ok; else bad "determinism $f"; fi

@@ -320,7 +320,7 @@ TEST(CApi, LaunchFilesInEveryFormat) {
   Mapping mapping;
   for (int r = 0; r < 12; ++r) mapping.ranks.push_back({host[r], cpu[r] / 2});  // pu:2: slot c starts at CPU 2c
   test::TempDir dir;
-  for (const char* format : {"openmpi", "mpich", "slurm", "mvapich", "csv"}) {
+  for (const char* format : {"openmpi", "mpich", "slurm", "mvapich", "intelmpi", "csv"}) {
     const std::string c_path = (dir.path() / (std::string("c.") + format)).string();
     const std::string cpp_path = (dir.path() / (std::string("cpp.") + format)).string();
     ASSERT_EQ(rankmap_write_launch_file(h.machine, h.allocation, 12, host.data(), cpu.data(), format,

@@ -55,6 +55,38 @@ TEST(Render, SlurmAndMvapichBindByLocalRank) {
   expect_error([&] { render(LaunchFormat::slurm, m, a, kScattered); }, 0, "local rank 0 to the same CPUs on every node");
 }
 
+// Intel MPI: a Hydra machinefile without bindings, and the local ranks'
+// CPUs in FILE.env. kRegular's cores 1 and 2 are PUs 2,3 and 4,5: a domain
+// mask each (0xc, 0x30). With hardware-thread slots 1 and 5, single CPUs.
+TEST(Render, IntelMpiPinsByLocalRank) {
+  const Machine m = two_socket_pair();
+  const Allocation a = make_allocation(m, {});
+  EXPECT_EQ(render(LaunchFormat::intelmpi, m, a, kRegular, 0), "n0:1\nn1:1\nn0:1\nn1:1\n");
+  EXPECT_EQ(render(LaunchFormat::intelmpi, m, a, kRegular, 1), "I_MPI_PIN_DOMAIN=[0xc,0x30]\n");
+  const Allocation threads = make_allocation(m, {{}, 0, true});
+  const Mapping pus{{{0, 1}, {0, 5}, {1, 1}, {1, 5}}};
+  EXPECT_EQ(render(LaunchFormat::intelmpi, m, threads, pus, 0), "n0:2\nn1:2\n");
+  EXPECT_EQ(render(LaunchFormat::intelmpi, m, threads, pus, 1), "I_MPI_PIN_PROCESSOR_LIST=1,5\n");
+  expect_error([&] { render(LaunchFormat::intelmpi, m, a, kScattered); }, 0, "local rank 0 to the same CPUs on every node");
+}
+
+// Read back by hand-written files: a processor list with a range, and a
+// domain list that overrides it.
+TEST(LaunchFiles, ReadsIntelMpiFiles) {
+  test::TempDir dir;
+  const Machine m = two_socket_pair();
+  const Allocation threads = make_allocation(m, {{}, 0, true});
+  const auto path = dir.write("job.hosts", "n1:2\n# a comment\nn0:2\n");
+  dir.write("job.hosts.env", "I_MPI_PIN_PROCESSOR_LIST=6-7\n");
+  EXPECT_EQ(detect_launch_format(path), LaunchFormat::intelmpi);
+  EXPECT_EQ(read_launch_file(path, LaunchFormat::intelmpi, m, threads), (Mapping{{{1, 6}, {1, 7}, {0, 6}, {0, 7}}}));
+  const Allocation cores = make_allocation(m, {});
+  dir.write("job.hosts.env", "I_MPI_PIN_PROCESSOR_LIST=0,1\nI_MPI_PIN_DOMAIN=[0x3,0xc0]\n");
+  EXPECT_EQ(read_launch_file(path, LaunchFormat::intelmpi, m, cores), (Mapping{{{1, 0}, {1, 3}, {0, 0}, {0, 3}}}));
+  dir.write("job.hosts", "n1:3\n");
+  expect_error([&] { read_launch_file(path, LaunchFormat::intelmpi, m, cores); }, 1, "local rank 2 on 'n1' has no CPU");
+}
+
 TEST(Render, HardwareThreadSlots) {
   const Machine m = two_socket_pair();
   const Allocation a = make_allocation(m, {{}, 0, true});
@@ -86,8 +118,9 @@ TEST(LaunchFiles, RoundTripEveryFormat) {
   for (const auto& options : allocations) {
     const Allocation a = make_allocation(m, options);
     const std::size_t ranks = a.total_slots() - 1;
-    for (auto f : {LaunchFormat::openmpi, LaunchFormat::mpich, LaunchFormat::slurm, LaunchFormat::mvapich, LaunchFormat::csv}) {
-      const bool by_local_rank = f == LaunchFormat::slurm || f == LaunchFormat::mvapich;
+    for (auto f : {LaunchFormat::openmpi, LaunchFormat::mpich, LaunchFormat::slurm, LaunchFormat::mvapich,
+                   LaunchFormat::intelmpi, LaunchFormat::csv}) {
+      const bool by_local_rank = f == LaunchFormat::slurm || f == LaunchFormat::mvapich || f == LaunchFormat::intelmpi;
       for (auto kind : {Baseline::block, Baseline::rr, Baseline::random}) {
         if (by_local_rank && kind == Baseline::random) continue;  // not expressible
         const Mapping map = baseline_mapping(kind, a, ranks, 5);
@@ -97,7 +130,7 @@ TEST(LaunchFiles, RoundTripEveryFormat) {
           write_launch_files(path, f, m, a, map);
         } catch (const Error& e) {
           // Heterogeneous nodes can make local rank i differ between nodes;
-          // that, and only that, may stop slurm and mvapich.
+          // that, and only that, may stop slurm, mvapich and intelmpi.
           ASSERT_TRUE(by_local_rank) << e.what();
           EXPECT_NE(std::string(e.what()).find("to the same CPUs on every node"), std::string::npos) << e.what();
           continue;

@@ -1,4 +1,5 @@
-// Launch files: what mpirun, mpiexec, srun and MVAPICH read to place ranks.
+// Launch files: what mpirun, mpiexec, srun, MVAPICH and Intel MPI read to
+// place ranks.
 //
 //   openmpi  "rank R=HOST slot=S:C"  logical socket and core (core inside the
 //            socket; a block "S:a-b", across sockets "0:4-5,1:0-1"). With
@@ -10,11 +11,18 @@
 //            --distribution=arbitrary); FILE.env: SLURM_CPU_BIND=map_cpu:...
 //            (or mask_cpu: for multi-CPU slots).
 //   mvapich  FILE: a host per line; FILE.env: MV2_CPU_MAPPING=0:1:4:5.
+//   intelmpi FILE: a Hydra machinefile ("HOST:N", consecutive ranks of a
+//            host); FILE.env: I_MPI_PIN_PROCESSOR_LIST=0,1,4,5 (the i-th
+//            rank of a node on the i-th CPU, OS numbers), or, for slots of
+//            several CPUs, I_MPI_PIN_DOMAIN=[0x3,0xc] (a mask per local
+//            rank). Run: mpiexec.hydra -machinefile FILE -n N, with FILE.env
+//            in the environment. Not run here: no Intel MPI on this machine.
 //   csv      "rank,host,socket,core,pu": logical indices within the node; pu
 //            is empty when the rank has a whole core (or block of cores).
 //
-// slurm and mvapich bind by local rank with one list for every node, so they
-// can only express mappings where local rank i has the same CPUs on every node.
+// slurm, mvapich and intelmpi bind by local rank with one list for every
+// node, so they can only express mappings where local rank i has the same
+// CPUs on every node.
 #pragma once
 
 #include <filesystem>
@@ -27,7 +35,7 @@
 
 namespace rankmap {
 
-enum class LaunchFormat { openmpi, mpich, slurm, mvapich, csv };
+enum class LaunchFormat { openmpi, mpich, slurm, mvapich, intelmpi, csv };
 
 LaunchFormat parse_launch_format(std::string_view name);  // throws Error("--format", ...)
 std::string_view launch_format_name(LaunchFormat f);

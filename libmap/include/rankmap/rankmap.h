@@ -155,7 +155,7 @@ rankmap_status rankmap_predict_gain(const rankmap_graph* graph, const rankmap_ma
                                     const rankmap_allocation* allocation, uint32_t ranks, const int32_t* host,
                                     const int32_t* cpu, double p_mpi, double* gain, rankmap_error* err);
 
-/* format: "openmpi", "mpich", "slurm", "mvapich" or "csv" (see
+/* format: "openmpi", "mpich", "slurm", "mvapich", "intelmpi" or "csv" (see
  * rankmap/launch.hpp). Written through a temporary file and checked by
  * reading it back; on failure no file is left. */
 rankmap_status rankmap_write_launch_file(const rankmap_machine* machine, const rankmap_allocation* allocation,

@@ -5,9 +5,11 @@
 namespace rankmap {
 
 LaunchFormat parse_launch_format(std::string_view name) {
-  for (auto f : {LaunchFormat::openmpi, LaunchFormat::mpich, LaunchFormat::slurm, LaunchFormat::mvapich, LaunchFormat::csv})
+  for (auto f : {LaunchFormat::openmpi, LaunchFormat::mpich, LaunchFormat::slurm, LaunchFormat::mvapich,
+                 LaunchFormat::intelmpi, LaunchFormat::csv})
     if (launch_format_name(f) == name) return f;
-  throw Error("--format", 0, "unknown format '" + std::string(name) + "' (expected openmpi, mpich, slurm, mvapich or csv)");
+  throw Error("--format", 0,
+              "unknown format '" + std::string(name) + "' (expected openmpi, mpich, slurm, mvapich, intelmpi or csv)");
 }
 
 std::string_view launch_format_name(LaunchFormat f) {
@@ -16,6 +18,7 @@ std::string_view launch_format_name(LaunchFormat f) {
     case LaunchFormat::mpich: return "mpich";
     case LaunchFormat::slurm: return "slurm";
     case LaunchFormat::mvapich: return "mvapich";
+    case LaunchFormat::intelmpi: return "intelmpi";
     case LaunchFormat::csv: return "csv";
   }
   return "?";
@@ -35,8 +38,12 @@ LaunchFormat detect_launch_format(const std::filesystem::path& path) {
   }
   if (first.rfind("rank,host", 0) == 0) return LaunchFormat::csv;
   if (first.rfind("rank ", 0) == 0) return LaunchFormat::openmpi;
-  if (first.find(':') != std::string::npos || first.find("binding=") != std::string::npos) return LaunchFormat::mpich;
   const auto env = std::filesystem::path(path.string() + ".env");
+  if (first.find("binding=") != std::string::npos) return LaunchFormat::mpich;
+  if (first.find(':') != std::string::npos)
+    return std::filesystem::exists(env) && read_text_file(env).find("I_MPI_PIN_") != std::string::npos
+               ? LaunchFormat::intelmpi
+               : LaunchFormat::mpich;
   if (std::filesystem::exists(env) && read_text_file(env).find("MV2_CPU_MAPPING=") != std::string::npos)
     return LaunchFormat::mvapich;
   return LaunchFormat::slurm;

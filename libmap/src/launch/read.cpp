@@ -154,6 +154,78 @@ Mapping read_mpich(std::string_view text, const std::string& source, const Alloc
   return m;
 }
 
+// A hexadecimal mask ("0xc") as a ',' list of CPUs ("2,3").
+std::string cpus_of_mask(std::string_view item, const LineScanner& at) {
+  std::string_view hex = item.rfind("0x", 0) == 0 ? item.substr(2) : item;
+  std::string list;
+  for (std::size_t i = 0; i < hex.size(); ++i) {
+    const char c = static_cast<char>(std::tolower(static_cast<unsigned char>(hex[i])));
+    const int v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+    if (v < 0) at.fail("expected a hexadecimal CPU mask, got '" + std::string(item) + "'");
+    for (int b = 0; b < 4; ++b)
+      if (v >> b & 1) list = std::to_string((hex.size() - 1 - i) * 4 + b) + (list.empty() ? "" : "," + list);
+  }
+  if (list.empty()) at.fail("expected a CPU mask with at least one CPU, got '" + std::string(item) + "'");
+  return list;
+}
+
+// Intel MPI's FILE.env: the CPUs of each local rank, from
+// I_MPI_PIN_PROCESSOR_LIST (one CPU each, "l-m" ranges giving one a rank)
+// or I_MPI_PIN_DOMAIN=[mask,...]; empty when neither is set.
+std::vector<std::string> intelmpi_cpus(const std::filesystem::path& env_path) {
+  std::vector<std::string> cpus;
+  if (!std::filesystem::exists(env_path)) return cpus;
+  const std::string env = read_text_file(env_path);
+  LineScanner in(env, env_path.string());
+  std::string_view line;
+  while (in.next(line)) {
+    line = trim(line);
+    if (line.rfind("I_MPI_PIN_DOMAIN=", 0) == 0) {
+      std::string_view value = line.substr(17);
+      if (value.size() < 2 || value.front() != '[' || value.back() != ']')
+        in.fail("expected I_MPI_PIN_DOMAIN=[mask,...], got '" + std::string(value) + "'");
+      cpus.clear();
+      Fields f(value.substr(1, value.size() - 2), ",");
+      for (std::string_view item; f.next(item);) cpus.push_back(cpus_of_mask(trim(item), in));
+      return cpus;  // a domain list overrides the processor list
+    }
+    if (line.rfind("I_MPI_PIN_PROCESSOR_LIST=", 0) == 0)
+      for (int cpu : detail::parse_ranges(line.substr(25), ',', in, "CPU numbers")) cpus.push_back(std::to_string(cpu));
+  }
+  return cpus;
+}
+
+// FILE: "HOST:N" lines; FILE.env: Intel MPI's pinning by local rank.
+Mapping read_intelmpi(std::string_view text, const std::filesystem::path& path, const Allocation& a,
+                      const SlotLookup& look) {
+  const auto env_path = std::filesystem::path(path.string() + ".env");
+  const std::vector<std::string> cpus = intelmpi_cpus(env_path);
+  LineScanner in(text, path.string());
+  Mapping m;
+  LocalOrder order(a);
+  std::vector<int> local(a.size(), 0);
+  std::string_view line;
+  while (in.next(line)) {
+    if (skip(line)) continue;
+    Fields f(line);
+    std::string_view first, extra;
+    f.next(first);
+    if (f.next(extra)) in.fail("expected 'HOST:N', got '" + std::string(trim(line)) + "'");
+    const auto colon = first.find(':');
+    const int node = look.node(first.substr(0, colon), in);
+    const std::uint64_t count = colon == std::string_view::npos ? 1 : parse_count(first.substr(colon + 1), in, "a rank count after ':'");
+    if (count == 0) in.fail("expected a rank count of at least 1 after ':'");
+    for (std::uint64_t k = 0; k < count; ++k) {
+      const int i = local[node]++;
+      if (!cpus.empty() && i >= static_cast<int>(cpus.size()))
+        in.fail("local rank " + std::to_string(i) + " on '" + look.host(node) + "' has no CPU in " + env_path.string());
+      const int slot = cpus.empty() ? order.take(node, a, look, in) : slot_of_os_cpus(cpus[i], ',', node, look, in);
+      place(m, m.size(), {node, slot}, in);
+    }
+  }
+  return m;
+}
+
 // FILE: a host per line; FILE.env: KEY=map_cpu/mask_cpu list or MV2 list.
 Mapping read_host_per_line(std::string_view text, const std::filesystem::path& path, LaunchFormat format,
                            const Allocation& a, const SlotLookup& look) {
@@ -182,17 +254,7 @@ Mapping read_host_per_line(std::string_view text, const std::filesystem::path& p
           cpus.emplace_back(item);
           continue;
         }
-        // A hexadecimal mask becomes a ',' list of CPUs.
-        std::string_view hex = item.rfind("0x", 0) == 0 ? item.substr(2) : item;
-        std::string list;
-        for (std::size_t i = 0; i < hex.size(); ++i) {
-          const char c = static_cast<char>(std::tolower(static_cast<unsigned char>(hex[i])));
-          const int v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-          if (v < 0) ein.fail("expected a hexadecimal CPU mask, got '" + std::string(item) + "'");
-          for (int b = 0; b < 4; ++b)
-            if (v >> b & 1) list = std::to_string((hex.size() - 1 - i) * 4 + b) + (list.empty() ? "" : "," + list);
-        }
-        cpus.push_back(list);
+        cpus.push_back(cpus_of_mask(item, ein));
       }
     }
   }
@@ -272,6 +334,7 @@ Mapping read_launch_file(const std::filesystem::path& path, LaunchFormat format,
     case LaunchFormat::mpich: return read_mpich(text, path.string(), allocation, look);
     case LaunchFormat::slurm:
     case LaunchFormat::mvapich: return read_host_per_line(text, path, format, allocation, look);
+    case LaunchFormat::intelmpi: return read_intelmpi(text, path, allocation, look);
     case LaunchFormat::csv: return read_csv_mapping(text, path.string(), look);
   }
   throw Error("unknown launch format");

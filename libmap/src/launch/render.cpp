@@ -46,18 +46,20 @@ std::string render_openmpi(const Machine& m, const Allocation& a, const Mapping&
   return out;
 }
 
-std::string render_mpich(const Machine& m, const Allocation& a, const Mapping& map) {
+// Hydra machinefile lines, "HOST:N" for each run of consecutive ranks on one
+// host, with MPICH's "binding=user:" list when `binding`.
+std::string render_hydra(const Machine& m, const Allocation& a, const Mapping& map, bool binding) {
   std::string out;
   for (std::size_t r = 0; r < map.size();) {
     const int node = map.ranks[r].node;
     std::size_t end = r;
-    std::string binding;
+    std::string cpus;
     while (end < map.size() && map.ranks[end].node == node) {
-      if (end > r) binding += ',';
-      binding += detail::os_cpu_list(type_of(m, a, node), a.slots(node)[map.ranks[end].slot], '+');
+      if (end > r) cpus += ',';
+      cpus += detail::os_cpu_list(type_of(m, a, node), a.slots(node)[map.ranks[end].slot], '+');
       ++end;
     }
-    out += host_of(m, a, node) + ":" + std::to_string(end - r) + " binding=user:" + binding + "\n";
+    out += host_of(m, a, node) + ":" + std::to_string(end - r) + (binding ? " binding=user:" + cpus : "") + "\n";
     r = end;
   }
   return out;
@@ -88,31 +90,44 @@ std::string hosts_per_rank(const Machine& m, const Allocation& a, const Mapping&
   return out;
 }
 
-std::string render_slurm_env(const Machine& m, const Allocation& a, const Mapping& map) {
-  const auto cpus = per_local_rank_cpus(m, a, map, ',', "slurm");
-  bool single = true;
+// "0x..": the hexadecimal mask of a ',' list of CPUs.
+std::string cpu_mask(const std::string& cpus) {
+  std::vector<int> bits;
+  std::istringstream in(cpus);
+  for (std::string s; std::getline(in, s, ',');) bits.push_back(std::stoi(s));
+  std::string hex;
+  const int top = *std::max_element(bits.begin(), bits.end());
+  for (int nib = top / 4; nib >= 0; --nib) {
+    int v = 0;
+    for (int b : bits)
+      if (b / 4 == nib) v |= 1 << (b % 4);
+    hex += "0123456789abcdef"[v];
+  }
+  return "0x" + hex;
+}
+
+// The local ranks' CPUs as one ',' list of single CPUs, or (any rank with
+// several) as a ',' list of masks; `single` says which.
+std::string local_rank_list(const std::vector<std::string>& cpus, bool& single) {
+  single = true;
   for (const auto& c : cpus) single = single && c.find(',') == std::string::npos;
   std::string list;
-  for (const auto& c : cpus) {
-    if (!list.empty()) list += ',';
-    if (single) {
-      list += c;
-    } else {  // mask_cpu: a hexadecimal mask per local rank
-      std::vector<int> bits;
-      std::istringstream in(c);
-      for (std::string s; std::getline(in, s, ',');) bits.push_back(std::stoi(s));
-      std::string hex;
-      const int top = *std::max_element(bits.begin(), bits.end());
-      for (int nib = top / 4; nib >= 0; --nib) {
-        int v = 0;
-        for (int b : bits)
-          if (b / 4 == nib) v |= 1 << (b % 4);
-        hex += "0123456789abcdef"[v];
-      }
-      list += "0x" + hex;
-    }
-  }
+  for (const auto& c : cpus) list += (list.empty() ? "" : ",") + (single ? c : cpu_mask(c));
+  return list;
+}
+
+std::string render_slurm_env(const Machine& m, const Allocation& a, const Mapping& map) {
+  bool single = true;
+  const std::string list = local_rank_list(per_local_rank_cpus(m, a, map, ',', "slurm"), single);
   return "SLURM_DISTRIBUTION=arbitrary\nSLURM_CPU_BIND=" + std::string(single ? "map_cpu:" : "mask_cpu:") + list + "\n";
+}
+
+// Intel MPI pins the i-th rank of a node to the i-th CPU of the list, or to
+// the i-th mask of an explicit domain list.
+std::string render_intelmpi_env(const Machine& m, const Allocation& a, const Mapping& map) {
+  bool single = true;
+  const std::string list = local_rank_list(per_local_rank_cpus(m, a, map, ',', "intelmpi"), single);
+  return single ? "I_MPI_PIN_PROCESSOR_LIST=" + list + "\n" : "I_MPI_PIN_DOMAIN=[" + list + "]\n";
 }
 
 std::string render_mvapich_env(const Machine& m, const Allocation& a, const Mapping& map) {
@@ -143,13 +158,16 @@ std::vector<FilePart> render_launch_files(LaunchFormat format, const Machine& ma
                                             const Allocation& allocation, const Mapping& mapping) {
   switch (format) {
     case LaunchFormat::openmpi: return {{"", render_openmpi(machine, allocation, mapping)}};
-    case LaunchFormat::mpich: return {{"", render_mpich(machine, allocation, mapping)}};
+    case LaunchFormat::mpich: return {{"", render_hydra(machine, allocation, mapping, true)}};
     case LaunchFormat::slurm:
       return {{"", hosts_per_rank(machine, allocation, mapping)},
               {".env", render_slurm_env(machine, allocation, mapping)}};
     case LaunchFormat::mvapich:
       return {{"", hosts_per_rank(machine, allocation, mapping)},
               {".env", render_mvapich_env(machine, allocation, mapping)}};
+    case LaunchFormat::intelmpi:
+      return {{"", render_hydra(machine, allocation, mapping, false)},
+              {".env", render_intelmpi_env(machine, allocation, mapping)}};
     case LaunchFormat::csv: return {{"", render_csv(machine, allocation, mapping)}};
   }
   throw Error("unknown launch format");
