@@ -69,9 +69,9 @@ class Machine:
         self.t_inj, self.t_ej, self.t_hop = net["t_inj_ns"], net["t_ej_ns"], net["t_hop_ns"]
         self.t_local = net.get("t_local_ns", self.t_inj + self.t_ej)
         self.bw = net["link_gbps"] / 8  # bytes per ns
-        text = net.get("routing", "".join(f"+{'XYZWUV'[d]}" for d in range(len(self.dims))) +
-                       "".join(f"-{'XYZWUV'[d]}" for d in range(len(self.dims))))
-        self.routing = [(+1 if text[i] == "+" else -1, "XYZWUV".index(text[i + 1])) for i in range(0, len(text), 2)]
+        text = net.get("routing", "".join(f"+{'XYZWVU'[d]}" for d in range(len(self.dims))) +
+                       "".join(f"-{'XYZWVU'[d]}" for d in range(len(self.dims))))
+        self.routing = [(+1 if text[i] == "+" else -1, "XYZWVU".index(text[i + 1])) for i in range(0, len(text), 2)]
         hosts = m["nodes"][0]["hosts"]
         self.prefix = hosts.split("[")[0]
 

@@ -79,11 +79,11 @@ std::vector<Step> routing(int ndims) {
   std::string text = env("RANKMAP_SMPI_ROUTING", "");
   if (text.empty()) {
     for (const char sign : {'+', '-'})
-      for (int d = 0; d < ndims; ++d) text += std::string(1, sign) + "XYZWV"[d];
+      for (int d = 0; d < ndims; ++d) text += std::string(1, sign) + "XYZWVU"[d];
   }
   std::vector<Step> steps;
   for (std::size_t i = 0; i + 1 < text.size(); i += 2) {
-    const std::string axes = "XYZWV";
+    const std::string axes = "XYZWVU";
     const std::size_t dim = axes.find(text[i + 1]);
     if ((text[i] != '+' && text[i] != '-') || dim == std::string::npos || static_cast<int>(dim) >= ndims)
       throw std::invalid_argument("RANKMAP_SMPI_ROUTING: expected steps like +X-Y, got '" + text + "'");
@@ -164,7 +164,7 @@ void load_platform(const sg4::Engine& /*engine*/) {
   for (unsigned long id = 0; id < count; ++id)
     for (int d = 0; d < nd; ++d)
       for (const char* sign : {"+", "-"})
-        links.push_back(torus->create_link("torus-" + std::to_string(id) + "-" + "XYZWV"[d] + sign, bytes_per_second())
+        links.push_back(torus->create_link("torus-" + std::to_string(id) + "-" + "XYZWVU"[d] + sign, bytes_per_second())
                             ->seal());
   const double nic_ns = env_number("RANKMAP_SMPI_NIC_NS", 425), hop_ns = env_number("RANKMAP_SMPI_HOP_NS", 129);
   torus->get_network_model()->set_lat_factor_cb(

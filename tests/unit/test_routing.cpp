@@ -69,6 +69,23 @@ TEST(Routing, DesmosFourDimensions) {
             (std::vector<Link>{{{2, 1, 0, 1}, X, +1}, {{3, 1, 0, 1}, X, +1}, {{0, 1, 0, 1}, Y, +1}, {{0, 0, 0, 1}, Z, +1}}));
 }
 
+// Six dimensions (X Y Z W V U, as Tofu's six): by hand, from (0,0,0,0,0,0)
+// to (2,1,0,1,1,2) on a 3x2x2x2x2x3 torus. Y, W and V are one hop `+`
+// each; on the 3-rings X and U, 0 -> 2 is one hop `-`. `+` moves come
+// first in dimension order, then the `-` ones.
+TEST(Routing, SixDimensions) {
+  const Machine m = test::make_machine("[3, 2, 2, 2, 2, 3]", "", "n[000-143]");
+  constexpr int V = 4, U = 5;
+  EXPECT_EQ(m.network.routing_string(), "+X+Y+Z+W+V+U-X-Y-Z-W-V-U");
+  EXPECT_EQ(route(m, {0, 0, 0, 0, 0, 0}, {2, 1, 0, 1, 1, 2}),
+            (std::vector<Link>{{{0, 0, 0, 0, 0, 0}, Y, +1},
+                               {{0, 1, 0, 0, 0, 0}, W, +1},
+                               {{0, 1, 0, 1, 0, 0}, V, +1},
+                               {{0, 1, 0, 1, 1, 0}, X, -1},
+                               {{2, 1, 0, 1, 1, 0}, U, -1}}));
+  EXPECT_EQ(m.network.diameter(), 1 + 1 + 1 + 1 + 1 + 1);
+}
+
 TEST(Routing, OrderOfMovesFollowsTheMachine) {
   const Machine plain = test::make_machine("[4, 4]", "", "n[00-15]");
   const Machine minus_first = test::make_machine("[4, 4]", "", "n[00-15]", "package:1 core:1 pu:1", "-X-Y+X+Y");
@@ -86,6 +103,9 @@ TEST(Routing, AllPairsMatchTheReferenceRouter) {
       load_machine(test::source_dir() / "data/machines/desmos.toml"),
       load_machine(test::source_dir() / "data/machines/angara-k1.toml"),
       test::make_machine("[3, 2, 2, 2, 2]", "[true, true, false, true, true]", "n[00-47]"),
+      // Six dimensions, as Tofu's; the sixth (U) a mesh, routed U first.
+      test::make_machine("[3, 2, 2, 2, 2, 3]", "[true, true, true, true, true, false]", "n[000-143]",
+                         "package:1 core:1 pu:1", "+U-U+X+Y+Z+W+V-X-Y-Z-W-V"),
   };
   for (const Machine& m : machines) {
     const std::size_t n = m.network.num_coords();
@@ -120,6 +140,9 @@ TEST(Routing, LinkLoadsEqualTheReferenceRoutesSummed) {
       load_machine(test::source_dir() / "data/machines/desmos.toml"),
       load_machine(test::source_dir() / "data/machines/angara-k1.toml"),
       test::make_machine("[3, 2, 2, 2, 2]", "[true, true, false, true, true]", "n[00-47]"),
+      // Six dimensions, as Tofu's; the sixth (U) a mesh, routed U first.
+      test::make_machine("[3, 2, 2, 2, 2, 3]", "[true, true, true, true, true, false]", "n[000-143]",
+                         "package:1 core:1 pu:1", "+U-U+X+Y+Z+W+V-X-Y-Z-W-V"),
   };
   std::mt19937_64 rng(12);
   for (const Machine& m : machines) {

@@ -1,4 +1,4 @@
-// The machine: a torus or mesh network of 1 to 5 dimensions whose vertices
+// The machine: a torus or mesh network of 1 to 6 dimensions whose vertices
 // are nodes, each node a tree of packages, cores and hardware threads (PUs).
 // Read from the TOML format of shared/design.md.
 #pragma once
@@ -13,7 +13,7 @@
 
 namespace rankmap {
 
-inline constexpr int kMaxDims = 5;
+inline constexpr int kMaxDims = 6;  // Tofu (Fugaku) has 6
 
 // One move of the routing order: all hops of dimension `dim` in direction
 // `sign` (+1 or -1) are taken together.
@@ -23,7 +23,7 @@ struct RouteStep {
 };
 
 struct Network {
-  std::vector<int> dims;        // nodes along X, Y, Z, W, V
+  std::vector<int> dims;        // nodes along X, Y, Z, W, V, U
   std::vector<bool> wrap;       // per dimension: ring (true) or line (false)
   double t_hop_ns = 0;          // router + link, per hop
   double t_inj_ns = 0;          // injection (sender NIC)

@@ -70,7 +70,7 @@ typedef struct {
 
 /* A machine built in code. wrap may be NULL (every dimension a ring). */
 typedef struct {
-  int ndims;          /* 1 to 5 */
+  int ndims;          /* 1 to 6 */
   const int* dims;    /* [ndims] */
   const int* wrap;    /* [ndims], 0 or 1, or NULL */
   double t_hop_ns, t_inj_ns, t_ej_ns;

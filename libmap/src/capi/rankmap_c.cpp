@@ -186,7 +186,8 @@ std::string toml_string(const char* s) {
 // A spec as the machine file it stands for: the file reader checks it all.
 std::string spec_to_toml(const rankmap_machine_spec& spec) {
   if (spec.ndims < 1 || spec.ndims > rankmap::kMaxDims)
-    fail(RANKMAP_ERR_ARGUMENT, "ndims is " + std::to_string(spec.ndims) + ", expected 1 to 5");
+    fail(RANKMAP_ERR_ARGUMENT,
+         "ndims is " + std::to_string(spec.ndims) + ", expected 1 to " + std::to_string(rankmap::kMaxDims));
   require(spec.dims, "spec->dims");
   if (spec.ngroups < 1) fail(RANKMAP_ERR_ARGUMENT, "ngroups is " + std::to_string(spec.ngroups) + ", expected 1 or more");
   require(spec.groups, "spec->groups");

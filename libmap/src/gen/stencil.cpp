@@ -3,12 +3,14 @@
 #include <array>
 
 #include "rankmap/error.hpp"
+#include "rankmap/machine.hpp"
 
 namespace rankmap {
 
 Graph make_stencil(const StencilSpec& spec) {
   const int nd = static_cast<int>(spec.dims.size());
-  if (nd < 1 || nd > 5) throw Error("--dims", 0, "expected 1 to 5 dimensions, e.g. 16x8x8");
+  if (nd < 1 || nd > kMaxDims)
+    throw Error("--dims", 0, "expected 1 to " + std::to_string(kMaxDims) + " dimensions, e.g. 16x8x8");
   std::uint64_t n = 1;
   for (int d : spec.dims) {
     if (d < 1) throw Error("--dims", 0, "every dimension must be at least 1");
@@ -17,11 +19,11 @@ Graph make_stencil(const StencilSpec& spec) {
   if (n > 0xffffffffULL) throw Error("--dims", 0, "too many ranks");
 
   // Neighbour offsets: faces only, or the full 3^d cube without the centre.
-  std::vector<std::array<int, 5>> offsets;
+  std::vector<std::array<int, kMaxDims>> offsets;
   int total = 1;
   for (int d = 0; d < nd; ++d) total *= 3;
   for (int code = 0; code < total; ++code) {
-    std::array<int, 5> off{};
+    std::array<int, kMaxDims> off{};
     int c = code, nonzero = 0;
     for (int d = 0; d < nd; ++d, c /= 3) {
       off[d] = c % 3 - 1;
@@ -33,7 +35,7 @@ Graph make_stencil(const StencilSpec& spec) {
 
   GraphBuilder builder(static_cast<std::uint32_t>(n));
   builder.reserve(n * offsets.size());
-  std::array<int, 5> at{};
+  std::array<int, kMaxDims> at{};
   for (std::uint64_t r = 0; r < n; ++r) {
     for (const auto& off : offsets) {
       std::uint64_t target = 0, stride = 1;

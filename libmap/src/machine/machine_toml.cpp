@@ -68,7 +68,8 @@ class Reader {
     const toml::array* dims = t["dims"].as_array();
     if (!dims) fail(line_of(t), "[network] needs 'dims', e.g. dims = [4, 2, 2, 2]");
     if (dims->empty() || dims->size() > kMaxDims)
-      fail(line_of(*dims), "'dims' must have 1 to 5 entries, not " + std::to_string(dims->size()));
+      fail(line_of(*dims), "'dims' must have 1 to " + std::to_string(kMaxDims) + " entries, not " +
+                               std::to_string(dims->size()));
     for (const auto& d : *dims) {
       auto v = d.value<std::int64_t>();
       if (!d.is_integer() || !v || *v < 1 || *v > 1'000'000)

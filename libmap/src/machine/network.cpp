@@ -6,7 +6,7 @@
 
 namespace rankmap {
 namespace {
-constexpr char kDimLetters[kMaxDims + 1] = "XYZWV";
+constexpr char kDimLetters[kMaxDims + 1] = "XYZWVU";
 }
 
 std::size_t Network::num_coords() const {
