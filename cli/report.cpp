@@ -108,7 +108,7 @@ std::optional<Prediction> predict(const Graph& graph, const Machine& machine, co
   const Graph& collective = kinds && request.collective ? *request.collective : none;
   p.baseline_flow = flow_times(p2p, collective, machine, allocation, base_mapping);
   if (p.baseline_flow.computed) p.mapping_flow = flow_times(p2p, collective, machine, allocation, mapping);
-  if (is_pipeline(p2p)) p.pipeline = pipeline_times(p2p, machine, allocation, mapping, base_mapping, p.p_mpi);
+  p.pipeline = pipeline_times(p2p, machine, allocation, mapping, base_mapping, p.p_mpi);  // computed for one-way traffic
   if (p.pipeline.computed && p.mapping_flow.computed) {  // a wavefront: ranks wait along the pipe
     p.model = "pipeline";
     p.gain = (p.pipeline.baseline_ns - p.pipeline.mapping_ns) / p.pipeline.baseline_ns;

@@ -1,6 +1,7 @@
 // Readers of every launch format. They share no code with the writers, so
 // that re-reading a written file checks the writer.
 #include <filesystem>
+#include <utility>
 
 #include "core/mapped_file.hpp"
 #include "launch/ranges.hpp"
@@ -122,6 +123,19 @@ int slot_of_os_cpus(std::string_view cpus, char sep, int node, const SlotLookup&
   return look.slot(node, pus, at, std::string(cpus));
 }
 
+// A Hydra machinefile entry, "HOST:N" or "HOST" (one rank).
+struct HostCount {
+  int node;
+  std::uint64_t count;
+};
+HostCount hydra_host(std::string_view entry, const SlotLookup& look, const LineScanner& in) {
+  const auto colon = entry.find(':');
+  const int node = look.node(entry.substr(0, colon), in);
+  const std::uint64_t count = colon == std::string_view::npos ? 1 : parse_count(entry.substr(colon + 1), in, "a rank count after ':'");
+  if (count == 0) in.fail("expected a rank count of at least 1 after ':'");
+  return {node, count};
+}
+
 Mapping read_mpich(std::string_view text, const std::string& source, const Allocation& a,
                    const SlotLookup& look) {
   LineScanner in(text, source);
@@ -133,10 +147,7 @@ Mapping read_mpich(std::string_view text, const std::string& source, const Alloc
     Fields f(line);
     std::string_view first, option;
     f.next(first);
-    const auto colon = first.find(':');
-    const int node = look.node(first.substr(0, colon), in);
-    const std::uint64_t count = colon == std::string_view::npos ? 1 : parse_count(first.substr(colon + 1), in, "a rank count after ':'");
-    if (count == 0) in.fail("expected a rank count of at least 1 after ':'");
+    const auto [node, count] = hydra_host(first, look, in);
     std::vector<std::string_view> binding;
     while (f.next(option)) {
       if (option.rfind("binding=user:", 0) != 0)
@@ -169,6 +180,28 @@ std::string cpus_of_mask(std::string_view item, const LineScanner& at) {
   return list;
 }
 
+// Files that bind by local rank (FILE.env lists CPUs for local rank 0, 1,
+// ...; the same on every node): each rank's slot from the list, or, with
+// no list, the node's next slot.
+class LocalRankCpus {
+ public:
+  LocalRankCpus(std::vector<std::string> cpus, std::filesystem::path env_path, const Allocation& a)
+      : cpus_(std::move(cpus)), env_path_(std::move(env_path)), local_(a.size(), 0), order_(a) {}
+  int slot(int node, const Allocation& a, const SlotLookup& look, const LineScanner& in) {
+    const int i = local_[node]++;
+    if (cpus_.empty()) return order_.take(node, a, look, in);
+    if (i >= static_cast<int>(cpus_.size()))
+      in.fail("local rank " + std::to_string(i) + " on '" + look.host(node) + "' has no CPU in " + env_path_.string());
+    return slot_of_os_cpus(cpus_[i], ',', node, look, in);
+  }
+
+ private:
+  std::vector<std::string> cpus_;  // ',' lists of OS CPU numbers
+  std::filesystem::path env_path_;
+  std::vector<int> local_;
+  LocalOrder order_;
+};
+
 // Intel MPI's FILE.env: the CPUs of each local rank, from
 // I_MPI_PIN_PROCESSOR_LIST (one CPU each, "l-m" ranges giving one a rank)
 // or I_MPI_PIN_DOMAIN=[mask,...]; empty when neither is set.
@@ -199,11 +232,9 @@ std::vector<std::string> intelmpi_cpus(const std::filesystem::path& env_path) {
 Mapping read_intelmpi(std::string_view text, const std::filesystem::path& path, const Allocation& a,
                       const SlotLookup& look) {
   const auto env_path = std::filesystem::path(path.string() + ".env");
-  const std::vector<std::string> cpus = intelmpi_cpus(env_path);
+  LocalRankCpus binding(intelmpi_cpus(env_path), env_path, a);
   LineScanner in(text, path.string());
   Mapping m;
-  LocalOrder order(a);
-  std::vector<int> local(a.size(), 0);
   std::string_view line;
   while (in.next(line)) {
     if (skip(line)) continue;
@@ -211,17 +242,8 @@ Mapping read_intelmpi(std::string_view text, const std::filesystem::path& path, 
     std::string_view first, extra;
     f.next(first);
     if (f.next(extra)) in.fail("expected 'HOST:N', got '" + std::string(trim(line)) + "'");
-    const auto colon = first.find(':');
-    const int node = look.node(first.substr(0, colon), in);
-    const std::uint64_t count = colon == std::string_view::npos ? 1 : parse_count(first.substr(colon + 1), in, "a rank count after ':'");
-    if (count == 0) in.fail("expected a rank count of at least 1 after ':'");
-    for (std::uint64_t k = 0; k < count; ++k) {
-      const int i = local[node]++;
-      if (!cpus.empty() && i >= static_cast<int>(cpus.size()))
-        in.fail("local rank " + std::to_string(i) + " on '" + look.host(node) + "' has no CPU in " + env_path.string());
-      const int slot = cpus.empty() ? order.take(node, a, look, in) : slot_of_os_cpus(cpus[i], ',', node, look, in);
-      place(m, m.size(), {node, slot}, in);
-    }
+    const auto [node, count] = hydra_host(first, look, in);
+    for (std::uint64_t k = 0; k < count; ++k) place(m, m.size(), {node, binding.slot(node, a, look, in)}, in);
   }
   return m;
 }
@@ -249,33 +271,17 @@ Mapping read_host_per_line(std::string_view text, const std::filesystem::path& p
         sep = ',';
       }
       Fields f(value, std::string_view(&sep, 1));
-      for (std::string_view item; f.next(item);) {
-        if (!mask) {
-          cpus.emplace_back(item);
-          continue;
-        }
-        cpus.push_back(cpus_of_mask(item, ein));
-      }
+      for (std::string_view item; f.next(item);) cpus.push_back(mask ? cpus_of_mask(item, ein) : std::string(item));
     }
   }
+  LocalRankCpus binding(std::move(cpus), env_path, a);
   LineScanner in(text, path.string());
   Mapping m;
-  LocalOrder order(a);
-  std::vector<int> local(a.size(), 0);
   std::string_view line;
   while (in.next(line)) {
     if (skip(line)) continue;
     const int node = look.node(trim(line), in);
-    const int i = local[node]++;
-    int slot;
-    if (cpus.empty()) {
-      slot = order.take(node, a, look, in);
-    } else {
-      if (i >= static_cast<int>(cpus.size()))
-        in.fail("local rank " + std::to_string(i) + " on '" + look.host(node) + "' has no CPU in " + env_path.string());
-      slot = slot_of_os_cpus(cpus[i], ',', node, look, in);
-    }
-    place(m, m.size(), {node, slot}, in);
+    place(m, m.size(), {node, binding.slot(node, a, look, in)}, in);
   }
   return m;
 }

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
-#include <memory>
 #include <queue>
 #include <vector>
 
@@ -63,50 +62,61 @@ std::vector<std::uint32_t> topological_order(const Graph& p2p, std::vector<Edge>
 
 class Pipeline {
  public:
-  Pipeline(const Graph& p2p, const Machine& machine, const Allocation& allocation) : ranks_(p2p.ranks) {
-    order_ = topological_order(p2p, edges_, stages_);
-    geometry_ = std::make_unique<detail::NodeGeometry>(machine, allocation);
-    net_ = &machine.network;
-  }
+  Pipeline(const Graph& p2p, const Machine& machine, const Allocation& allocation)
+      : ranks_(p2p.ranks), order_(topological_order(p2p, edges_, stages_)), geometry_(machine, allocation),
+        net_(machine.network) {}
   bool valid() const { return !order_.empty(); }
   std::size_t pairs() const { return edges_.size(); }
   std::uint64_t stages() const { return stages_; }
+
+  // Each pair's message time under one mapping, in the order run_ns() walks
+  // them: made once per mapping, run for every compute time tried.
+  struct Timed {
+    struct Up {
+      std::uint32_t from;
+      std::size_t at;  // this pair's place in down[from]
+      double time;
+    };
+    std::vector<std::vector<Up>> up;
+    std::vector<std::vector<std::pair<std::uint32_t, double>>> down;  // (receiver, time), rank order
+  };
+  Timed timed(const Mapping& mapping) const {
+    const double bytes_per_ns = net_.link_gbps / 8;
+    Timed t{std::vector<std::vector<Timed::Up>>(ranks_), std::vector<std::vector<std::pair<std::uint32_t, double>>>(ranks_)};
+    for (const Edge& e : edges_) {
+      const int a = mapping.ranks[e.from].node, b = mapping.ranks[e.to].node;
+      double time = a == b ? net_.local_ns() : message_time_ns(net_, geometry_.hops(a, b));
+      if (bytes_per_ns > 0) time += e.bytes / bytes_per_ns;
+      t.down[e.from].push_back({e.to, time});
+    }
+    for (std::uint32_t r = 0; r < ranks_; ++r) {
+      std::sort(t.down[r].begin(), t.down[r].end());
+      for (std::size_t i = 0; i < t.down[r].size(); ++i) t.up[t.down[r][i].first].push_back({r, i, t.down[r][i].second});
+    }
+    return t;  // up[r] is in sender order: senders were visited in rank order
+  }
 
   // The last rank's end of stage K: in each stage a rank receives from its
   // upstream ranks in rank order (each message leaves when both ends are
   // ready: max(posted, sent) + its time), computes, then sends downstream in
   // rank order, each send ending when its receiver has the message.
-  double run_ns(const Mapping& mapping, double compute_ns) const {
-    const double bytes_per_ns = net_->link_gbps / 8;
-    std::vector<std::vector<std::pair<std::uint32_t, double>>> up(ranks_), down(ranks_);  // (rank, time)
-    for (const Edge& e : edges_) {
-      const int a = mapping.ranks[e.from].node, b = mapping.ranks[e.to].node;
-      double t = a == b ? net_->local_ns() : message_time_ns(*net_, geometry_->hops(a, b));
-      if (bytes_per_ns > 0) t += e.bytes / bytes_per_ns;
-      up[e.to].push_back({e.from, t});
-      down[e.from].push_back({e.to, t});
-    }
-    for (auto* lists : {&up, &down})
-      for (auto& list : *lists) std::sort(list.begin(), list.end());
+  double run_ns(const Timed& t, double compute_ns) const {
     std::vector<double> free(ranks_, 0), stage_start(ranks_, 0);
     std::vector<std::vector<double>> sent(ranks_);  // this stage's departure per downstream
-    for (std::uint32_t r = 0; r < ranks_; ++r) sent[r].assign(down[r].size(), 0);
+    for (std::uint32_t r = 0; r < ranks_; ++r) sent[r].assign(t.down[r].size(), 0);
     for (std::uint64_t s = 0; s < stages_; ++s) {
       stage_start = free;
       for (const std::uint32_t r : order_) {
-        double t = free[r];
-        for (const auto& [u, time] : up[r]) {
-          const auto at = std::lower_bound(down[u].begin(), down[u].end(), std::pair<std::uint32_t, double>{r, -1.0});
-          t = std::max(t, sent[u][static_cast<std::size_t>(at - down[u].begin())]) + time;
-        }
-        t += compute_ns;
-        for (std::size_t i = 0; i < down[r].size(); ++i) {
+        double at = free[r];
+        for (const Timed::Up& u : t.up[r]) at = std::max(at, sent[u.from][u.at]) + u.time;
+        at += compute_ns;
+        for (std::size_t i = 0; i < t.down[r].size(); ++i) {
           // The receiver is ready no earlier than its stage starts.
-          const double start = std::max(t, stage_start[down[r][i].first]);
+          const double start = std::max(at, stage_start[t.down[r][i].first]);
           sent[r][i] = start;
-          t = start + down[r][i].second;
+          at = start + t.down[r][i].second;
         }
-        free[r] = t;
+        free[r] = at;
       }
     }
     return *std::max_element(free.begin(), free.end());
@@ -115,10 +125,10 @@ class Pipeline {
  private:
   std::uint32_t ranks_;
   std::vector<Edge> edges_;
-  std::vector<std::uint32_t> order_;
   std::uint64_t stages_ = 0;
-  std::unique_ptr<detail::NodeGeometry> geometry_;
-  const Network* net_ = nullptr;
+  std::vector<std::uint32_t> order_;  // after edges_ and stages_: it fills them
+  detail::NodeGeometry geometry_;
+  const Network& net_;
 };
 
 }  // namespace
@@ -141,8 +151,9 @@ PipelineTimes pipeline_times(const Graph& p2p, const Machine& machine, const All
   const auto k = static_cast<double>(pipeline.stages());
   // The compute time of a stage that makes the baseline's MPI share p_mpi:
   // the share K c / run(c) of computing grows with c, so bisect.
-  auto mpi_share = [&](double c) { return 1 - k * c / pipeline.run_ns(baseline, c); };
-  double low = 0, high = std::max(1.0, pipeline.run_ns(baseline, 0));
+  const Pipeline::Timed before = pipeline.timed(baseline);
+  auto mpi_share = [&](double c) { return 1 - k * c / pipeline.run_ns(before, c); };
+  double low = 0, high = std::max(1.0, pipeline.run_ns(before, 0));
   while (mpi_share(high) > p_mpi && high < 1e15) high *= 2;
   for (int i = 0; i < 60 && p_mpi < 1; ++i) {
     const double mid = (low + high) / 2;
@@ -151,8 +162,8 @@ PipelineTimes pipeline_times(const Graph& p2p, const Machine& machine, const All
   t.computed = true;
   t.stages = k;
   t.compute_ns = p_mpi < 1 ? high : 0;
-  t.baseline_ns = pipeline.run_ns(baseline, t.compute_ns);
-  t.mapping_ns = pipeline.run_ns(mapping, t.compute_ns);
+  t.baseline_ns = pipeline.run_ns(before, t.compute_ns);
+  t.mapping_ns = pipeline.run_ns(pipeline.timed(mapping), t.compute_ns);
   return t;
 }
 
