@@ -4,6 +4,7 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "rankmap/gain.hpp"
 #include "rankmap/graph.hpp"
 #include "rankmap/hostlist.hpp"
 #include "rankmap/machine.hpp"
@@ -20,10 +21,22 @@ struct InspectOptions {
 void inspect_machine(const Machine& m) {
   const Network& net = m.network;
   std::cout << "machine    " << (m.name.empty() ? "(unnamed)" : m.name) << "\nnetwork    ";
-  for (int d = 0; d < net.num_dims(); ++d) std::cout << (d ? "x" : "") << net.dims[d];
-  std::cout << (std::all_of(net.wrap.begin(), net.wrap.end(), [](bool w) { return w; }) ? " torus" : " (mesh in some dimensions)")
-            << ", wrap";
-  for (bool w : net.wrap) std::cout << ' ' << (w ? "yes" : "no");
+  if (net.is_tree()) {
+    std::cout << net.kind_name() << ", levels from the nodes up:";
+    for (int l = 1; l <= net.num_dims(); ++l) {
+      const TreeLevel& level = net.levels[l - 1];
+      std::cout << "\n  level " << l << "  " << (level.host ? "host, " : "switch, ") << level.fanout
+                << (l == 1 ? " nodes" : " children") << " each";
+      if (l < net.num_dims()) std::cout << ", " << level.uplinks << " uplink(s)";
+      std::cout << ", T " << message_time_ns(net, 2 * l) << " ns";
+      if (level.gbps > 0) std::cout << ", " << level.gbps << " Gbit/s";
+    }
+  } else {
+    for (int d = 0; d < net.num_dims(); ++d) std::cout << (d ? "x" : "") << net.dims[d];
+    std::cout << (std::all_of(net.wrap.begin(), net.wrap.end(), [](bool w) { return w; }) ? " torus" : " (mesh in some dimensions)")
+              << ", wrap";
+    for (bool w : net.wrap) std::cout << ' ' << (w ? "yes" : "no");
+  }
   std::cout << "\nrouting    " << net.routing_string() << "\ndiameter   " << net.diameter()
             << " hops\nlatency    t_hop " << net.t_hop_ns << " ns, t_inj " << net.t_inj_ns << " ns, t_ej "
             << net.t_ej_ns << " ns\n";

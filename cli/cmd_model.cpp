@@ -42,11 +42,44 @@ std::string worked(const Network& net, double p_mpi, double d) {
          format(" = %.2f %%", 100 * gain);
 }
 
+// A switch or fat tree: the per-level form. A message between nodes that
+// meet at level L costs T_L; a mapping's mean time is the message-weighted
+// mean of T_L, inside a node local_ns().
+int run_levels(const Machine& m, const ModelOptions& o) {
+  const Network& net = m.network;
+  const double p = *o.p_mpi;
+  std::cout << m.name << ": " << net.kind_name() << ", " << net.num_dims() << " level(s), t_inj + t_ej = "
+            << net.t_inj_ns + net.t_ej_ns << " ns, t_hop = " << net.t_hop_ns << " ns per link\n"
+            << "per-level form: a message costs T_0 = " << net.local_ns() << " ns inside a node, T_L between nodes\n"
+            << "  that meet at level L (2L hops: " << net.t_inj_ns + net.t_ej_ns << " + " << net.t_hop_ns
+            << " * 2L ns unless the level gives its own):\n";
+  nlohmann::ordered_json levels = nlohmann::ordered_json::array();
+  for (int l = 1; l <= net.num_dims(); ++l) {
+    const double t = message_time_ns(net, 2 * l);
+    std::cout << format("  T_%d = %.1f ns (%s)\n", l, t, net.levels[l - 1].host ? "VMs of one host" : "switch level");
+    levels.push_back({{"level", l}, {"t_ns", t}, {"host", net.levels[l - 1].host}});
+  }
+  const double top = message_time_ns(net, net.diameter()), first = message_time_ns(net, 2);
+  std::cout << "gain of moving partners from the top level to one lowest switch: dt/t = p_mpi * (T_top - T_1) / T_top\n"
+            << format("  %.2f * (%.1f - %.1f) / %.1f = %.2f %%\n", p, top, first, top, 100 * relative_gain(p, top, first))
+            << "measured model: dt/t = p_mpi * (T_A - T_B) / T_A, T the traffic-weighted mean message time of\n"
+            << "  mappings A and B (rankmap map and eval report it as predicted_gain)\n";
+  if (!o.json.empty())
+    write_json(o.json, nlohmann::ordered_json{{"machine", m.name},
+                                              {"kind", net.kind_name()},
+                                              {"t_local_ns", net.local_ns()},
+                                              {"levels", levels},
+                                              {"p_mpi", p},
+                                              {"gain_top_to_lowest", relative_gain(p, top, first)}});
+  return 0;
+}
+
 int run_formula(const ModelOptions& o) {
   if (!o.p_mpi) throw Error("model --machine needs --p-mpi (the share of run time spent in MPI, 0 to 1)");
   const Machine m = load_machine(o.machine);
   const Network& net = m.network;
   const double p = *o.p_mpi, diameter = net.diameter(), mean = mean_distance(net);
+  if (net.is_tree()) return run_levels(m, o);
   std::cout << m.name << ": " << net.num_dims() << "D torus " << dims_text(net) << ", t_inj + t_ej = "
             << net.t_inj_ns + net.t_ej_ns << " ns, t_hop = " << net.t_hop_ns << " ns\n"
             << "T(d) = " << net.t_inj_ns + net.t_ej_ns << " + " << net.t_hop_ns << " d ns\n"

@@ -24,6 +24,7 @@ nlohmann::ordered_json metrics_json(const Metrics& m) {
       {"max_link_bytes", m.max_link_bytes},
       {"inter_node_bytes", m.inter_node_bytes},
       {"cross_socket_bytes", m.cross_socket_bytes},
+      {"same_host_bytes", m.same_host_bytes},
   };
 }
 
@@ -144,6 +145,8 @@ void print_comparison(std::ostream& out, const Metrics& m, const std::string& la
   row("max link bytes", u(m.max_link_bytes), u(b.max_link_bytes), "%.0f");
   row("inter-node bytes", u(m.inter_node_bytes), u(b.inter_node_bytes), "%.0f");
   row("cross-socket bytes", u(m.cross_socket_bytes), u(b.cross_socket_bytes), "%.0f");
+  if (m.same_host_bytes || b.same_host_bytes)  // VMs on hosts
+    row("same-host VM bytes", u(m.same_host_bytes), u(b.same_host_bytes), "%.0f");
   std::snprintf(line, sizeof line, "%llu ranks on %llu nodes, %llu bytes in %llu messages\n",
                 static_cast<unsigned long long>(m.ranks), static_cast<unsigned long long>(m.nodes),
                 static_cast<unsigned long long>(m.total_bytes), static_cast<unsigned long long>(m.total_msgs));

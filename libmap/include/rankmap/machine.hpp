@@ -1,6 +1,12 @@
-// The machine: a torus or mesh network of 1 to 6 dimensions whose vertices
-// are nodes, each node a tree of packages, cores and hardware threads (PUs).
-// Read from the TOML format of shared/design.md.
+// The machine: a network whose vertices are nodes, each node a tree of
+// packages, cores and hardware threads (PUs). Networks come in kinds:
+//  - torus / mesh of 1 to 6 dimensions (network.cpp, detail/route.hpp);
+//  - switch and fat tree: levels of switches (tree_network.cpp), the
+//    lowest of which may be physical hosts holding the nodes as VMs.
+// Every kind defines the hops between two nodes, the route of a message
+// and the directed links it loads (Network::hops, for_each_link,
+// num_links, link_gbps); scores, the engine and the gain model use only
+// these. Read from the TOML format of README.md, "Inputs".
 #pragma once
 
 #include <cstdint>
@@ -22,17 +28,51 @@ struct RouteStep {
   int sign = +1;
 };
 
+enum class NetworkKind { torus, tree };
+
+// One level of a tree network, from the nodes up. A switch of the level
+// joins `fanout` children (nodes, for the lowest level; switches of the
+// level below, above it).
+struct TreeLevel {
+  int fanout = 0;
+  int uplinks = 1;      // parallel links from one switch of this level to its parent (the top has none)
+  double t_ns = -1;     // a message between nodes that meet here; < 0: T(hops) of the network
+  double gbps = 0;      // each link into this level's switches, each way; 0: the network's link_gbps
+  bool host = false;    // a physical host whose VMs are the nodes (its "switch" is the host's bridge)
+};
+
 struct Network {
-  std::vector<int> dims;        // nodes along X, Y, Z, W, V, U
-  std::vector<bool> wrap;       // per dimension: ring (true) or line (false)
+  NetworkKind kind = NetworkKind::torus;
+  // Torus: nodes along X, Y, Z, W, V, U. Tree: the levels' fan-outs, lowest
+  // first, so that a node's coordinates are its port on each level (and
+  // its coordinate index its position, leaves in order).
+  std::vector<int> dims;
+  std::vector<bool> wrap;       // per dimension: ring (true) or line (false); trees: all false
+  std::vector<TreeLevel> levels;  // trees only, lowest first
   double t_hop_ns = 0;          // router + link, per hop
   double t_inj_ns = 0;          // injection (sender NIC)
   double t_ej_ns = 0;           // ejection (receiver NIC)
   double t_local_ns = -1;       // a message between ranks of one node; < 0: t_inj + t_ej
   double link_gbps = 0;         // 0 when the description gives none
-  std::vector<RouteStep> routing;  // 2 * dims.size() steps
+  std::vector<RouteStep> routing;  // torus: 2 * dims.size() steps; trees: none
 
+  bool is_tree() const { return kind == NetworkKind::tree; }
   int num_dims() const { return static_cast<int>(dims.size()); }
+  // Hops between two nodes' coordinates (kMaxDims entries each). Torus:
+  // the shortest path's links between routers. Tree: the links up to the
+  // lowest switch the two share and down again, 2 per level climbed (a
+  // host's bridge counts as a level).
+  template <class Coords>
+  int hops(const Coords& a, const Coords& b) const {
+    if (is_tree()) {
+      for (int d = num_dims() - 1; d >= 0; --d)
+        if (a[d] != b[d]) return 2 * (d + 1);
+      return 0;
+    }
+    int h = 0;
+    for (int d = 0; d < num_dims(); ++d) h += hops_1d(d, a[d], b[d]);
+    return h;
+  }
   // The time of a message inside a node: t_local_ns when given, else the
   // seed model's T(0) = t_inj + t_ej.
   double local_ns() const { return t_local_ns >= 0 ? t_local_ns : t_inj_ns + t_ej_ns; }
@@ -44,13 +84,26 @@ struct Network {
   }
   // Largest shortest-path distance between two coordinates.
   int diameter() const;
-  // Directed links: one per coordinate, dimension and direction; see
-  // link_id(). On a size-2 ring the single cable is the `+` link of each end.
-  std::size_t num_links() const { return num_coords() * 2 * dims.size(); }
+  // Directed links. Torus: one per coordinate, dimension and direction; see
+  // link_id(). On a size-2 ring the single cable is the `+` link of each
+  // end. Tree: see tree_link_id().
+  std::size_t num_links() const;
   std::size_t link_id(std::size_t coord, int dim, int sign) const {
     return (coord * dims.size() + static_cast<std::size_t>(dim)) * 2 + (sign < 0 ? 1 : 0);
   }
-  std::string routing_string() const;  // "+X+Y+Z-X-Y-Z"
+  // Tree links by tier: tier 0 joins each node to its lowest switch, tier t
+  // each switch of level t to its parent, `uplinks` parallel links; each
+  // link has an up and a down direction. `vertex` counts the tier's
+  // children left to right.
+  std::size_t tree_link_id(int tier, std::size_t vertex, int parallel, bool down) const;
+  // Each way, in Gbit/s: the link's level's rate, else link_gbps.
+  double link_gbps_of(std::size_t link) const;
+  // "+X at (1,0,2)", "node 5 up to its leaf", ...: for reports.
+  std::string link_name(std::size_t link) const;
+  // Nodes one switch of `level` (1 = lowest) holds: the product of the fan-outs up to it.
+  std::size_t tree_span(int level) const;
+  std::string routing_string() const;  // "+X+Y+Z-X-Y-Z"; trees: "up*/down*"
+  std::string kind_name() const;       // "torus", "mesh", "switch", "fattree"
 };
 
 // Parses "+X+Y+Z+W-X-Y-Z-W" (spaces allowed) for a network of `ndims`.

@@ -18,12 +18,13 @@ class Reader {
       : source_(std::move(source)), base_dir_(std::move(base_dir)) {}
 
   Machine read(const toml::table& root) {
-    reject_unknown(root, {"name", "network", "nodes"}, "top level");
+    reject_unknown(root, {"name", "network", "nodes", "hosts"}, "top level");
     Machine m;
     if (auto name = root["name"]; name) m.name = string_value(*name.node(), "name");
     const toml::table* net = root["network"].as_table();
     if (!net) fail(line_of(root), "missing [network] table");
     m.network = read_network(*net);
+    if (const toml::node* hosts = root.get("hosts")) add_host_level(*hosts, m.network);
     const toml::array* groups = root["nodes"].as_array();
     if (!groups || groups->empty()) fail(line_of(root), "missing [[nodes]] groups");
     read_nodes(*groups, m);
@@ -61,10 +62,46 @@ class Reader {
     return *v;
   }
 
+  // A positive whole number no larger than `most`.
+  int count(const toml::node& n, const std::string& key, std::int64_t most) {
+    auto v = n.value<std::int64_t>();
+    if (!n.is_integer() || !v || *v < 1 || *v > most)
+      fail(line_of(n), "'" + key + "' must be a whole number from 1 to " + std::to_string(most));
+    return static_cast<int>(*v);
+  }
+
+  // The latency and rate a tree level may override.
+  void read_level_times(const toml::table& t, TreeLevel& level) {
+    if (t.get("t_ns")) level.t_ns = nonnegative(t, "t_ns", true);
+    level.gbps = nonnegative(t, "gbps", false);
+  }
+
   Network read_network(const toml::table& t) {
-    reject_unknown(t, {"dims", "wrap", "t_hop_ns", "t_inj_ns", "t_ej_ns", "t_local_ns", "link_gbps", "routing"},
+    reject_unknown(t, {"kind", "dims", "wrap", "levels", "t_hop_ns", "t_inj_ns", "t_ej_ns", "t_local_ns", "link_gbps", "routing"},
                    "[network]");
     Network net;
+    std::string kind = "torus";
+    if (const toml::node* k = t.get("kind")) kind = string_value(*k, "kind");
+    if (kind != "torus" && kind != "mesh" && kind != "switch" && kind != "fattree")
+      fail(line_of(*t.get("kind")), "unknown network kind '" + kind + "'; expected torus, mesh, switch or fattree");
+    if (kind == "switch" || kind == "fattree") {
+      net.kind = NetworkKind::tree;
+      for (const char* key : {"dims", "wrap", "routing"})
+        if (const toml::node* n = t.get(key))
+          fail(line_of(*n), std::string("'") + key + "' is for tori and meshes; a " + kind + " has " +
+                                (kind == "switch" ? "no shape (its hosts are its ports)" : "'levels'"));
+      if (kind == "switch") {
+        if (const toml::node* n = t.get("levels")) fail(line_of(*n), "a switch has one level; use kind = \"fattree\" for 'levels'");
+        net.levels.push_back({});  // fan-out: the hosts listed, set by read_nodes
+      } else {
+        read_levels(t, net);
+      }
+      for (const TreeLevel& l : net.levels) net.dims.push_back(l.fanout);
+      net.wrap.assign(net.dims.size(), false);
+      read_times(t, net);
+      return net;
+    }
+    if (const toml::node* n = t.get("levels")) fail(line_of(*n), "'levels' is for kind = \"fattree\"");
     const toml::array* dims = t["dims"].as_array();
     if (!dims) fail(line_of(t), "[network] needs 'dims', e.g. dims = [4, 2, 2, 2]");
     if (dims->empty() || dims->size() > kMaxDims)
@@ -76,7 +113,7 @@ class Reader {
         fail(line_of(d), "each of 'dims' must be a whole number from 1 to 1000000");
       net.dims.push_back(static_cast<int>(*v));
     }
-    net.wrap.assign(net.dims.size(), true);
+    net.wrap.assign(net.dims.size(), kind == "torus");
     if (const toml::node* w = t.get("wrap")) {
       const toml::array* wa = w->as_array();
       if (!wa || wa->size() != net.dims.size())
@@ -87,11 +124,7 @@ class Reader {
         net.wrap[i] = *b;
       }
     }
-    net.t_hop_ns = nonnegative(t, "t_hop_ns", true);
-    net.t_inj_ns = nonnegative(t, "t_inj_ns", true);
-    net.t_ej_ns = nonnegative(t, "t_ej_ns", true);
-    if (t.get("t_local_ns")) net.t_local_ns = nonnegative(t, "t_local_ns", true);
-    net.link_gbps = nonnegative(t, "link_gbps", false);
+    read_times(t, net);
     if (const toml::node* r = t.get("routing"))
       net.routing = parse_routing(string_value(*r, "routing"), net.num_dims(), source_, line_of(*r));
     else
@@ -99,9 +132,73 @@ class Reader {
     return net;
   }
 
+  void read_times(const toml::table& t, Network& net) {
+    net.t_hop_ns = nonnegative(t, "t_hop_ns", true);
+    net.t_inj_ns = nonnegative(t, "t_inj_ns", true);
+    net.t_ej_ns = nonnegative(t, "t_ej_ns", true);
+    if (t.get("t_local_ns")) net.t_local_ns = nonnegative(t, "t_local_ns", true);
+    net.link_gbps = nonnegative(t, "link_gbps", false);
+  }
+
+  // levels = [{fanout = 16, uplinks = 8}, {fanout = 8}], lowest first. A
+  // level's uplinks default to one per node below it (full bisection).
+  void read_levels(const toml::table& t, Network& net) {
+    const toml::node* n = t.get("levels");
+    const toml::array* levels = n ? n->as_array() : nullptr;
+    if (!levels || levels->empty())
+      fail(n ? line_of(*n) : line_of(t), "a fattree needs 'levels', e.g. levels = [{fanout = 16, uplinks = 8}, {fanout = 8}]");
+    if (levels->size() > kMaxDims - 1)
+      fail(line_of(*levels), "'levels' may list 1 to " + std::to_string(kMaxDims - 1) + " levels (one more is kept for [hosts])");
+    std::size_t below = 1;
+    for (std::size_t i = 0; i < levels->size(); ++i) {
+      const toml::table* lt = (*levels)[i].as_table();
+      if (!lt) fail(line_of((*levels)[i]), "each of 'levels' must be a table, e.g. {fanout = 16, uplinks = 8}");
+      reject_unknown(*lt, {"fanout", "uplinks", "t_ns", "gbps"}, "a level");
+      TreeLevel level;
+      const toml::node* f = lt->get("fanout");
+      if (!f) fail(line_of(*lt), "each level needs 'fanout' (its switches' children)");
+      level.fanout = count(*f, "fanout", 1'000'000);
+      below *= static_cast<std::size_t>(level.fanout);
+      if (below > 100'000'000) fail(line_of(*f), "the levels hold more than 100000000 nodes");
+      const bool top = i + 1 == levels->size();
+      if (const toml::node* u = lt->get("uplinks")) {
+        if (top) fail(line_of(*u), "the top level has no parent for 'uplinks'");
+        level.uplinks = count(*u, "uplinks", 1'000'000);
+      } else {
+        level.uplinks = top ? 1 : static_cast<int>(below);
+      }
+      read_level_times(*lt, level);
+      net.levels.push_back(level);
+    }
+  }
+
+  // [hosts]: the nodes are VMs, vms_per_host to a physical host, below
+  // the network's lowest level.
+  void add_host_level(const toml::node& n, Network& net) {
+    const toml::table* t = n.as_table();
+    if (!t) fail(line_of(n), "'hosts' must be a table: [hosts] vms_per_host = 2");
+    reject_unknown(*t, {"vms_per_host", "uplinks", "t_ns", "gbps"}, "[hosts]");
+    if (!net.is_tree())
+      fail(line_of(*t), "[hosts] needs a switch or fattree network (VMs on torus nodes are not supported)");
+    if (net.levels.size() >= kMaxDims) fail(line_of(*t), "too many levels with [hosts]");
+    TreeLevel host;
+    host.host = true;
+    const toml::node* v = t->get("vms_per_host");
+    if (!v) fail(line_of(*t), "[hosts] needs 'vms_per_host'");
+    host.fanout = count(*v, "vms_per_host", 4096);
+    if (const toml::node* u = t->get("uplinks")) host.uplinks = count(*u, "uplinks", 4096);
+    read_level_times(*t, host);
+    net.levels.insert(net.levels.begin(), host);
+    net.dims.insert(net.dims.begin(), host.fanout);
+    net.wrap.push_back(false);
+  }
+
   void read_nodes(const toml::array& groups, Machine& m) {
-    const std::size_t ncoords = m.network.num_coords();
-    std::vector<char> taken(ncoords, 0);
+    Network& net = m.network;
+    // A switch's fan-out is the number of hosts; until they are read, 1.
+    const bool switch_ports_open = net.is_tree() && net.levels.back().fanout == 0;
+    if (switch_ports_open) net.levels.back().fanout = net.dims.back() = 1;
+    std::vector<char> taken(net.is_tree() ? 0 : net.num_coords(), 0);
     std::map<std::string, int> type_of_spec;
     struct Pending {
       std::size_t node;
@@ -145,6 +242,9 @@ class Reader {
 
       const toml::array* coords = group->get_as<toml::array>("coords");
       if (group->get("coords") && !coords) fail(gline, "'coords' must be a list of coordinate lists");
+      if (coords && net.is_tree())
+        fail(line_of(*coords), "'coords' is for tori and meshes; a " + net.kind_name() +
+                                   " takes its hosts in the order listed, lowest level's ports first");
       if (coords && coords->size() != hosts.size())
         fail(line_of(*coords), "'coords' has " + std::to_string(coords->size()) + " entries for " +
                                    std::to_string(hosts.size()) + " hosts");
@@ -165,10 +265,20 @@ class Reader {
       }
     }
 
+    if (switch_ports_open) {
+      const std::size_t per_port = net.tree_span(net.num_dims() - 1);
+      if (m.nodes.size() % per_port != 0)
+        fail(line_of(groups), "the [[nodes]] groups list " + std::to_string(m.nodes.size()) +
+                                  " hosts, not a multiple of vms_per_host (" + std::to_string(per_port) + ")");
+      net.levels.back().fanout = net.dims.back() = static_cast<int>(m.nodes.size() / per_port);
+    }
+    const std::size_t ncoords = net.num_coords();
     if (m.nodes.size() != ncoords)
-      fail(line_of(groups), "the [[nodes]] groups list " + std::to_string(m.nodes.size()) +
-                                " hosts but the network has " + std::to_string(ncoords) +
-                                " coordinates; every coordinate needs exactly one host");
+      fail(line_of(groups), "the [[nodes]] groups list " + std::to_string(m.nodes.size()) + " hosts but the " +
+                                (net.is_tree() ? "levels hold " + std::to_string(ncoords) + " nodes"
+                                               : "network has " + std::to_string(ncoords) + " coordinates") +
+                                "; every " + (net.is_tree() ? "port" : "coordinate") + " needs exactly one host");
+    if (taken.empty()) taken.assign(ncoords, 0);
     // Hosts without explicit coordinates fill the free ones in order, X fastest.
     std::size_t cursor = 0;
     for (const Pending& p : without_coords) {

@@ -11,6 +11,7 @@ NodeGeometry::NodeGeometry(const Machine& machine, const Allocation& allocation)
     std::copy(node.coord.begin(), node.coord.end(), coord_[k].begin());
     coord_index_[k] = node.coord_index;
   }
+  for (const TreeLevel& level : net_.levels) host_levels_ += level.host;
 }
 
 }  // namespace rankmap::detail

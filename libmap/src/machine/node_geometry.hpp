@@ -14,11 +14,9 @@ namespace rankmap::detail {
 class NodeGeometry {
  public:
   NodeGeometry(const Machine& machine, const Allocation& allocation);
-  int hops(int a, int b) const {
-    int h = 0;
-    for (int d = 0; d < net_.num_dims(); ++d) h += net_.hops_1d(d, coord_[a][d], coord_[b][d]);
-    return h;
-  }
+  int hops(int a, int b) const { return net_.hops(coord_[a], coord_[b]); }
+  // On a tree with hosts: whether two nodes are VMs of one physical host.
+  bool same_host(int a, int b) const { return a != b && host_levels_ > 0 && hops(a, b) <= 2 * host_levels_; }
   int coord(int node, int dim) const { return coord_[node][dim]; }
   const std::array<int, kMaxDims>& coords(int node) const { return coord_[node]; }
   std::size_t coord_index(int node) const { return coord_index_[node]; }
@@ -29,6 +27,7 @@ class NodeGeometry {
   const Network& net_;
   std::vector<std::array<int, kMaxDims>> coord_;
   std::vector<std::size_t> coord_index_;
+  int host_levels_ = 0;  // tree levels that are hosts (the lowest)
 };
 
 }  // namespace rankmap::detail

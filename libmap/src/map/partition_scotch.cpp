@@ -72,12 +72,23 @@ std::vector<int> partition_scotch(const UndirectedGraph& g, const std::vector<st
   Scoped<SCOTCH_Arch, SCOTCH_archExit> torus, sub;
   check(SCOTCH_archInit(&torus.value), "SCOTCH_archInit");
   torus.live = true;
-  // Scotch's torus has wrap-around in every dimension; a mesh is its own target.
-  const bool mesh = std::any_of(net.wrap.begin(), net.wrap.end(), [](bool w) { return !w; });
-  check(mesh ? SCOTCH_archMeshX(&torus.value, static_cast<SCOTCH_Num>(dims.size()), dims.data())
-             : SCOTCH_archTorusX(&torus.value, static_cast<SCOTCH_Num>(dims.size()), dims.data()),
-        "SCOTCH_archTorusX");
-  // Terminals are numbered X fastest, as rankmap's coordinate indices.
+  if (net.is_tree()) {
+    // Scotch's tree-leaf target lists levels from the top, each with its
+    // fan-out and the cost of meeting there: rankmap's hops, 2 per level.
+    std::vector<SCOTCH_Num> sizes, costs;
+    for (int d = net.num_dims() - 1; d >= 0; --d)
+      sizes.push_back(net.dims[d]), costs.push_back(static_cast<SCOTCH_Num>(2 * (d + 1)));
+    check(SCOTCH_archTleaf(&torus.value, static_cast<SCOTCH_Num>(sizes.size()), sizes.data(), costs.data()),
+          "SCOTCH_archTleaf");
+  } else {
+    // Scotch's torus has wrap-around in every dimension; a mesh is its own target.
+    const bool mesh = std::any_of(net.wrap.begin(), net.wrap.end(), [](bool w) { return !w; });
+    check(mesh ? SCOTCH_archMeshX(&torus.value, static_cast<SCOTCH_Num>(dims.size()), dims.data())
+               : SCOTCH_archTorusX(&torus.value, static_cast<SCOTCH_Num>(dims.size()), dims.data()),
+          "SCOTCH_archTorusX");
+  }
+  // Terminals are numbered X fastest (a tree's leaves left to right), as
+  // rankmap's coordinate indices.
   std::vector<SCOTCH_Num> terminals(k);
   for (int p = 0; p < k; ++p) terminals[p] = static_cast<SCOTCH_Num>(geometry.coord_index(used_nodes[p]));
   check(SCOTCH_archInit(&sub.value), "SCOTCH_archInit");

@@ -14,17 +14,24 @@
 namespace rankmap::detail {
 namespace {
 
-// Used nodes by coordinate index, and their torus neighbours.
+// Used nodes by coordinate index, and their neighbours: one hop away on a
+// torus, on the same lowest switch in a tree.
 class UsedNodeIndex {
  public:
   UsedNodeIndex(const std::vector<int>& used, const NodeGeometry& geo) : geo_(geo) {
     for (int j = 0; j < static_cast<int>(used.size()); ++j) at_.emplace(geo.coord_index(used[j]), j);
   }
-  // Used nodes at most one hop from coordinate index c (c's own included).
+  // Used nodes next to coordinate index c (c's own included).
   template <class F>
   void near(std::size_t c, F&& f) const {
     visit(c, f);
     const Network& net = geo_.network();
+    if (net.is_tree()) {  // the nodes on c's lowest switch (or host)
+      const auto ports = static_cast<std::size_t>(net.dims[0]);
+      for (std::size_t first = c - c % ports, x = first; x < first + ports; ++x)
+        if (x != c) visit(x, f);
+      return;
+    }
     std::size_t stride = 1;
     for (int d = 0; d < net.num_dims(); ++d) {
       const int n = net.dims[d];

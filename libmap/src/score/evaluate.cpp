@@ -16,12 +16,14 @@ namespace {
 // The scores of the traffic leaving some nodes' ranks.
 struct NodeScores {
   NodeScores(const Network& net, std::size_t nodes)
-      : loads(net), pair_bytes(nodes, 0), pair_msgs(nodes, 0), touched_mark(nodes, 0) {}
+      : loads(net), msgs_at_hops(static_cast<std::size_t>(net.diameter()) + 1, 0),
+        bytes_at_hops(msgs_at_hops.size(), 0), pair_bytes(nodes, 0), pair_msgs(nodes, 0), touched_mark(nodes, 0) {}
 
   std::uint64_t total_bytes = 0, total_msgs = 0, distinct_bytes = 0, distinct_msgs = 0;
-  std::uint64_t cross_socket_bytes = 0, inter_node_bytes = 0, inter_node_msgs = 0, hop_bytes = 0, hop_msgs = 0;
+  std::uint64_t cross_socket_bytes = 0, same_host_bytes = 0, inter_node_bytes = 0, inter_node_msgs = 0, hop_bytes = 0, hop_msgs = 0;
   int max_dilation = 0;
   detail::LinkLoads loads;
+  std::vector<std::uint64_t> msgs_at_hops, bytes_at_hops;
 
   // Traffic to each other node is added up first (far fewer node pairs
   // than rank pairs), then each pair's hops are counted and its route
@@ -67,6 +69,9 @@ struct NodeScores {
       hop_bytes += b * static_cast<std::uint64_t>(h);
       hop_msgs += msg * static_cast<std::uint64_t>(h);
       max_dilation = std::max(max_dilation, h);
+      msgs_at_hops[static_cast<std::size_t>(h)] += msg;
+      bytes_at_hops[static_cast<std::size_t>(h)] += b;
+      if (geometry.same_host(static_cast<int>(u), static_cast<int>(v))) same_host_bytes += b;
       if (b) loads.add_route(geometry.coords(static_cast<int>(u)), geometry.coords(static_cast<int>(v)), b);
       pair_bytes[v] = pair_msgs[v] = 0;
       touched_mark[v] = 0;
@@ -80,12 +85,15 @@ struct NodeScores {
     distinct_bytes += other.distinct_bytes;
     distinct_msgs += other.distinct_msgs;
     cross_socket_bytes += other.cross_socket_bytes;
+    same_host_bytes += other.same_host_bytes;
     inter_node_bytes += other.inter_node_bytes;
     inter_node_msgs += other.inter_node_msgs;
     hop_bytes += other.hop_bytes;
     hop_msgs += other.hop_msgs;
     max_dilation = std::max(max_dilation, other.max_dilation);
     loads.merge(other.loads);
+    for (std::size_t h = 0; h < msgs_at_hops.size(); ++h)
+      msgs_at_hops[h] += other.msgs_at_hops[h], bytes_at_hops[h] += other.bytes_at_hops[h];
   }
 
  private:
@@ -145,6 +153,7 @@ Metrics evaluate(const Graph& graph, const Machine& machine, const Allocation& a
   m.total_bytes = all.total_bytes;
   m.total_msgs = all.total_msgs;
   m.cross_socket_bytes = all.cross_socket_bytes;
+  m.same_host_bytes = all.same_host_bytes;
   m.inter_node_bytes = all.inter_node_bytes;
   m.inter_node_msgs = all.inter_node_msgs;
   m.hop_bytes = all.hop_bytes;
@@ -154,6 +163,8 @@ Metrics evaluate(const Graph& graph, const Machine& machine, const Allocation& a
   m.avg_dilation = distinct_bytes ? static_cast<double>(m.hop_bytes) / static_cast<double>(distinct_bytes) : 0;
   m.avg_hops_by_msgs = distinct_msgs ? static_cast<double>(m.hop_msgs) / static_cast<double>(distinct_msgs) : 0;
   m.link_bytes = all.loads.take();
+  m.msgs_at_hops = std::move(all.msgs_at_hops);
+  m.bytes_at_hops = std::move(all.bytes_at_hops);
   m.max_link_bytes = m.link_bytes.empty() ? 0 : *std::max_element(m.link_bytes.begin(), m.link_bytes.end());
   return m;
 }

@@ -28,11 +28,20 @@ struct Flow {
 };
 
 // Resources: network links by Network::link_id, then each allocated node's
-// injection link, then its ejection link.
+// injection link, then its ejection link (on a tree a node's link to its
+// lowest switch is both, and these two go unused). Each streams
+// capacity[r] bytes a ns, each way.
+std::vector<double> resource_rates(const Network& net, std::size_t nodes) {
+  std::vector<double> rate(net.num_links() + 2 * nodes, net.link_gbps / 8);
+  for (std::size_t l = 0; l < net.num_links(); ++l) rate[l] = net.link_gbps_of(l) / 8;
+  return rate;
+}
+
 class PhaseSimulator {
  public:
-  PhaseSimulator(std::size_t resources, double bytes_per_ns)
-      : bytes_per_ns_(bytes_per_ns), room_(resources), users_(resources), first_user_(resources), fill_(resources) {}
+  PhaseSimulator(std::vector<double> capacity, double bytes_per_ns)
+      : bytes_per_ns_(bytes_per_ns), capacity_(std::move(capacity)), room_(capacity_.size()), users_(capacity_.size()),
+        first_user_(capacity_.size()), fill_(capacity_.size()) {}
 
   // Steps of progressive filling so far, over all runs: each event costs
   // the live flows' resources plus a scan of the resources per bottleneck.
@@ -93,7 +102,7 @@ class PhaseSimulator {
       }
     // Each touched resource's live flows, grouped (a counting sort).
     std::uint32_t at = 0;
-    for (std::uint32_t r : touched_) first_user_[r] = at, at += users_[r], room_[r] = bytes_per_ns_;
+    for (std::uint32_t r : touched_) first_user_[r] = at, at += users_[r], room_[r] = capacity_[r];
     user_list_.resize(at);
     for (std::uint32_t r : touched_) fill_[r] = first_user_[r];
     for (std::uint32_t f : live)
@@ -122,6 +131,7 @@ class PhaseSimulator {
   }
 
   double bytes_per_ns_;
+  std::vector<double> capacity_;
   std::vector<double> room_;
   std::vector<std::uint32_t> users_, first_user_, fill_, touched_, user_list_;
   std::vector<char> fixed_;
@@ -147,10 +157,10 @@ std::vector<Flow> flows_of(const Graph& graph, const Machine& machine, const det
         f.start_ns = net.local_ns();
       } else {
         f.start_ns = message_time_ns(net, geometry.hops(a, b));
-        f.resources.push_back(static_cast<std::uint32_t>(links + static_cast<std::size_t>(a)));
+        if (!net.is_tree()) f.resources.push_back(static_cast<std::uint32_t>(links + static_cast<std::size_t>(a)));
         for_each_link(net, geometry.coord_index(a), geometry.coord_index(b),
                       [&](std::size_t link) { f.resources.push_back(static_cast<std::uint32_t>(link)); });
-        f.resources.push_back(static_cast<std::uint32_t>(links + nodes + static_cast<std::size_t>(b)));
+        if (!net.is_tree()) f.resources.push_back(static_cast<std::uint32_t>(links + nodes + static_cast<std::size_t>(b)));
       }
       flows.push_back(std::move(f));
     }
@@ -195,7 +205,8 @@ FlowTimes flow_times(const Graph& p2p, const Graph& collective, const Machine& m
   std::sort(counts.begin(), counts.end());
   counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
   t.phases = counts.empty() ? 0 : static_cast<double>(counts.back());
-  PhaseSimulator simulate(net.num_links() + 2 * nodes, bytes_per_ns);
+  const std::vector<double> rate = resource_rates(net, nodes);
+  PhaseSimulator simulate(rate, bytes_per_ns);
   std::vector<double> phase_end(mapping.ranks.size());
   std::uint64_t done = 0;  // phases simulated so far
   for (const std::uint64_t count : counts) {
@@ -227,13 +238,21 @@ FlowTimes flow_times(const Graph& p2p, const Graph& collective, const Machine& m
       const int a = mapping.ranks[r].node, b = mapping.ranks[s].node;
       const double latency = a == b ? net.local_ns() : message_time_ns(net, geometry.hops(a, b));
       const auto bytes = static_cast<double>(collective.bytes[e]);
-      chain_ns[s] += static_cast<double>(m) * latency + (bytes_per_ns > 0 ? bytes / bytes_per_ns : 0);
-      if (a == b) continue;
+      // The message streams at its slowest link's rate.
+      double slowest = bytes_per_ns;
+      if (a != b)
+        for_each_link(net, geometry.coord_index(a), geometry.coord_index(b), [&](std::size_t link) {
+          load[link] += bytes;
+          slowest = std::min(slowest, rate[link]);
+        });
+      chain_ns[s] += static_cast<double>(m) * latency + (slowest > 0 ? bytes / slowest : 0);
+      if (a == b || net.is_tree()) continue;
       load[net.num_links() + static_cast<std::size_t>(a)] += bytes;
-      for_each_link(net, geometry.coord_index(a), geometry.coord_index(b), [&](std::size_t link) { load[link] += bytes; });
       load[net.num_links() + nodes + static_cast<std::size_t>(b)] += bytes;
     }
-  if (bytes_per_ns > 0) t.collective_floor_ns = *std::max_element(load.begin(), load.end()) / bytes_per_ns;
+  if (bytes_per_ns > 0)
+    for (std::size_t r = 0; r < load.size(); ++r)
+      if (rate[r] > 0) t.collective_floor_ns = std::max(t.collective_floor_ns, load[r] / rate[r]);
   for (std::uint32_t r = 0; r < collective.ranks; ++r)
     if (chain_ns[r] > 0) chain_ns[r] = std::max(chain_ns[r], t.collective_floor_ns);
   for (std::size_t r = 0; r < rank_ns.size(); ++r)

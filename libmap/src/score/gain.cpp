@@ -9,6 +9,10 @@
 namespace rankmap {
 
 double message_time_ns(const Network& net, double hops) {
+  if (net.is_tree() && hops > 0) {  // the level's own latency, when it has one
+    const int level = static_cast<int>(hops / 2 + 0.5);
+    if (level >= 1 && level <= net.num_dims() && net.levels[level - 1].t_ns >= 0) return net.levels[level - 1].t_ns;
+  }
   return net.t_inj_ns + net.t_ej_ns + net.t_hop_ns * hops;
 }
 
@@ -21,6 +25,14 @@ double predicted_gain(const Network& net, double p_mpi, double hops_before, doub
 }
 
 double mean_distance(const Network& net) {
+  if (net.is_tree()) {
+    // Of a node's N - 1 partners, span(L) - span(L-1) meet it at level L, 2L hops away.
+    const double nodes = static_cast<double>(net.num_coords());
+    double sum = 0;
+    for (int level = 1; level <= net.num_dims(); ++level)
+      sum += 2.0 * level * static_cast<double>(net.tree_span(level) - net.tree_span(level - 1));
+    return nodes > 1 ? sum / (nodes - 1) : 0;
+  }
   // Per dimension, the mean 1D distance over all pairs of positions; their
   // sum is the mean over all pairs of nodes, a node with itself included.
   double all_pairs = 0, nodes = 1;
@@ -60,13 +72,24 @@ MessageTimes mean_message_times(const Graph& graph, const Network& net, const Me
   const auto weighted_time = [&](double all, double inter, double hops) {
     return (inter * nic + net.t_hop_ns * hops + (all - inter) * local) / all;
   };
+  // A tree's levels may have latencies of their own: T is then summed level
+  // by level (the per-level form; with no level latency it is the same sum).
+  const bool per_level = net.is_tree() && metrics.msgs_at_hops.size() > 1;
+  const auto level_time = [&](double all, double inter, const std::vector<std::uint64_t>& at_hops) {
+    double t = (all - inter) * local;
+    for (std::size_t h = 1; h < at_hops.size(); ++h)
+      t += static_cast<double>(at_hops[h]) * message_time_ns(net, static_cast<double>(h));
+    return t / all;
+  };
   MessageTimes t;
   if (msgs > 0)
-    t.by_messages_ns = weighted_time(msgs, static_cast<double>(metrics.inter_node_msgs),
-                                     static_cast<double>(metrics.hop_msgs));
+    t.by_messages_ns = per_level ? level_time(msgs, static_cast<double>(metrics.inter_node_msgs), metrics.msgs_at_hops)
+                                 : weighted_time(msgs, static_cast<double>(metrics.inter_node_msgs),
+                                                 static_cast<double>(metrics.hop_msgs));
   if (bytes == 0) return t;
-  t.by_bytes_ns = weighted_time(bytes, static_cast<double>(metrics.inter_node_bytes),
-                                static_cast<double>(metrics.hop_bytes));
+  t.by_bytes_ns = per_level ? level_time(bytes, static_cast<double>(metrics.inter_node_bytes), metrics.bytes_at_hops)
+                            : weighted_time(bytes, static_cast<double>(metrics.inter_node_bytes),
+                                            static_cast<double>(metrics.hop_bytes));
   // The transfer term, when the machine gives a bandwidth: the byte-weighted
   // mean message size over the link.
   if (net.link_gbps > 0) t.by_bytes_ns += size_weighted / bytes * 8.0 / net.link_gbps;

@@ -7,8 +7,40 @@
 
 namespace rankmap {
 
+// A tree's route: up from a to the lowest switch it shares with b, then
+// down to b. Where a switch has parallel uplinks, the destination picks
+// one (D-mod-k, the destination-based routing of InfiniBand's fat-tree
+// routing engines): at tier t, link (b / product of the lower tiers'
+// counts) mod count, the same link on the way down.
+template <class Visit>
+void for_each_tree_link(const Network& net, std::size_t a, std::size_t b, Visit&& visit) {
+  const int k = net.num_dims();
+  std::array<std::size_t, kMaxDims> span{};
+  std::size_t s = 1;
+  int meet = 0;  // the level where a and b meet, 0 when they are one node
+  for (int d = 0; d < k; ++d) {
+    span[d] = s;
+    const auto n = static_cast<std::size_t>(net.dims[d]);
+    if ((a / s) % n != (b / s) % n) meet = d + 1;
+    s *= n;
+  }
+  std::array<int, kMaxDims> parallel{};
+  std::size_t spread = 1;
+  for (int t = 0; t < meet; ++t) {
+    const auto count = static_cast<std::size_t>(t == 0 ? 1 : net.levels[t - 1].uplinks);
+    parallel[t] = static_cast<int>((b / spread) % count);
+    spread *= count;
+  }
+  for (int t = 0; t < meet; ++t) visit(net.tree_link_id(t, a / span[t], parallel[t], false));
+  for (int t = meet - 1; t >= 0; --t) visit(net.tree_link_id(t, b / span[t], parallel[t], true));
+}
+
 template <class Visit>
 void for_each_link(const Network& net, std::size_t a, std::size_t b, Visit&& visit) {
+  if (net.is_tree()) {
+    for_each_tree_link(net, a, b, visit);
+    return;
+  }
   const int nd = net.num_dims();
   std::array<int, kMaxDims> ca{}, delta{};
   std::array<std::size_t, kMaxDims> stride{};
