@@ -6,6 +6,9 @@ Targets, as the Scotch manual builds them:
   - node level, equal slots on every allocated node: `torusXD` (or `meshXD`)
     of the machine's dimensions, under a `sub` architecture listing the
     allocated nodes when they are not the whole machine;
+  - node level on a switch or fat tree: `tleaf` with the tree's levels, top
+    first, each costing rankmap's hops (2 a level climbed), under `sub` for
+    a partial allocation;
   - node level, unequal slots (a heterogeneous machine): a decomposition-
     defined target made by `amk_grf` from the torus graph, each allocated
     node weighted by its slots;
@@ -62,8 +65,17 @@ class Machine:
     def __init__(self, path):
         with open(path, "rb") as f:
             spec = tomllib.load(f)
-        self.dims = spec["network"]["dims"]
-        self.wrap = spec["network"].get("wrap", [True] * len(self.dims))
+        network = spec["network"]
+        self.tree = network.get("kind", "torus") in ("switch", "fattree")
+        if self.tree:  # a tree's "dimensions" are its fan-outs, lowest first (as in rankmap)
+            if "hosts" in spec:
+                raise ValueError(f"{path}: VMs on hosts have no Scotch target here")
+            listed = sum(len(expand_hostlist(g["hosts"])) for g in spec["nodes"])
+            self.dims = [l["fanout"] for l in network["levels"]] if "levels" in network else [listed]
+            self.wrap = [False] * len(self.dims)
+        else:
+            self.dims = network["dims"]
+            self.wrap = network.get("wrap", [True] * len(self.dims))
         self.hosts, self.coords, self.cores, self.cores_per_package = [], [], {}, {}
         index = 0
         for group in spec["nodes"]:
@@ -100,6 +112,9 @@ class Machine:
         return math.prod(self.dims)
 
     def hops(self, a, b):
+        if self.tree:  # 2 links a level climbed to the lowest common switch
+            differ = [d for d in range(len(self.dims)) if a[d] != b[d]]
+            return 2 * (differ[-1] + 1) if differ else 0
         total = 0
         for x, y, n, w in zip(a, b, self.dims, self.wrap):
             d = abs(x - y)
@@ -203,9 +218,13 @@ class Instance:
         """(target file, alloc position of each terminal number)."""
         m = self.machine
         index = [m.index_of(self.coord[h]) for h in self.hosts]
-        if len(set(self.capacity)) == 1 and len(set(m.wrap)) == 1:
+        if m.tree and len(set(self.capacity)) != 1:
+            raise ValueError("a tree with unequal slots per node has no Scotch target here")
+        if len(set(self.capacity)) == 1 and (m.tree or len(set(m.wrap)) == 1):
             kind = "torusXD" if m.wrap[0] else "meshXD"
             base = f"{kind} {len(m.dims)} " + " ".join(map(str, m.dims))
+            if m.tree:  # top level first: fan-out, then the cost of meeting there
+                base = f"tleaf {len(m.dims)} " + " ".join(f"{m.dims[d]} {2 * (d + 1)}" for d in reversed(range(len(m.dims))))
             path = os.path.join(self.workdir, tag + ".tgt")
             if sorted(index) == list(range(len(m.hosts))) and len(self.hosts) == len(m.hosts):
                 with open(path, "w") as f:
@@ -333,6 +352,8 @@ def scotch_best(rankmap, graph, machine, nodes=None, ppn=None, workdir=".", leve
     runs = []
     for level in levels:
         if level == "core":
+            if inst.machine.tree:
+                continue  # the core-level target is built on torus links
             if ppn is not None or len(inst.adj) != sum(inst.capacity) or len(inst.adj) > 4096:
                 continue  # one rank a core only; amk_grf's distance matrix grows as cores squared
             target, core_at = inst.core_target(tag + "-core")
