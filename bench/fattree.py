@@ -86,7 +86,7 @@ def ratio(a, b):
 
 
 print("| instance | block hop-bytes | Scotch tleaf best | rankmap | rankmap/block | rankmap/Scotch | "
-      "max link: rankmap/Scotch | rankmap/block | rankmap map s (whole command) | Scotch runs s (sum of 12) |")
+      "max link: rankmap/Scotch | max link: rankmap/block | rankmap map s (whole command) | Scotch runs s (sum of 12) |")
 print("|---|---|---|---|---|---|---|---|---|---|")
 geo_hop, geo_link, worse = [], [], []
 for name, r in rows:

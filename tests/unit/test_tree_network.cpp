@@ -250,3 +250,25 @@ TEST(TreeNetwork, JinrHeavyVmPairsShareAHost) {
   EXPECT_EQ(s.same_host_bytes, 8000u);
   EXPECT_EQ(s.inter_node_bytes, 8400u);
 }
+
+// The flow model on a tree: leaves of 2 nodes under one top, link_gbps 8
+// (1 B/ns). Ranks 0 -> 2 and 1 -> 3 send 1,000,000 B each, one message,
+// and both cross from leaf 0 to leaf 1. With one uplink a leaf they share
+// it: T(4) = 450 + 450 + 4 * 50 = 1100 ns, then 2,000,000 B at 1 B/ns in
+// all, so both end at 2,001,100 ns. With two uplinks, destination mod 2
+// puts them on different links: 1100 + 1,000,000 = 1,001,100 ns.
+TEST(TreeNetwork, FlowModelSharesAThinUplink) {
+  GraphBuilder b(4);
+  b.add(0, 2, 1'000'000, 1);
+  b.add(1, 3, 1'000'000, 1);
+  const Graph g = b.build();
+  const Mapping block{{{0, 0}, {1, 0}, {2, 0}, {3, 0}}};
+  for (auto [uplinks, expected] : {std::pair{1, 2'001'100.0}, std::pair{2, 1'001'100.0}}) {
+    const Machine m = tree_machine("kind = \"fattree\"\nlink_gbps = 8\nlevels = [{fanout = 2, uplinks = " +
+                                       std::to_string(uplinks) + "}, {fanout = 2}]",
+                                   "n[0-3]");
+    const FlowTimes t = flow_times(g, Graph{}, m, make_allocation(m, {}), block);
+    ASSERT_TRUE(t.computed);
+    EXPECT_NEAR(t.slowest_ns, expected, 1e-6 * expected) << uplinks << " uplink(s)";
+  }
+}

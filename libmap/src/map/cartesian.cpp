@@ -398,4 +398,51 @@ std::vector<NodeBox> node_boxes(const Allocation& allocation, const NodeGeometry
   return out;
 }
 
+// A tree has no boxes, but a grid still lays out well on one if each
+// switch's nodes take a compact block of it: each level's fan-out is
+// split into two near-square factors, making a mesh whose lowest two
+// dimensions are a leaf's ports, the next two its siblings, and so on.
+// The mesh's distances only rank the layouts; the engine scores them on
+// the tree. Whole allocations only (every node, per_node slots each).
+std::vector<NodeBox> tree_boxes(const Allocation& allocation, const NodeGeometry& geo, std::size_t per_node) {
+  const Network& net = geo.network();
+  if (static_cast<std::size_t>(geo.size()) != net.num_coords()) return {};
+  for (int k = 0; k < geo.size(); ++k)
+    if (allocation.slots(k).size() != per_node) return {};
+  NodeBox box;
+  std::vector<int> factor_of;  // per mesh dimension, its tree level
+  for (int level = 0; level < net.num_dims(); ++level) {
+    const int f = net.dims[level];
+    int a = 1;
+    for (int x = 1; x * x <= f; ++x)
+      if (f % x == 0) a = x;
+    for (int side : {f / a, a})
+      if (side > 1) box.net.dims.push_back(side), factor_of.push_back(level);
+  }
+  if (box.net.dims.empty() || box.net.num_dims() > kMaxDims) return {};
+  box.net.wrap.assign(box.net.dims.size(), false);
+  box.net.routing = default_routing(box.net.num_dims());
+  box.net.t_hop_ns = net.t_hop_ns, box.net.t_inj_ns = net.t_inj_ns, box.net.t_ej_ns = net.t_ej_ns;
+  std::vector<int> position_at(net.num_coords(), -1);
+  for (int k = 0; k < geo.size(); ++k) position_at[geo.coord_index(k)] = k;
+  box.node_at.resize(net.num_coords());
+  for (std::size_t i = 0; i < net.num_coords(); ++i) {
+    // Mesh coordinates (X fastest) to each level's digit, then to the
+    // tree position (lowest level fastest).
+    std::vector<int> digit(net.num_dims(), 0), scale(net.num_dims(), 1);
+    std::size_t rest = i;
+    for (int d = 0; d < box.net.num_dims(); ++d) {
+      const int c = static_cast<int>(rest % static_cast<std::size_t>(box.net.dims[d]));
+      rest /= static_cast<std::size_t>(box.net.dims[d]);
+      digit[factor_of[d]] += c * scale[factor_of[d]];
+      scale[factor_of[d]] *= box.net.dims[d];
+    }
+    std::size_t position = 0;
+    for (int level = net.num_dims() - 1; level >= 0; --level)
+      position = position * static_cast<std::size_t>(net.dims[level]) + static_cast<std::size_t>(digit[level]);
+    box.node_at[i] = position_at[position];
+  }
+  return {box};
+}
+
 }  // namespace rankmap::detail

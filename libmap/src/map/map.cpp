@@ -116,11 +116,14 @@ class Engine {
     return per_node;
   }
 
-  // The boxes of whole nodes the ranks fill exactly (tori and meshes).
+  // The boxes of whole nodes the ranks fill exactly (on a tree, the
+  // allocation as a mesh of subtrees).
   std::vector<NodeBox> boxes() const {
-    if (machine_.network.is_tree()) return {};  // boxes are torus shapes
     const std::size_t per_node = uniform_slots();
     if (per_node == 0 || graph_.ranks % per_node != 0 || graph_.ranks > allocation_.total_slots()) return {};
+    if (machine_.network.is_tree())
+      return graph_.ranks == allocation_.total_slots() ? tree_boxes(allocation_, geometry_, per_node)
+                                                       : std::vector<NodeBox>{};
     return node_boxes(allocation_, geometry_, graph_.ranks / per_node, per_node);
   }
 
