@@ -98,6 +98,21 @@ struct Network {
   std::size_t tree_link_id(int tier, std::size_t vertex, int parallel, bool down) const;
   // Each way, in Gbit/s: the link's level's rate, else link_gbps.
   double link_gbps_of(std::size_t link) const;
+  // The zero-byte time of a message over `hops` (gain.hpp's T(d)): t_inj +
+  // t_ej + t_hop * hops, or on a tree the level's own latency if it has one.
+  double message_ns(double hops) const;
+  // Whether message_ns is that linear form everywhere.
+  bool linear_times() const {
+    for (const TreeLevel& l : levels)
+      if (l.t_ns >= 0) return false;
+    return true;
+  }
+  // The mean shortest-path distance in hops between two distinct nodes.
+  double mean_distance() const;
+  // Whether routes begin and end on the nodes' own links (a tree's: a
+  // node's cable to its switch is its NIC); a torus's routes run between
+  // routers, and the NICs are resources of their own.
+  bool routes_include_nics() const { return is_tree(); }
   // "+X at (1,0,2)", "node 5 up to its leaf", ...: for reports.
   std::string link_name(std::size_t link) const;
   // Nodes one switch of `level` (1 = lowest) holds: the product of the fan-outs up to it.

@@ -1,6 +1,9 @@
+// The network's methods for tori and meshes (the default kind), and the
+// routing order's text form.
 #include <cctype>
 #include <cstdlib>
 
+#include "machine/tree_network.hpp"
 #include "rankmap/error.hpp"
 #include "rankmap/machine.hpp"
 
@@ -15,79 +18,48 @@ std::size_t Network::num_coords() const {
   return n;
 }
 
+// Each method serves tori and meshes here, and hands trees to
+// tree_network.cpp: the two kinds' code stays apart.
+
 int Network::diameter() const {
-  if (is_tree()) return 2 * num_dims();
+  if (is_tree()) return detail::tree_diameter(*this);
   int d = 0;
   for (int i = 0; i < num_dims(); ++i) d += wrap[i] ? dims[i] / 2 : dims[i] - 1;
   return d;
 }
 
 std::size_t Network::num_links() const {
-  if (!is_tree()) return num_coords() * 2 * dims.size();
-  return tree_link_id(num_dims(), 0, 0, false);  // the first id past the top tier
+  if (is_tree()) return detail::tree_num_links(*this);
+  return num_coords() * 2 * dims.size();
 }
-
-std::size_t Network::tree_span(int level) const {
-  std::size_t n = 1;
-  for (int d = 0; d < level; ++d) n *= static_cast<std::size_t>(dims[d]);
-  return n;
-}
-
-namespace {
-// Parallel links of a tree tier: a node has one to its lowest switch.
-std::size_t tier_count(const Network& net, int tier) {
-  return tier == 0 ? 1 : static_cast<std::size_t>(net.levels[tier - 1].uplinks);
-}
-}  // namespace
-
-std::size_t Network::tree_link_id(int tier, std::size_t vertex, int parallel, bool down) const {
-  const std::size_t nodes = num_coords();
-  std::size_t offset = 0;
-  for (int t = 0; t < tier; ++t) offset += nodes / tree_span(t) * tier_count(*this, t) * 2;
-  return offset + (vertex * tier_count(*this, tier) + static_cast<std::size_t>(parallel)) * 2 + (down ? 1 : 0);
-}
-
-namespace {
-// The tier of a tree link and its place in the tier.
-struct TreeLink {
-  int tier = 0;
-  std::size_t vertex = 0;
-  int parallel = 0;
-  bool down = false;
-};
-TreeLink decode_tree_link(const Network& net, std::size_t link) {
-  TreeLink l;
-  for (;; ++l.tier) {
-    const std::size_t in_tier = net.num_coords() / net.tree_span(l.tier) * tier_count(net, l.tier) * 2;
-    if (link < in_tier || l.tier + 1 == net.num_dims()) break;
-    link -= in_tier;
-  }
-  l.down = link % 2;
-  link /= 2;
-  l.parallel = static_cast<int>(link % tier_count(net, l.tier));
-  l.vertex = link / tier_count(net, l.tier);
-  return l;
-}
-}  // namespace
 
 double Network::link_gbps_of(std::size_t link) const {
-  if (!is_tree()) return link_gbps;
-  const double level_rate = levels[decode_tree_link(*this, link).tier].gbps;
-  return level_rate > 0 ? level_rate : link_gbps;
+  return is_tree() ? detail::tree_link_gbps(*this, link) : link_gbps;
+}
+
+double Network::message_ns(double hops) const {
+  if (is_tree()) return detail::tree_message_ns(*this, hops);
+  return t_inj_ns + t_ej_ns + t_hop_ns * hops;
+}
+
+double Network::mean_distance() const {
+  if (is_tree()) return detail::tree_mean_distance(*this);
+  // Per dimension, the mean 1D distance over all pairs of positions; their
+  // sum is the mean over all pairs of nodes, a node with itself included.
+  double all_pairs = 0, nodes = 1;
+  for (int i = 0; i < num_dims(); ++i) {
+    const int k = dims[i];
+    double sum = 0;
+    for (int a = 0; a < k; ++a)
+      for (int b = 0; b < k; ++b) sum += hops_1d(i, a, b);
+    all_pairs += sum / (static_cast<double>(k) * k);
+    nodes *= k;
+  }
+  return nodes > 1 ? all_pairs * nodes / (nodes - 1) : 0;  // leave out the pairs of a node with itself
 }
 
 std::string Network::link_name(std::size_t link) const {
-  if (is_tree()) {
-    const TreeLink l = decode_tree_link(*this, link);
-    auto level_name = [&](int level) {
-      return levels[level - 1].host ? std::string("host") : "level-" + std::to_string(level) + " switch";
-    };
-    const std::string child = l.tier == 0 ? "node " + std::to_string(l.vertex)
-                                          : level_name(l.tier) + " " + std::to_string(l.vertex);
-    std::string name = child + (l.down ? " down from " : " up to ") + level_name(l.tier + 1);
-    if (tier_count(*this, l.tier) > 1) name += " (link " + std::to_string(l.parallel) + ")";
-    return name;
-  }
+  if (is_tree()) return detail::tree_link_name(*this, link);
   const std::size_t per_coord = 2 * dims.size();
   std::size_t coord = link / per_coord;
   const int dim = static_cast<int>(link % per_coord / 2);
@@ -100,11 +72,7 @@ std::string Network::link_name(std::size_t link) const {
 }
 
 std::string Network::kind_name() const {
-  if (is_tree()) {
-    int switches = 0;
-    for (const TreeLevel& l : levels) switches += !l.host;
-    return switches <= 1 ? "switch" : "fattree";
-  }
+  if (is_tree()) return detail::tree_kind_name(*this);
   for (bool w : wrap)
     if (!w) return "mesh";
   return "torus";

@@ -47,9 +47,6 @@ struct NodeBox {
 // its nodes are allocated with per_node slots.
 std::vector<NodeBox> node_boxes(const Allocation& allocation, const NodeGeometry& geometry, std::size_t nodes,
                                 std::size_t per_node);
-// On a tree: one mesh-shaped box of the whole allocation whose blocks are
-// subtrees (cartesian.cpp), or none when the allocation is partial.
-std::vector<NodeBox> tree_boxes(const Allocation& allocation, const NodeGeometry& geometry, std::size_t per_node);
 // A grid of up to 3 axes that the graph is in rank order.
 struct GridShape {
   std::vector<int> dims;       // X fastest

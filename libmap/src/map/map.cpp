@@ -22,6 +22,7 @@
 #include <tuple>
 
 #include "core/two_halves.hpp"
+#include "map/network_kind.hpp"
 #include "map/stages.hpp"
 #include "rankmap/baseline.hpp"
 #include "rankmap/error.hpp"
@@ -116,15 +117,11 @@ class Engine {
     return per_node;
   }
 
-  // The boxes of whole nodes the ranks fill exactly (on a tree, the
-  // allocation as a mesh of subtrees).
+  // The boxes of whole nodes the ranks fill exactly (network_kind.hpp).
   std::vector<NodeBox> boxes() const {
     const std::size_t per_node = uniform_slots();
     if (per_node == 0 || graph_.ranks % per_node != 0 || graph_.ranks > allocation_.total_slots()) return {};
-    if (machine_.network.is_tree())
-      return graph_.ranks == allocation_.total_slots() ? tree_boxes(allocation_, geometry_, per_node)
-                                                       : std::vector<NodeBox>{};
-    return node_boxes(allocation_, geometry_, graph_.ranks / per_node, per_node);
+    return engine_kind(machine_.network).boxes(allocation_, geometry_, graph_.ranks / per_node, per_node);
   }
 
   // Cartesian layouts on every box; true when the graph is a grid that fits.

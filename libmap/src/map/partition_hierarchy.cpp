@@ -1,6 +1,6 @@
-// Cutting the graph and the network together. The used nodes are split by
-// coordinates into up to `fanout` compact groups (a torus across its widest
-// dimension, a tree along its levels, top first), the ranks into as many
+// Cutting the graph and the network together. The used nodes are split
+// into up to `fanout` compact groups (halves in the network kind's way: a
+// torus across its widest dimension, a tree along its levels, top first), the ranks into as many
 // parts of the groups' capacities (METIS, exact sizes), parts are matched to
 // groups so that heavy part pairs sit in near groups, and each group is split
 // again, down to single nodes. Ranks cut together stay on nodes cut together.
@@ -8,9 +8,9 @@
 //  - fanout 64: the hierarchy for thousands of nodes, where one METIS call
 //    into a part per node is too slow (METIS k-way, at most 64 parts a call).
 #include <algorithm>
-#include <cstdlib>
 #include <numeric>
 
+#include "map/network_kind.hpp"
 #include "map/stages.hpp"
 
 namespace rankmap::detail {
@@ -36,8 +36,8 @@ class Hierarchy {
   }
 
  private:
-  // Halves node groups across their widest dimension until there are
-  // `count` groups (or groups of one node).
+  // Halves node groups until there are `count` groups (or groups that
+  // cannot be halved).
   std::vector<std::vector<int>> group_nodes(std::vector<int> parts, std::size_t count) const {
     std::vector<std::vector<int>> groups{std::move(parts)};
     while (groups.size() < count) {
@@ -48,32 +48,11 @@ class Hierarchy {
           next.push_back(std::move(grp));
           continue;
         }
-        const Network& net = geo_.network();
-        int dim = 0, widest = -1;
-        for (int d = 0; d < net.num_dims(); ++d) {
-          int lo = net.dims[d], hi = -1;
-          for (int p : grp) lo = std::min(lo, geo_.coord(used_[p], d)), hi = std::max(hi, geo_.coord(used_[p], d));
-          // A tree is cut along its own hierarchy: the highest level the
-          // group spans first (hosts before VMs, leaves before ports).
-          if (net.is_tree() ? hi > lo : hi - lo > widest) widest = hi - lo, dim = d;
-        }
-        auto half = static_cast<std::ptrdiff_t>(grp.size() / 2);
-        if (net.is_tree()) {
-          // In leaf order, cut between two subtrees of the level spanned,
-          // as near the middle as any such cut.
-          std::stable_sort(grp.begin(), grp.end(),
-                           [&](int a, int b) { return geo_.coord_index(used_[a]) < geo_.coord_index(used_[b]); });
-          std::ptrdiff_t best = -1;
-          for (std::ptrdiff_t i = 1; i < static_cast<std::ptrdiff_t>(grp.size()); ++i)
-            if (geo_.coord(used_[grp[i]], dim) != geo_.coord(used_[grp[i - 1]], dim) &&
-                (best < 0 || std::abs(i - half) < std::abs(best - half)))
-              best = i;
-          half = best;
-        } else {
-          std::stable_sort(grp.begin(), grp.end(), [&](int a, int b) {
-            const int ca = geo_.coord(used_[a], dim), cb = geo_.coord(used_[b], dim);
-            return ca != cb ? ca < cb : geo_.coord_index(used_[a]) < geo_.coord_index(used_[b]);
-          });
+        const auto half = static_cast<std::ptrdiff_t>(
+            engine_kind(geo_.network()).halve(grp, [&](int p) { return used_[p]; }, geo_));
+        if (half == 0) {
+          next.push_back(std::move(grp));
+          continue;
         }
         next.emplace_back(grp.begin(), grp.begin() + half);
         next.emplace_back(grp.begin() + half, grp.end());

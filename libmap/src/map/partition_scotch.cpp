@@ -1,5 +1,5 @@
-// Scotch static mapping of the rank graph onto the torus, restricted to the
-// used nodes, as a Scotch user would do it. Scotch returns 0 on success; its
+// Scotch static mapping of the rank graph onto the network (the kind's
+// Scotch target, network_kind.hpp), restricted to the used nodes, as a Scotch user would do it. Scotch returns 0 on success; its
 // messages go to SCOTCH_errorPrint, which libmap defines (scotch_errors.cpp)
 // to keep them instead of printing.
 #include <cstdio>
@@ -9,6 +9,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "map/network_kind.hpp"
 #include "map/stages.hpp"
 #include "map/scotch_errors.hpp"
 #include "rankmap/error.hpp"
@@ -27,6 +28,17 @@ struct Scoped {
 
 void check(int status, const char* call) {
   if (status != 0) throw Error(std::string(call) + " failed: " + take_scotch_error());
+}
+
+// A target from its text form ("torusXD 3 4 4 4", "tleaf 2 8 4 16 2"), as
+// Scotch reads a target file.
+void load_target(const std::string& text, SCOTCH_Arch& arch) {
+  std::string buffer = text + "\n";
+  FILE* stream = fmemopen(buffer.data(), buffer.size(), "r");
+  if (!stream) throw Error("fmemopen failed for the Scotch target '" + text + "'");
+  const int status = SCOTCH_archLoad(&arch, stream);
+  std::fclose(stream);
+  check(status, "SCOTCH_archLoad");
 }
 
 }  // namespace
@@ -67,33 +79,16 @@ std::vector<int> partition_scotch(const UndirectedGraph& g, const std::vector<st
   bound.live = true;
   check(SCOTCH_contextBindGraph(&ctx.value, &graph.value, &bound.value), "SCOTCH_contextBindGraph");
 
-  const Network& net = geometry.network();
-  std::vector<SCOTCH_Num> dims(net.dims.begin(), net.dims.end());
-  Scoped<SCOTCH_Arch, SCOTCH_archExit> torus, sub;
-  check(SCOTCH_archInit(&torus.value), "SCOTCH_archInit");
-  torus.live = true;
-  if (net.is_tree()) {
-    // Scotch's tree-leaf target lists levels from the top, each with its
-    // fan-out and the cost of meeting there: rankmap's hops, 2 per level.
-    std::vector<SCOTCH_Num> sizes, costs;
-    for (int d = net.num_dims() - 1; d >= 0; --d)
-      sizes.push_back(net.dims[d]), costs.push_back(static_cast<SCOTCH_Num>(2 * (d + 1)));
-    check(SCOTCH_archTleaf(&torus.value, static_cast<SCOTCH_Num>(sizes.size()), sizes.data(), costs.data()),
-          "SCOTCH_archTleaf");
-  } else {
-    // Scotch's torus has wrap-around in every dimension; a mesh is its own target.
-    const bool mesh = std::any_of(net.wrap.begin(), net.wrap.end(), [](bool w) { return !w; });
-    check(mesh ? SCOTCH_archMeshX(&torus.value, static_cast<SCOTCH_Num>(dims.size()), dims.data())
-               : SCOTCH_archTorusX(&torus.value, static_cast<SCOTCH_Num>(dims.size()), dims.data()),
-          "SCOTCH_archTorusX");
-  }
-  // Terminals are numbered X fastest (a tree's leaves left to right), as
-  // rankmap's coordinate indices.
+  Scoped<SCOTCH_Arch, SCOTCH_archExit> whole, sub;
+  check(SCOTCH_archInit(&whole.value), "SCOTCH_archInit");
+  whole.live = true;
+  load_target(engine_kind(geometry.network()).scotch_target(geometry.network()), whole.value);
+  // Terminals are numbered as rankmap's coordinate indices.
   std::vector<SCOTCH_Num> terminals(k);
   for (int p = 0; p < k; ++p) terminals[p] = static_cast<SCOTCH_Num>(geometry.coord_index(used_nodes[p]));
   check(SCOTCH_archInit(&sub.value), "SCOTCH_archInit");
   sub.live = true;
-  check(SCOTCH_archSub(&sub.value, &torus.value, k, terminals.data()), "SCOTCH_archSub");
+  check(SCOTCH_archSub(&sub.value, &whole.value, k, terminals.data()), "SCOTCH_archSub");
 
   Scoped<SCOTCH_Strat, SCOTCH_stratExit> strat;
   check(SCOTCH_stratInit(&strat.value), "SCOTCH_stratInit");

@@ -9,13 +9,13 @@
 #include <queue>
 #include <unordered_map>
 
+#include "map/network_kind.hpp"
 #include "map/stages.hpp"
 
 namespace rankmap::detail {
 namespace {
 
-// Used nodes by coordinate index, and their neighbours: one hop away on a
-// torus, on the same lowest switch in a tree.
+// Used nodes by coordinate index, and their neighbours (network_kind.hpp).
 class UsedNodeIndex {
  public:
   UsedNodeIndex(const std::vector<int>& used, const NodeGeometry& geo) : geo_(geo) {
@@ -25,27 +25,7 @@ class UsedNodeIndex {
   template <class F>
   void near(std::size_t c, F&& f) const {
     visit(c, f);
-    const Network& net = geo_.network();
-    if (net.is_tree()) {  // the nodes on c's lowest switch (or host)
-      const auto ports = static_cast<std::size_t>(net.dims[0]);
-      for (std::size_t first = c - c % ports, x = first; x < first + ports; ++x)
-        if (x != c) visit(x, f);
-      return;
-    }
-    std::size_t stride = 1;
-    for (int d = 0; d < net.num_dims(); ++d) {
-      const int n = net.dims[d];
-      const int x = static_cast<int>((c / stride) % n);
-      for (int step : {-1, +1}) {
-        int y = x + step;
-        if (y < 0 || y >= n) {
-          if (!net.wrap[d] || n <= 2) continue;
-          y = (y + n) % n;
-        }
-        visit(c - static_cast<std::size_t>(x) * stride + static_cast<std::size_t>(y) * stride, f);
-      }
-      stride *= static_cast<std::size_t>(n);
-    }
+    engine_kind(geo_.network()).neighbours(geo_.network(), c, [&](std::size_t n) { visit(n, f); });
   }
 
  private:

@@ -28,8 +28,8 @@ struct Flow {
 };
 
 // Resources: network links by Network::link_id, then each allocated node's
-// injection link, then its ejection link (on a tree a node's link to its
-// lowest switch is both, and these two go unused). Each streams
+// injection link, then its ejection link (unused where routes include the
+// NICs, as a tree's do). Each streams
 // capacity[r] bytes a ns, each way.
 std::vector<double> resource_rates(const Network& net, std::size_t nodes) {
   std::vector<double> rate(net.num_links() + 2 * nodes, net.link_gbps / 8);
@@ -157,10 +157,10 @@ std::vector<Flow> flows_of(const Graph& graph, const Machine& machine, const det
         f.start_ns = net.local_ns();
       } else {
         f.start_ns = message_time_ns(net, geometry.hops(a, b));
-        if (!net.is_tree()) f.resources.push_back(static_cast<std::uint32_t>(links + static_cast<std::size_t>(a)));
+        if (!net.routes_include_nics()) f.resources.push_back(static_cast<std::uint32_t>(links + static_cast<std::size_t>(a)));
         for_each_link(net, geometry.coord_index(a), geometry.coord_index(b),
                       [&](std::size_t link) { f.resources.push_back(static_cast<std::uint32_t>(link)); });
-        if (!net.is_tree()) f.resources.push_back(static_cast<std::uint32_t>(links + nodes + static_cast<std::size_t>(b)));
+        if (!net.routes_include_nics()) f.resources.push_back(static_cast<std::uint32_t>(links + nodes + static_cast<std::size_t>(b)));
       }
       flows.push_back(std::move(f));
     }
@@ -246,7 +246,7 @@ FlowTimes flow_times(const Graph& p2p, const Graph& collective, const Machine& m
           slowest = std::min(slowest, rate[link]);
         });
       chain_ns[s] += static_cast<double>(m) * latency + (slowest > 0 ? bytes / slowest : 0);
-      if (a == b || net.is_tree()) continue;
+      if (a == b || net.routes_include_nics()) continue;
       load[net.num_links() + static_cast<std::size_t>(a)] += bytes;
       load[net.num_links() + nodes + static_cast<std::size_t>(b)] += bytes;
     }

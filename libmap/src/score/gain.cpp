@@ -8,13 +8,7 @@
 
 namespace rankmap {
 
-double message_time_ns(const Network& net, double hops) {
-  if (net.is_tree() && hops > 0) {  // the level's own latency, when it has one
-    const int level = static_cast<int>(hops / 2 + 0.5);
-    if (level >= 1 && level <= net.num_dims() && net.levels[level - 1].t_ns >= 0) return net.levels[level - 1].t_ns;
-  }
-  return net.t_inj_ns + net.t_ej_ns + net.t_hop_ns * hops;
-}
+double message_time_ns(const Network& net, double hops) { return net.message_ns(hops); }
 
 double relative_gain(double p_mpi, double t_before, double t_after) {
   return t_before > 0 ? p_mpi * (t_before - t_after) / t_before : 0;
@@ -24,28 +18,7 @@ double predicted_gain(const Network& net, double p_mpi, double hops_before, doub
   return relative_gain(p_mpi, message_time_ns(net, hops_before), message_time_ns(net, hops_after));
 }
 
-double mean_distance(const Network& net) {
-  if (net.is_tree()) {
-    // Of a node's N - 1 partners, span(L) - span(L-1) meet it at level L, 2L hops away.
-    const double nodes = static_cast<double>(net.num_coords());
-    double sum = 0;
-    for (int level = 1; level <= net.num_dims(); ++level)
-      sum += 2.0 * level * static_cast<double>(net.tree_span(level) - net.tree_span(level - 1));
-    return nodes > 1 ? sum / (nodes - 1) : 0;
-  }
-  // Per dimension, the mean 1D distance over all pairs of positions; their
-  // sum is the mean over all pairs of nodes, a node with itself included.
-  double all_pairs = 0, nodes = 1;
-  for (int i = 0; i < net.num_dims(); ++i) {
-    const int k = net.dims[i];
-    double sum = 0;
-    for (int a = 0; a < k; ++a)
-      for (int b = 0; b < k; ++b) sum += net.hops_1d(i, a, b);
-    all_pairs += sum / (static_cast<double>(k) * k);
-    nodes *= k;
-  }
-  return nodes > 1 ? all_pairs * nodes / (nodes - 1) : 0;  // leave out the pairs of a node with itself
-}
+double mean_distance(const Network& net) { return net.mean_distance(); }
 
 double seed_gain(const Network& net, double p_mpi, SeedDistance reading) {
   const double d = reading == SeedDistance::diameter ? net.diameter() : mean_distance(net);
@@ -72,9 +45,9 @@ MessageTimes mean_message_times(const Graph& graph, const Network& net, const Me
   const auto weighted_time = [&](double all, double inter, double hops) {
     return (inter * nic + net.t_hop_ns * hops + (all - inter) * local) / all;
   };
-  // A tree's levels may have latencies of their own: T is then summed level
-  // by level (the per-level form; with no level latency it is the same sum).
-  const bool per_level = net.is_tree() && metrics.msgs_at_hops.size() > 1;
+  // Where levels have latencies of their own (a tree's), T is not linear in
+  // hops: it is summed hop count by hop count (the per-level form).
+  const bool per_level = !net.linear_times() && metrics.msgs_at_hops.size() > 1;
   const auto level_time = [&](double all, double inter, const std::vector<std::uint64_t>& at_hops) {
     double t = (all - inter) * local;
     for (std::size_t h = 1; h < at_hops.size(); ++h)

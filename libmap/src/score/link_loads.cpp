@@ -20,7 +20,7 @@ LinkLoads::LinkLoads(const Network& net) : net_(net), diff_(net.num_links(), 0) 
 void LinkLoads::add_route(const std::array<int, kMaxDims>& from, const std::array<int, kMaxDims>& to,
                           std::uint64_t bytes) {
   const int nd = net_.num_dims();
-  if (net_.is_tree()) {  // routes of at most 2 * levels links: added as they are
+  if (net_.kind != NetworkKind::torus) {  // other kinds: each link of the route (a tree's are short)
     std::size_t a = 0, b = 0;
     for (int d = 0; d < nd; ++d) a += static_cast<std::size_t>(from[d]) * stride_[d], b += static_cast<std::size_t>(to[d]) * stride_[d];
     for_each_link(net_, a, b, [&](std::size_t link) { diff_[link] += bytes; });
@@ -69,7 +69,7 @@ void LinkLoads::merge(const LinkLoads& other) {
 }
 
 std::vector<std::uint64_t> LinkLoads::take() {
-  if (net_.is_tree()) return std::move(diff_);  // loads, not differences
+  if (net_.kind != NetworkKind::torus) return std::move(diff_);  // loads, not differences
   const std::size_t coords = net_.num_coords();
   for (int d = 0; d < net_.num_dims(); ++d) {
     const std::size_t n = static_cast<std::size_t>(net_.dims[d]), stride = stride_[d];

@@ -4,8 +4,8 @@
 // moves in (in the network's routing order), so each run is recorded at its two ends in
 // a difference array and the rings are summed once at the end. On a million
 // ranks laid out by block on a 16^4 torus this made scoring 5x faster: the
-// routes there average 16 hops. A tree's routes are short: they are added
-// link by link. Internal to libmap.
+// routes there average 16 hops. Other kinds' routes (a tree's are short)
+// are added link by link. Internal to libmap.
 #pragma once
 
 #include <array>

@@ -1,0 +1,106 @@
+// A tree network: levels of switches from the nodes up (the lowest may be
+// physical hosts holding the nodes as VMs). A node's coordinates are its
+// port on each level, lowest first; its coordinate index is its position,
+// leaves in order. Links come in tiers: tier 0 joins each node to its
+// lowest switch, tier t each switch of level t to its parent with the
+// level's `uplinks` parallel links; each link has an up and a down
+// direction. The route (detail/route.hpp) climbs to the lowest common
+// switch and comes down, 2 hops a level.
+#include "machine/tree_network.hpp"
+
+namespace rankmap {
+namespace {
+
+// Parallel links of a tier: a node has one to its lowest switch.
+std::size_t tier_count(const Network& net, int tier) {
+  return tier == 0 ? 1 : static_cast<std::size_t>(net.levels[tier - 1].uplinks);
+}
+
+// The tier of a link and its place in the tier.
+struct TreeLink {
+  int tier = 0;
+  std::size_t vertex = 0;
+  int parallel = 0;
+  bool down = false;
+};
+
+TreeLink decode_tree_link(const Network& net, std::size_t link) {
+  TreeLink l;
+  for (;; ++l.tier) {
+    const std::size_t in_tier = net.num_coords() / net.tree_span(l.tier) * tier_count(net, l.tier) * 2;
+    if (link < in_tier || l.tier + 1 == net.num_dims()) break;
+    link -= in_tier;
+  }
+  l.down = link % 2;
+  link /= 2;
+  l.parallel = static_cast<int>(link % tier_count(net, l.tier));
+  l.vertex = link / tier_count(net, l.tier);
+  return l;
+}
+
+}  // namespace
+
+std::size_t Network::tree_span(int level) const {
+  std::size_t n = 1;
+  for (int d = 0; d < level; ++d) n *= static_cast<std::size_t>(dims[d]);
+  return n;
+}
+
+std::size_t Network::tree_link_id(int tier, std::size_t vertex, int parallel, bool down) const {
+  const std::size_t nodes = num_coords();
+  std::size_t offset = 0;
+  for (int t = 0; t < tier; ++t) offset += nodes / tree_span(t) * tier_count(*this, t) * 2;
+  return offset + (vertex * tier_count(*this, tier) + static_cast<std::size_t>(parallel)) * 2 + (down ? 1 : 0);
+}
+
+namespace detail {
+
+int tree_diameter(const Network& net) { return 2 * net.num_dims(); }
+
+std::size_t tree_num_links(const Network& net) {
+  return net.tree_link_id(net.num_dims(), 0, 0, false);  // the first id past the top tier
+}
+
+double tree_link_gbps(const Network& net, std::size_t link) {
+  const double level_rate = net.levels[decode_tree_link(net, link).tier].gbps;
+  return level_rate > 0 ? level_rate : net.link_gbps;
+}
+
+std::string tree_link_name(const Network& net, std::size_t link) {
+  const TreeLink l = decode_tree_link(net, link);
+  auto level_name = [&](int level) {
+    return net.levels[level - 1].host ? std::string("host") : "level-" + std::to_string(level) + " switch";
+  };
+  const std::string child =
+      l.tier == 0 ? "node " + std::to_string(l.vertex) : level_name(l.tier) + " " + std::to_string(l.vertex);
+  std::string name = child + (l.down ? " down from " : " up to ") + level_name(l.tier + 1);
+  if (tier_count(net, l.tier) > 1) name += " (link " + std::to_string(l.parallel) + ")";
+  return name;
+}
+
+std::string tree_kind_name(const Network& net) {
+  int switches = 0;
+  for (const TreeLevel& l : net.levels) switches += !l.host;
+  return switches <= 1 ? "switch" : "fattree";
+}
+
+// The per-level form: nodes that meet at level L (2L hops) take the level's
+// own latency when it has one, else T(2L) = t_inj + t_ej + t_hop * 2L.
+double tree_message_ns(const Network& net, double hops) {
+  const int level = static_cast<int>(hops / 2 + 0.5);
+  if (hops > 0 && level >= 1 && level <= net.num_dims() && net.levels[level - 1].t_ns >= 0)
+    return net.levels[level - 1].t_ns;
+  return net.t_inj_ns + net.t_ej_ns + net.t_hop_ns * hops;
+}
+
+double tree_mean_distance(const Network& net) {
+  // Of a node's N - 1 partners, span(L) - span(L-1) meet it at level L, 2L hops away.
+  const double nodes = static_cast<double>(net.num_coords());
+  double sum = 0;
+  for (int level = 1; level <= net.num_dims(); ++level)
+    sum += 2.0 * level * static_cast<double>(net.tree_span(level) - net.tree_span(level - 1));
+  return nodes > 1 ? sum / (nodes - 1) : 0;
+}
+
+}  // namespace detail
+}  // namespace rankmap
