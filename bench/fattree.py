@@ -15,37 +15,23 @@ Writes to bench/out/fattree/ and prints a Markdown table.
 import json
 import math
 import os
-import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "peers"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import scotch_gmap  # noqa: E402
+from instances import Instances  # noqa: E402
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(here)
 rankmap = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "build/cli/rankmap"))
 out = os.path.join(here, "out", "fattree")
-os.makedirs(out, exist_ok=True)
 tree = os.path.join(here, "machines/fattree-8x16.toml")
 
 
-def run(*args):
-    subprocess.run([rankmap, *args], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-
-def graph(name, *gen_args):
-    path = os.path.join(out, name + ".mtx")
-    if not os.path.exists(path):
-        run("gen", *gen_args, "-o", path, "-q")
-    return path
-
-
-def profile(name):
-    path = os.path.join(out, name + ".mtx")
-    if not os.path.exists(path):
-        run("convert", os.path.join(root, "data/profiles", name + ".rmp"), "-o", path)
-    return path
+bench = Instances(rankmap, out)
+run, graph, profile = bench.run, bench.graph, bench.profile
 
 
 generated = [

@@ -23,11 +23,12 @@ import json
 import math
 import os
 import random
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "peers"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import scotch_gmap  # noqa: E402
+from instances import Instances  # noqa: E402
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(here)
@@ -42,15 +43,8 @@ m444x16 = os.path.join(here, "machines/torus-4x4x4-2x8.toml")
 m1688x16 = os.path.join(here, "machines/torus-16x8x8.toml")
 
 
-def run(*args):
-    subprocess.run([rankmap, *args], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-
-def graph(name, *gen_args):
-    path = os.path.join(out, name + ".mtx")
-    if not os.path.exists(path):
-        run("gen", *gen_args, "-o", path, "-q")
-    return path
+bench = Instances(rankmap, out)
+run, graph = bench.run, bench.graph
 
 
 def renumbered(name, *gen_args):
@@ -66,12 +60,7 @@ def random_nodes(count, seed):
     return "@" + path
 
 
-def profile(name):
-    """A real application's profile in data/profiles, as a graph (all traffic)."""
-    path = os.path.join(out, name + ".mtx")
-    if not os.path.exists(path):
-        run("convert", os.path.join(root, "data/profiles", name + ".rmp"), "-o", path)
-    return path
+profile = bench.profile
 
 
 def permuted(path):
