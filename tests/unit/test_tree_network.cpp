@@ -188,6 +188,14 @@ TEST(TreeNetwork, MachineFileErrors) {
   test::expect_error(
       [&] { parse_machine(head + "kind = \"switch\"\n" + times + "[hosts]\nvms_per_host = 3\n" + nodes, "t.toml"); },
       10, "not a multiple of vms_per_host");
+  // 10,000 leaves of one node with 10^6 uplinks each: 2 * 10^10 links.
+  test::expect_error(
+      [&] {
+        parse_machine(head + "kind = \"fattree\"\nlevels = [{fanout = 1, uplinks = 1000000}, {fanout = 10000}]\n" +
+                          times + "[[nodes]]\nhosts = \"n[0-9999]\"\nhwloc = \"core:1\"\n",
+                      "t.toml");
+      },
+      9, "more than 2147483648 links");
 }
 
 // Known optimum on cpmd-ib-16: 16 groups of 8 ranks, each talking only

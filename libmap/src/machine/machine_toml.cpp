@@ -278,6 +278,17 @@ class Reader {
                                 (net.is_tree() ? "levels hold " + std::to_string(ncoords) + " nodes"
                                                : "network has " + std::to_string(ncoords) + " coordinates") +
                                 "; every " + (net.is_tree() ? "port" : "coordinate") + " needs exactly one host");
+    // Scores keep a load per link: a tree's uplinks must not make that absurd.
+    constexpr std::size_t kMaxLinks = std::size_t{1} << 31;
+    if (net.is_tree()) {
+      std::size_t links = ncoords * 2, switches = ncoords;
+      for (std::size_t l = 0; l + 1 < net.levels.size(); ++l) {
+        switches /= static_cast<std::size_t>(net.levels[l].fanout);
+        links += switches * static_cast<std::size_t>(net.levels[l].uplinks) * 2;
+        if (links > kMaxLinks)
+          fail(line_of(groups), "the levels' uplinks make more than " + std::to_string(kMaxLinks) + " links");
+      }
+    }
     if (taken.empty()) taken.assign(ncoords, 0);
     // Hosts without explicit coordinates fill the free ones in order, X fastest.
     std::size_t cursor = 0;
