@@ -61,7 +61,8 @@ int run_levels(const Machine& m, const ModelOptions& o) {
   }
   const double top = message_time_ns(net, net.diameter()), first = message_time_ns(net, 2);
   std::cout << "gain of moving partners from the top level to one lowest switch: dt/t = p_mpi * (T_top - T_1) / T_top\n"
-            << format("  %.2f * (%.1f - %.1f) / %.1f = %.2f %%\n", p, top, first, top, 100 * relative_gain(p, top, first))
+            << format("  %.2f * (%.1f - %.1f) / %.1f = %.2f %%\n", p, top, first, top,
+                      100 * relative_gain(p, top, first))
             << "measured model: dt/t = p_mpi * (T_A - T_B) / T_A, T the traffic-weighted mean message time of\n"
             << "  mappings A and B (rankmap map and eval report it as predicted_gain)\n";
   if (!o.json.empty())

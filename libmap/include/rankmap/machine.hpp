@@ -5,8 +5,10 @@
 //    lowest of which may be physical hosts holding the nodes as VMs.
 // Every kind defines the hops between two nodes, the route of a message
 // and the directed links it loads (Network::hops, for_each_link,
-// num_links, link_gbps); scores, the engine and the gain model use only
-// these. Read from the TOML format of README.md, "Inputs".
+// num_links, link_gbps_of, message_ns); scores and the gain model use only
+// these, and the engine too, but for the choices that follow the network's
+// shape (libmap/src/map/network_kind.hpp, a file per kind). Read from the
+// TOML format of README.md, "Inputs".
 #pragma once
 
 #include <cstdint>
@@ -113,7 +115,7 @@ struct Network {
   // node's cable to its switch is its NIC); a torus's routes run between
   // routers, and the NICs are resources of their own.
   bool routes_include_nics() const { return is_tree(); }
-  // "+X at (1,0,2)", "node 5 up to its leaf", ...: for reports.
+  // "+X at (1,0,2)", "node 5 up to level-1 switch", ...: for reports.
   std::string link_name(std::size_t link) const;
   // Nodes one switch of `level` (1 = lowest) holds: the product of the fan-outs up to it.
   std::size_t tree_span(int level) const;

@@ -77,7 +77,9 @@ class Reader {
   }
 
   Network read_network(const toml::table& t) {
-    reject_unknown(t, {"kind", "dims", "wrap", "levels", "t_hop_ns", "t_inj_ns", "t_ej_ns", "t_local_ns", "link_gbps", "routing"},
+    reject_unknown(t,
+                   {"kind", "dims", "wrap", "levels", "t_hop_ns", "t_inj_ns", "t_ej_ns", "t_local_ns", "link_gbps",
+                    "routing"},
                    "[network]");
     Network net;
     std::string kind = "torus";
@@ -91,7 +93,8 @@ class Reader {
           fail(line_of(*n), std::string("'") + key + "' is for tori and meshes; a " + kind + " has " +
                                 (kind == "switch" ? "no shape (its hosts are its ports)" : "'levels'"));
       if (kind == "switch") {
-        if (const toml::node* n = t.get("levels")) fail(line_of(*n), "a switch has one level; use kind = \"fattree\" for 'levels'");
+        if (const toml::node* n = t.get("levels"))
+          fail(line_of(*n), "a switch has one level; use kind = \"fattree\" for 'levels'");
         net.levels.push_back({});  // fan-out: the hosts listed, set by read_nodes
       } else {
         read_levels(t, net);

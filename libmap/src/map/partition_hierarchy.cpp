@@ -1,9 +1,10 @@
 // Cutting the graph and the network together. The used nodes are split
 // into up to `fanout` compact groups (halves in the network kind's way: a
-// torus across its widest dimension, a tree along its levels, top first), the ranks into as many
-// parts of the groups' capacities (METIS, exact sizes), parts are matched to
-// groups so that heavy part pairs sit in near groups, and each group is split
-// again, down to single nodes. Ranks cut together stay on nodes cut together.
+// torus across its widest dimension, a tree along its levels, top first),
+// the ranks into as many parts of the groups' capacities (METIS, exact
+// sizes), parts are matched to groups so that heavy part pairs sit in near
+// groups, and each group is split again, down to single nodes. Ranks cut
+// together stay on nodes cut together.
 //  - fanout 2: the joint recursive bisection (METIS recursive bisection).
 //  - fanout 64: the hierarchy for thousands of nodes, where one METIS call
 //    into a part per node is too slow (METIS k-way, at most 64 parts a call).

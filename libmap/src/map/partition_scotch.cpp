@@ -1,7 +1,8 @@
 // Scotch static mapping of the rank graph onto the network (the kind's
-// Scotch target, network_kind.hpp), restricted to the used nodes, as a Scotch user would do it. Scotch returns 0 on success; its
-// messages go to SCOTCH_errorPrint, which libmap defines (scotch_errors.cpp)
-// to keep them instead of printing.
+// Scotch target, network_kind.hpp), restricted to the used nodes, as a
+// Scotch user would do it. Scotch returns 0 on success; its messages go to
+// SCOTCH_errorPrint, which libmap defines (scotch_errors.cpp) to keep them
+// instead of printing.
 #include <cstdio>
 #include <scotch.h>
 

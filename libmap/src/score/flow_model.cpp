@@ -29,8 +29,7 @@ struct Flow {
 
 // Resources: network links by Network::link_id, then each allocated node's
 // injection link, then its ejection link (unused where routes include the
-// NICs, as a tree's do). Each streams
-// capacity[r] bytes a ns, each way.
+// NICs, as a tree's do). Each streams its rate in bytes a ns, each way.
 std::vector<double> resource_rates(const Network& net, std::size_t nodes) {
   std::vector<double> rate(net.num_links() + 2 * nodes, net.link_gbps / 8);
   for (std::size_t l = 0; l < net.num_links(); ++l) rate[l] = net.link_gbps_of(l) / 8;
@@ -157,10 +156,11 @@ std::vector<Flow> flows_of(const Graph& graph, const Machine& machine, const det
         f.start_ns = net.local_ns();
       } else {
         f.start_ns = message_time_ns(net, geometry.hops(a, b));
-        if (!net.routes_include_nics()) f.resources.push_back(static_cast<std::uint32_t>(links + static_cast<std::size_t>(a)));
+        const bool nics = !net.routes_include_nics();  // as resources of their own
+        if (nics) f.resources.push_back(static_cast<std::uint32_t>(links + static_cast<std::size_t>(a)));
         for_each_link(net, geometry.coord_index(a), geometry.coord_index(b),
                       [&](std::size_t link) { f.resources.push_back(static_cast<std::uint32_t>(link)); });
-        if (!net.routes_include_nics()) f.resources.push_back(static_cast<std::uint32_t>(links + nodes + static_cast<std::size_t>(b)));
+        if (nics) f.resources.push_back(static_cast<std::uint32_t>(links + nodes + static_cast<std::size_t>(b)));
       }
       flows.push_back(std::move(f));
     }
