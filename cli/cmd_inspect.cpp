@@ -4,6 +4,7 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "rankmap/error.hpp"
 #include "rankmap/gain.hpp"
 #include "rankmap/graph.hpp"
 #include "rankmap/hostlist.hpp"
@@ -119,8 +120,12 @@ int run_inspect(const InspectOptions& o) {
     inspect_machine(load_machine(o.file));
   else if (ext == ".rmp")
     inspect_profile(read_profile(o.file), o.top);
-  else
+  else if (ext == ".mtx" || ext == ".graph" || ext == ".grf" || ext == ".csv")
     inspect_graph(read_graph(o.file), o.top);
+  else
+    throw Error(o.file, 0,
+                "unknown format '" + ext.string() + "': inspect reads a machine (.toml), a profile (.rmp) or a graph "
+                "(.mtx, .graph, .grf, .csv)" + (ext == ".xml" ? "; an hwloc XML goes into a machine file as hwloc_xml" : ""));
   return 0;
 }
 

@@ -1,11 +1,14 @@
 // rankmap profile -o app.rmp -- mpirun -np 8 ./app: runs the job with the
 // PMPI shim of its MPI preloaded and checks the profile it leaves.
+#include <elf.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
 #include <iostream>
 
 #include "commands.hpp"
@@ -55,8 +58,9 @@ std::string resolve(const std::string& program) {
 }
 
 // Which MPI the launcher belongs to, from the name it resolves to
-// (Debian: mpirun -> mpirun.openmpi or mpirun.mpich through alternatives).
-std::string detect_mpi(const std::string& launcher) {
+// (Debian: mpirun -> mpirun.openmpi or mpirun.mpich through alternatives);
+// empty when the name does not say.
+std::string launcher_mpi(const std::string& launcher) {
   std::error_code ec;
   const std::string real = std::filesystem::canonical(resolve(launcher), ec).filename().string();
   const std::string name = ec ? launcher : real;
@@ -64,9 +68,65 @@ std::string detect_mpi(const std::string& launcher) {
       name.find("prterun") != std::string::npos)
     return "openmpi";
   if (name.find("mpich") != std::string::npos || name.find("hydra") != std::string::npos) return "mpich";
-  throw Error("--mpi", 0, "cannot tell which MPI '" + launcher + "' (" + name +
-                              ") launches; pass --mpi openmpi or --mpi mpich");
+  return "";
 }
+
+// The MPI a program links, with the library that says so: from the shared
+// libraries its ELF dynamic section needs (DT_NEEDED). Open MPI's are
+// libmpi*.so.40, MPICH's libmpich*.so.12 (or libmpi.so.12). Empty when the
+// file is no 64-bit ELF or needs neither (a script, a static or indirect
+// link): then nothing can be told.
+struct LinkedMpi {
+  std::string mpi, library;
+};
+LinkedMpi linked_mpi(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  Elf64_Ehdr eh{};
+  if (!in.read(reinterpret_cast<char*>(&eh), sizeof eh) || std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
+      eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_shentsize != sizeof(Elf64_Shdr))
+    return {};
+  std::error_code ec;
+  const std::uint64_t size = std::filesystem::file_size(file, ec);
+  auto fits = [&](std::uint64_t offset, std::uint64_t bytes) { return !ec && offset <= size && bytes <= size - offset; };
+  if (!fits(eh.e_shoff, std::uint64_t{eh.e_shnum} * sizeof(Elf64_Shdr))) return {};
+  std::vector<Elf64_Shdr> sections(eh.e_shnum);
+  in.seekg(static_cast<std::streamoff>(eh.e_shoff));
+  if (!in.read(reinterpret_cast<char*>(sections.data()), static_cast<std::streamsize>(sections.size() * sizeof(Elf64_Shdr))))
+    return {};
+  for (const Elf64_Shdr& dyn : sections) {
+    if (dyn.sh_type != SHT_DYNAMIC || dyn.sh_link >= sections.size()) continue;
+    const Elf64_Shdr& str = sections[dyn.sh_link];
+    if (!fits(dyn.sh_offset, dyn.sh_size) || !fits(str.sh_offset, str.sh_size)) return {};
+    std::vector<Elf64_Dyn> entries(dyn.sh_size / sizeof(Elf64_Dyn));
+    std::string strings(str.sh_size, '\0');
+    in.seekg(static_cast<std::streamoff>(dyn.sh_offset));
+    in.read(reinterpret_cast<char*>(entries.data()), static_cast<std::streamsize>(entries.size() * sizeof(Elf64_Dyn)));
+    in.seekg(static_cast<std::streamoff>(str.sh_offset));
+    in.read(strings.data(), static_cast<std::streamsize>(strings.size()));
+    if (!in) return {};
+    for (const Elf64_Dyn& d : entries) {
+      if (d.d_tag != DT_NEEDED || d.d_un.d_val >= strings.size()) continue;
+      const std::string name = strings.c_str() + d.d_un.d_val;
+      if (name.rfind("libmpich", 0) == 0 || name == "libmpi.so.12") return {"mpich", name};
+      if (name.rfind("libmpi", 0) == 0 && name.find(".so.40") != std::string::npos) return {"openmpi", name};
+    }
+  }
+  return {};
+}
+
+// The first argument of the job (after the launcher) that is a program
+// linking an MPI: the application, whatever the launcher's options.
+std::pair<std::string, LinkedMpi> application_mpi(const std::vector<std::string>& command) {
+  for (std::size_t i = 1; i < command.size(); ++i) {
+    const std::string path = resolve(command[i]);
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) continue;
+    if (LinkedMpi linked = linked_mpi(path); !linked.mpi.empty()) return {command[i], linked};
+  }
+  return {};
+}
+
+const char* mpi_name(const std::string& mpi) { return mpi == "openmpi" ? "Open MPI" : "MPICH"; }
 
 void prepend_env(const char* name, const std::string& value, char separator) {
   const char* old = std::getenv(name);
@@ -76,7 +136,23 @@ void prepend_env(const char* name, const std::string& value, char separator) {
 
 int run_profile(const ProfileOptions& o) {
   if (o.command.empty()) throw Error("profile", 0, "expected the job's command after '--', e.g. -- mpirun -np 8 ./app");
-  const std::string mpi = o.mpi.empty() ? detect_mpi(o.command[0]) : o.mpi;
+  // The shim must be the program's MPI's: the other's kills it (MPI_ERR_ARG
+  // from mismatched handles) before it can say why.
+  const auto [program, linked] = application_mpi(o.command);
+  std::string mpi = o.mpi, chosen_by = "--mpi " + o.mpi;
+  if (mpi.empty()) {
+    mpi = launcher_mpi(o.command[0]);
+    chosen_by = "from the launcher's name";
+    if (mpi.empty()) mpi = linked.mpi;
+    if (mpi.empty())
+      throw Error("--mpi", 0, "cannot tell which MPI '" + o.command[0] +
+                                  "' launches or the program links; pass --mpi openmpi or --mpi mpich");
+  }
+  if (!linked.mpi.empty() && linked.mpi != mpi)
+    throw Error("profile", 0,
+                program + " links " + mpi_name(linked.mpi) + " (" + linked.library + "), not " + mpi_name(mpi) + " (" +
+                    chosen_by + "); launch it with " + mpi_name(linked.mpi) + "'s mpirun and --mpi " + linked.mpi +
+                    ", or rebuild it with mpicc." + mpi);
   const std::filesystem::path shim = find_shim(mpi);
   const std::filesystem::path out = std::filesystem::absolute(o.output);
   // The shim writes beside the output under a name of this run, so that an

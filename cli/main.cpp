@@ -2,6 +2,7 @@
 // parses the command line, calls the library and reports its errors.
 #include <cstdio>
 #include <exception>
+#include <string>
 
 #include "commands.hpp"
 #include "rankmap/error.hpp"
@@ -22,7 +23,22 @@ int main(int argc, char** argv) {
   rankmap::cli::add_profile(app, action);
   rankmap::cli::add_convert(app, action);
 
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {  // --help, --version
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    // README promises exit status 1 and one line for every usage error.
+    const auto given = app.get_subcommands();
+    std::string hint = "; see 'rankmap " + (given.empty() ? std::string() : given[0]->get_name() + " ") + "--help'";
+    if (dynamic_cast<const CLI::ExtrasError*>(&e) && app.got_subcommand("profile"))
+      hint = "; put '--' before the launcher, e.g. rankmap profile -o app.rmp -- mpirun -np 4 ./app";
+    std::string what = e.what();
+    for (char& c : what)
+      if (c == '\n') c = ' ';
+    std::fprintf(stderr, "rankmap: %s%s\n", what.c_str(), hint.c_str());
+    return 1;
+  }
   try {
     return action ? action() : 2;
   } catch (const rankmap::Error& e) {

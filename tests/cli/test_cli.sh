@@ -223,5 +223,38 @@ assert abs(d["predicted_gain_slowest_sender"] - 0.25 * (s["baseline"] - s["mappi
 "$rankmap" gen stencil --dims 3x2 --bytes 10 -o s.csv >/dev/null
 if "$rankmap" inspect s.csv | grep -q 'bytes      140 in 14 messages'; then ok; else bad "inspect csv"; fi
 
+# Issue 15's defects.
+# A csv mapping may name one hardware thread of a core (desmos: pu:2): it is
+# a place on that core, and scores as the core does.
+printf '0,1,100\n1,0,100\n' >pair.csv
+printf 'rank,host,socket,core,pu\n0,node00,0,0,1\n1,node01,0,0,0\n' >one-pu.csv
+printf 'rank,host,socket,core,pu\n0,node00,0,0,\n1,node01,0,0,\n' >whole-core.csv
+"$rankmap" eval pair.csv "${m[@]}" --mapping one-pu.csv --json one-pu.json -q >/dev/null 2>err.txt || bad "one PU of a core: $(cat err.txt)"
+"$rankmap" eval pair.csv "${m[@]}" --mapping whole-core.csv --json whole-core.json -q >/dev/null
+if python3 -c 'import json
+a, b = json.load(open("one-pu.json")), json.load(open("whole-core.json"))
+assert a["hop_bytes"] == b["hop_bytes"] == 200 and a == b, (a, b)'; then ok; else bad "one PU scored as its core"; fi
+# Usage errors exit 1 with one line; a launcher without '--' is told to add it.
+expect_error "unknown option" "--bogus; see 'rankmap map --help'" out.rank -- map good.mtx --bogus -o out.rank
+"$rankmap" map good.mtx --bogus >/dev/null 2>&1; [ $? -eq 1 ] && ok || bad "a usage error exits 1"
+expect_error "launcher without --" "put '--' before the launcher" app.rmp -- profile -o app.rmp mpirun -np 2 ./app
+expect_error "no subcommand" "A subcommand is required" out.rank --
+"$rankmap" >/dev/null 2>&1; [ $? -eq 1 ] && ok || bad "no subcommand exits 1"
+"$rankmap" --version >/dev/null && ok || bad "--version exits 0"
+# inspect names the formats it reads, and where an hwloc XML belongs.
+touch node.xml
+expect_error "inspect an XML" "inspect reads a machine (.toml), a profile (.rmp) or a graph (.mtx, .graph, .grf, .csv); an hwloc XML goes into a machine file as hwloc_xml" none -- inspect node.xml
+# convert keeps message counts in .csv, and warns that .mtx cannot.
+"$rankmap" convert "$src/data/profiles/lammps-melt-16.rmp" -o melt.csv >/dev/null 2>err.txt
+[ ! -s err.txt ] && ok || bad "convert to csv warned: $(cat err.txt)"
+"$rankmap" convert "$src/data/profiles/lammps-melt-16.rmp" -o melt.mtx >/dev/null 2>err.txt
+if [ "$(wc -l <err.txt)" -eq 1 ] && grep -qF "melt.mtx keeps bytes only" err.txt && grep -qF "write .csv to keep them" err.txt; then ok
+else bad "convert to mtx: $(cat err.txt)"; fi
+profile_msgs=$("$rankmap" inspect "$src/data/profiles/lammps-melt-16.rmp" | sed -n 's/^bytes .* in \([0-9]*\) messages.*/\1/p' | tail -1)
+csv_msgs=$("$rankmap" inspect melt.csv | sed -n 's/^bytes .* in \([0-9]*\) messages.*/\1/p')
+mtx_msgs=$("$rankmap" inspect melt.mtx | sed -n 's/^bytes .* in \([0-9]*\) messages.*/\1/p')
+if [ -n "$profile_msgs" ] && [ "$csv_msgs" = "$profile_msgs" ] && [ "$mtx_msgs" = 100 ]; then ok
+else bad "message counts: profile $profile_msgs, csv $csv_msgs, mtx $mtx_msgs (100 pairs)"; fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

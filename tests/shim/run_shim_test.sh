@@ -5,6 +5,7 @@
 #   MPI: openmpi | mpich
 #   PROGRAM: traffic | threads | fortran_mpif | fortran_f08 | partitioned | timing
 #            | unwritable (no profile can be written) | dies (killed before Finalize)
+#            | mismatch (built with the other MPI: refused before it runs)
 set -euo pipefail
 rankmap=$1 mpi=$2 program=$3 np=$4
 here=$(cd "$(dirname "$0")" && pwd)
@@ -17,6 +18,9 @@ case $mpi in
 esac
 case $program in
   traffic | unwritable) mpicc."$mpi" -O1 "$here/traffic.c" -o "$work/app" ;;
+  mismatch)
+    other=$([ "$mpi" = openmpi ] && echo mpich || echo openmpi)
+    mpicc."$other" -O1 "$here/traffic.c" -o "$work/app" 2>/dev/null ;;
   partitioned | timing | dies) mpicc."$mpi" -O1 "$here/$program.c" -o "$work/app" ;;
   threads) mpicc."$mpi" -O1 "$here/threads.c" -o "$work/app" -lpthread ;;
   fortran_mpif | fortran_f08) mpif90."$mpi" "$here/$program.f90" -o "$work/app" ;;
@@ -42,6 +46,23 @@ if [ "$program" = dies ]; then
   [ -z "$leftovers" ] || { echo "left behind: $leftovers"; exit 1; }
   grep -q "app.rmp" out.txt || { cat out.txt; echo "rankmap profile did not say the profile is missing"; exit 1; }
   echo "killed job left no file; rankmap profile said: $(grep app.rmp out.txt)"
+  exit 0
+fi
+if [ "$program" = mismatch ]; then
+  # The program links the other MPI: rankmap refuses, in one line, before
+  # the job starts (the other shim would kill it with MPI_ERR_ARG).
+  linked=MPICH
+  [ "$other" = openmpi ] && linked="Open MPI"
+  for how in "--mpi $mpi" ""; do
+    rc=0
+    # shellcheck disable=SC2086
+    timeout 120 "$rankmap" profile $how -o app.rmp -- "${launch[@]}" ./app >out.txt 2>err.txt || rc=$?
+    [ "$rc" -eq 1 ] || { cat out.txt err.txt; echo "exit $rc, expected 1 (${how:-mpi from the launcher})"; exit 1; }
+    [ "$(wc -l <err.txt)" -eq 1 ] && grep -qF "./app links $linked" err.txt || { cat err.txt; exit 1; }
+    leftovers=$(ls -A | grep -v '^app$\|^out.txt$\|^err.txt$' || true)
+    [ -z "$leftovers" ] || { echo "left behind: $leftovers"; exit 1; }
+  done
+  echo "refused: $(cat err.txt)"
   exit 0
 fi
 if [ "$program" = timing ]; then

@@ -5,10 +5,19 @@
 namespace rankmap::detail {
 
 SlotLookup::SlotLookup(const Machine& machine, const Allocation& allocation)
-    : machine_(machine), allocation_(allocation), slot_of_pus_(allocation.layouts.size()) {
+    : machine_(machine),
+      allocation_(allocation),
+      slot_of_pus_(allocation.layouts.size()),
+      slot_of_pu_(allocation.layouts.size()) {
   for (std::size_t l = 0; l < allocation.layouts.size(); ++l)
-    for (int s = 0; s < static_cast<int>(allocation.layouts[l].size()); ++s)
-      slot_of_pus_[l].emplace(allocation.layouts[l][s].pus, s);
+    for (int s = 0; s < static_cast<int>(allocation.layouts[l].size()); ++s) {
+      const std::vector<int>& pus = allocation.layouts[l][s].pus;
+      slot_of_pus_[l].emplace(pus, s);
+      for (int p : pus) {
+        if (static_cast<std::size_t>(p) >= slot_of_pu_[l].size()) slot_of_pu_[l].resize(static_cast<std::size_t>(p) + 1, -1);
+        slot_of_pu_[l][static_cast<std::size_t>(p)] = s;
+      }
+    }
 }
 
 int SlotLookup::node(std::string_view host, const LineScanner& at) const {
@@ -37,11 +46,18 @@ int SlotLookup::slot(int node, std::vector<int> pus, const LineScanner& at,
   std::sort(pus.begin(), pus.end());
   const auto& index = slot_of_pus_[allocation_.layout_of[node]];
   auto it = index.find(pus);
-  if (it == index.end())
+  if (it != index.end()) return it->second;
+  // Fewer PUs than a slot has, all in that one slot: a binding to one
+  // hardware thread of a core, scored as the core.
+  const std::vector<int>& owner = slot_of_pu_[allocation_.layout_of[node]];
+  int common = pus.empty() || static_cast<std::size_t>(pus.front()) >= owner.size() ? -1 : owner[pus.front()];
+  for (int p : pus)
+    if (static_cast<std::size_t>(p) >= owner.size() || owner[static_cast<std::size_t>(p)] != common) common = -1;
+  if (common < 0)
     at.fail("'" + as_written + "' is not a slot of host '" + host(node) + "' under this allocation (" +
             std::to_string(allocation_.slots(node).size()) + " slots of " +
             std::to_string(allocation_.slots(node).front().pus.size()) + " PU(s) each)");
-  return it->second;
+  return common;
 }
 
 std::string os_cpu_list(const NodeType& type, const Slot& slot, char sep) {

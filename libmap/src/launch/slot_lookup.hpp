@@ -17,7 +17,9 @@ class SlotLookup {
 
   // Position of `host` in the allocation; fails at the scanner's line.
   int node(std::string_view host, const LineScanner& at) const;
-  // The slot whose PUs are exactly `pus` (sorted), or a failure naming them.
+  // The slot whose PUs are exactly `pus`, else the one slot that holds them
+  // all (one hardware thread of a core is a place on that core), else a
+  // failure naming them.
   int slot(int node, std::vector<int> pus, const LineScanner& at, const std::string& as_written) const;
   const NodeType& type(int node) const;
   const std::string& host(int node) const;
@@ -28,6 +30,7 @@ class SlotLookup {
   const Machine& machine_;
   const Allocation& allocation_;
   std::vector<std::map<std::vector<int>, int>> slot_of_pus_;  // per layout
+  std::vector<std::vector<int>> slot_of_pu_;                   // per layout: PU -> slot, or -1
 };
 
 // A rank's CPU set in OS numbers, joined by `sep` ("0+1" for Hydra).
