@@ -24,7 +24,8 @@ typedef enum { RM_P2P = 0, RM_COLL = 1, RM_RMA = 2, RM_KINDS = 3 } rm_kind;
  * last 200 ns, where two time stamps cost 26 ns (13 each here), so they
  * are timed by random sampling, each wrapper on its own: a call is timed
  * with probability 2^-shift and weighs 2^shift, which keeps the sum an
- * unbiased estimate. A wrapper times every call (shift 0) at first and
+ * unbiased estimate (but for a sampled call that turns out long: it
+ * weighs 1, state.c). A wrapper times every call (shift 0) at first and
  * after any that lasted over RM_LONG_TICKS, and samples one in 64 only
  * after RM_SHORT_RUN short calls in a row (state.c). So calls that wait now
  * and then (a Recv or Wait that meets a late peer) stay exactly timed, and

@@ -71,7 +71,13 @@ static int sampling_gap(uint64_t* s) {
 void rm_timed(uint64_t t0, int wrapper) {
   rm_thread_state* s = &rm_self;
   rm_sampling* w = &s->sampling[wrapper];
-  const uint64_t spent = rm_ticks() - t0, weighed = wrapper ? spent << w->shift : spent;
+  /* A sampled call that turns out long (a late peer, or the thread was
+   * descheduled) counts once: weighed 2^shift, it would stand in for the
+   * 63 short calls around it as 63 long ones (a 5 ms preemption became
+   * 0.3 s). Those short calls go uncounted instead, at most 63 x
+   * RM_LONG_TICKS, in practice 63 x a few hundred ns. */
+  const uint64_t spent = rm_ticks() - t0;
+  const uint64_t weighed = wrapper && spent <= RM_LONG_TICKS ? spent << w->shift : spent;
   /* A locked add costs as much as the clock: only threads need it. */
   if (multiple) __atomic_fetch_add(&mpi_ticks, weighed, __ATOMIC_RELAXED);
   else mpi_ticks += weighed;
