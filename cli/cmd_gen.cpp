@@ -26,22 +26,6 @@ struct GenOptions {
   bool quiet = false;
 };
 
-// Sizes joined by 'x': "16x8x8".
-std::vector<int> parse_dims(const std::string& text, const char* option) {
-  std::vector<int> dims;
-  std::size_t pos = 0;
-  while (pos <= text.size()) {
-    std::size_t x = text.find('x', pos);
-    if (x == std::string::npos) x = text.size();
-    int v = 0;
-    auto [p, ec] = std::from_chars(text.data() + pos, text.data() + x, v);
-    if (ec != std::errc() || p != text.data() + x || v < 1)
-      throw Error(option, 0, "expected sizes joined by 'x', e.g. 16x8x8, got '" + text + "'");
-    dims.push_back(v);
-    pos = x + 1;
-  }
-  return dims;
-}
 
 void write_graph(Graph g, const GenOptions& o, std::string description, Progress& progress) {
   progress.done("generated");

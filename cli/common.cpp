@@ -1,5 +1,6 @@
 #include "common.hpp"
 
+#include <charconv>
 #include <cstdio>
 #include <filesystem>
 
@@ -59,6 +60,23 @@ LoadedGraph load_graph(const std::string& path) {
   if (std::filesystem::path(path).extension() != ".rmp") return {read_graph(path), std::nullopt, {}, {}};
   Profile profile = read_profile(path);
   return {profile.total(), profile.p_mpi, profile.exchanges(), std::move(profile.collective)};
+}
+
+// Sizes joined by 'x': "16x8x8".
+std::vector<int> parse_dims(const std::string& text, const char* option) {
+  std::vector<int> dims;
+  std::size_t pos = 0;
+  while (pos <= text.size()) {
+    std::size_t x = text.find('x', pos);
+    if (x == std::string::npos) x = text.size();
+    int v = 0;
+    auto [p, ec] = std::from_chars(text.data() + pos, text.data() + x, v);
+    if (ec != std::errc() || p != text.data() + x || v < 1)
+      throw Error(option, 0, "expected sizes joined by 'x', e.g. 16x8x8, got '" + text + "'");
+    dims.push_back(v);
+    pos = x + 1;
+  }
+  return dims;
 }
 
 }  // namespace rankmap::cli

@@ -60,4 +60,7 @@ class Progress {
   Clock::time_point start_ = Clock::now(), stage_ = start_;
 };
 
+// Sizes joined by 'x' ("16x8x8"); Error(option, ...) otherwise.
+std::vector<int> parse_dims(const std::string& text, const char* option);
+
 }  // namespace rankmap::cli

@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   rankmap::cli::add_model(app, action);
   rankmap::cli::add_profile(app, action);
   rankmap::cli::add_convert(app, action);
+  rankmap::cli::add_machine(app, action);
 
   try {
     app.parse(argc, argv);

@@ -256,5 +256,25 @@ mtx_msgs=$("$rankmap" inspect melt.mtx | sed -n 's/^bytes .* in \([0-9]*\) messa
 if [ -n "$profile_msgs" ] && [ "$csv_msgs" = "$profile_msgs" ] && [ "$mtx_msgs" = 100 ]; then ok
 else bad "message counts: profile $profile_msgs, csv $csv_msgs, mtx $mtx_msgs (100 pairs)"; fi
 
+# machine new writes a file that inspect reads back; a wrong host count
+# writes nothing.
+"$rankmap" machine new -o new.toml --dims 4x2x2x2 --hosts 'node[00-31]' --hwloc 'package:1 core:6 pu:2' --t-hop-ns 129 \
+  --link-gbps 75 >/dev/null || bad "machine new"
+if "$rankmap" inspect new.toml >new.txt && grep -q "4x2x2x2 torus, wrap yes yes yes yes" new.txt &&
+   grep -q "latency    t_hop 129 ns, t_inj 500 ns" new.txt && grep -q "total      32 nodes, 192 cores, 384 PUs" new.txt; then ok
+else bad "machine new read back: $(cat new.txt)"; fi
+"$rankmap" map good.mtx -m new.toml -o new.rank -q >/dev/null
+"$rankmap" map good.mtx -m "$desmos" -o desmos.rank -q >/dev/null
+cmp -s desmos.rank new.rank && ok || bad "the new file maps as desmos.toml does"
+expect_error "machine new host count" "--hosts: lists 31 hosts, but --dims 4x2x2x2 has 32 nodes" short.toml.new -- machine new -o short.toml.new --dims 4x2x2x2 --hosts 'node[00-30]' --hwloc core:2
+expect_error "machine new without a tree" "give the nodes' tree once" x.toml -- machine new -o x.toml --switch --hosts 'n[1-2]'
+"$rankmap" machine new -o here.toml --fattree 2:1,2 --hosts 'h[1-4]' --this-node >/dev/null || bad "machine new --this-node"
+if [ -s here.toml.node.xml ] && "$rankmap" inspect here.toml >here.txt && grep -q "fattree, levels from the nodes up" here.txt; then
+  if command -v lstopo-no-graphics >/dev/null; then
+    pus=$(( $(lstopo-no-graphics --only pu | wc -l) * 4 ))
+    grep -q "total      4 nodes, .* cores, $pus PUs" here.txt && ok || bad "this node's PUs: $(cat here.txt), lstopo: $pus"
+  else ok; fi
+else bad "machine new --this-node read back: $(cat here.txt)"; fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

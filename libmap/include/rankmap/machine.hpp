@@ -192,4 +192,8 @@ Machine parse_machine(std::string_view toml_text, const std::string& source);
 NodeType load_node_type(const std::string& hwloc_spec, const std::string& source,
                         std::size_t line);
 
+// The node this process runs on, read by hwloc, as hwloc XML: a machine
+// file's hwloc_xml keeps its real OS CPU numbering.
+std::string this_node_xml();
+
 }  // namespace rankmap

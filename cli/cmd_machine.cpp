@@ -1,0 +1,157 @@
+// rankmap machine new: a machine file without writing TOML by hand. The
+// network from the command line, the nodes' tree from an hwloc synthetic
+// string, an hwloc XML, or this node read through hwloc (kept as XML
+// beside the file, so that OS CPU numbers stay the real ones).
+#include <iostream>
+#include <optional>
+#include <sstream>
+
+#include "commands.hpp"
+#include "common.hpp"
+#include "rankmap/error.hpp"
+#include "rankmap/hostlist.hpp"
+#include "rankmap/io.hpp"
+#include "rankmap/machine.hpp"
+
+namespace rankmap::cli {
+namespace {
+
+struct NewMachineOptions {
+  std::string output, name, hosts, dims, fattree, hwloc, hwloc_xml;
+  bool mesh = false, as_switch = false, this_node = false;
+  double t_hop_ns = 100, t_inj_ns = 500, t_ej_ns = 500;
+  std::optional<double> t_local_ns, link_gbps;
+};
+
+constexpr const char* kXmlSuffix = ".node.xml";
+
+std::string join(const std::vector<int>& v, const char* sep) {
+  std::string s;
+  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? sep : "") + std::to_string(v[i]);
+  return s;
+}
+
+// "16:8,8" -> levels, lowest first: fan-out, then uplinks where given.
+std::string fattree_levels(const std::string& text) {
+  std::string out;
+  std::stringstream in(text);
+  std::string level;
+  while (std::getline(in, level, ',')) {
+    const auto colon = level.find(':');
+    const std::vector<int> fanout = parse_dims(level.substr(0, colon), "--fattree");
+    if (fanout.size() != 1) throw Error("--fattree", 0, "expected FANOUT[:UPLINKS] per level, e.g. 16:8,8");
+    out += std::string(out.empty() ? "" : ", ") + "{fanout = " + std::to_string(fanout[0]);
+    if (colon != std::string::npos) {
+      const std::vector<int> up = parse_dims(level.substr(colon + 1), "--fattree");
+      if (up.size() != 1) throw Error("--fattree", 0, "expected FANOUT[:UPLINKS] per level, e.g. 16:8,8");
+      out += ", uplinks = " + std::to_string(up[0]);
+    }
+    out += "}";
+  }
+  if (out.empty()) throw Error("--fattree", 0, "expected FANOUT[:UPLINKS] per level, e.g. 16:8,8");
+  return "[" + out + "]";
+}
+
+std::string toml_string(const std::string& s) {
+  std::string q = "\"";
+  for (char c : s) q += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
+  return q + "\"";
+}
+
+int run_machine_new(const NewMachineOptions& o) {
+  const int shapes = !o.dims.empty() + o.as_switch + !o.fattree.empty();
+  if (shapes != 1) throw Error("machine new", 0, "give the network once: --dims 4x2x2 (torus), --switch or --fattree 16:8,8");
+  const int trees = !o.hwloc.empty() + !o.hwloc_xml.empty() + o.this_node;
+  if (trees != 1) throw Error("machine new", 0, "give the nodes' tree once: --hwloc, --hwloc-xml or --this-node");
+  const std::vector<std::string> hosts = expand_hostlist(o.hosts, "--hosts");
+  const std::filesystem::path out = std::filesystem::absolute(o.output);
+
+  std::ostringstream t;
+  t << "# Written by: rankmap machine new. Check the latencies (osu_latency between\n"
+       "# neighbours, 1 and more hops apart) and the link rate before trusting\n"
+       "# predicted gains: defaults are marked below.\n"
+    << "name = " << toml_string(o.name.empty() ? out.stem().string() : o.name) << "\n\n[network]\n";
+  if (!o.dims.empty()) {
+    const std::vector<int> dims = parse_dims(o.dims, "--dims");
+    std::size_t nodes = 1;
+    for (int d : dims) nodes *= static_cast<std::size_t>(d);
+    if (nodes != hosts.size())
+      throw Error("--hosts", 0, "lists " + std::to_string(hosts.size()) + " hosts, but --dims " + o.dims + " has " +
+                                    std::to_string(nodes) + " nodes");
+    t << "kind = \"" << (o.mesh ? "mesh" : "torus") << "\"\n"
+      << "dims = [" << join(dims, ", ") << "]            # X Y Z ...; hosts fill coordinates, X fastest\n";
+  } else if (o.as_switch) {
+    t << "kind = \"switch\"                # every node on one crossbar\n";
+  } else {
+    t << "kind = \"fattree\"\nlevels = " << fattree_levels(o.fattree) << "   # lowest first\n";
+  }
+  auto time = [&](const char* key, double v, bool given, const char* what) {
+    t << key << " = " << v << (given ? "" : "   # default: measure it") << "   # " << what << "\n";
+  };
+  time("t_hop_ns", o.t_hop_ns, o.t_hop_ns != 100, "a hop (router and link)");
+  time("t_inj_ns", o.t_inj_ns, o.t_inj_ns != 500, "injection, sender's NIC");
+  time("t_ej_ns", o.t_ej_ns, o.t_ej_ns != 500, "ejection, receiver's NIC");
+  if (o.t_local_ns) t << "t_local_ns = " << *o.t_local_ns << "   # a message inside a node\n";
+  if (o.link_gbps) t << "link_gbps = " << *o.link_gbps << "   # each link, each way\n";
+  else t << "# link_gbps = 100   # each link, each way: give it for the flow model's bandwidth terms\n";
+  t << "\n[[nodes]]\nhosts = " << toml_string(compress_hostlist(hosts)) << "\n";
+
+  std::vector<FilePart> parts;
+  std::string xml_name;
+  if (!o.hwloc.empty()) {
+    load_node_type(o.hwloc, "--hwloc", 0);  // refuses a bad string before anything is written
+    t << "hwloc = " << toml_string(o.hwloc) << "\n";
+  } else if (!o.hwloc_xml.empty()) {
+    const std::filesystem::path xml = std::filesystem::absolute(o.hwloc_xml);
+    load_node_type("xml:" + xml.string(), o.hwloc_xml, 0);
+    t << "hwloc_xml = " << toml_string(std::filesystem::relative(xml, out.parent_path()).string())
+      << "   # relative to this file\n";
+  } else {
+    xml_name = out.filename().string() + kXmlSuffix;
+    parts.push_back({kXmlSuffix, this_node_xml()});
+    t << "hwloc_xml = " << toml_string(xml_name) << "   # this node, read by hwloc (rankmap machine new --this-node)\n";
+  }
+  const std::string text = t.str();
+  parts.insert(parts.begin(), {"", text});
+  // The file must read back; the XML companion under its temporary name.
+  write_files_atomically(out, parts, [&](const std::filesystem::path& temp) {
+    std::string probe = text;
+    if (!xml_name.empty()) {
+      const std::string temp_xml = temp.filename().string() + kXmlSuffix;
+      probe.replace(probe.find(toml_string(xml_name)), toml_string(xml_name).size(), toml_string(temp_xml));
+    }
+    parse_machine(probe, temp.string());
+  });
+  const Machine m = load_machine(out);
+  std::cout << "wrote " << o.output << (xml_name.empty() ? "" : " and " + xml_name) << ": " << m.network.kind_name()
+            << ", " << m.nodes.size() << " nodes of " << m.node_types[0].cores << " cores\n";
+  return 0;
+}
+
+}  // namespace
+
+void add_machine(CLI::App& app, Action& action) {
+  CLI::App* machine = app.add_subcommand("machine", "Machine descriptions");
+  machine->require_subcommand(1);
+  auto o = std::make_shared<NewMachineOptions>();
+  CLI::App* cmd = machine->add_subcommand("new", "Write a machine file (.toml) that 'rankmap inspect' reads back");
+  cmd->add_option("--output,-o", o->output, "Machine file to write (.toml)")->required();
+  cmd->add_option("--hosts", o->hosts, "The nodes, Slurm hostlist syntax: 'node[00-31]'")->required();
+  cmd->add_option("--dims", o->dims, "A torus of these sizes, X fastest: 4x2x2x2");
+  cmd->add_flag("--mesh", o->mesh, "With --dims: no wrap-around (a mesh)");
+  cmd->add_flag("--switch", o->as_switch, "Every node on one switch");
+  cmd->add_option("--fattree", o->fattree, "A fat tree: FANOUT[:UPLINKS] per level, lowest first: 16:8,8");
+  cmd->add_option("--hwloc", o->hwloc, "The nodes' tree as an hwloc synthetic string: 'package:2 core:8 pu:2'");
+  cmd->add_option("--hwloc-xml", o->hwloc_xml, "The nodes' tree from an hwloc XML (lstopo node.xml)");
+  cmd->add_flag("--this-node", o->this_node, "The nodes are like this one: read it through hwloc (kept as XML)");
+  cmd->add_option("--name", o->name, "The machine's name (default: the file's)");
+  cmd->add_option("--t-hop-ns", o->t_hop_ns, "Per hop")->capture_default_str()->check(CLI::NonNegativeNumber);
+  cmd->add_option("--t-inj-ns", o->t_inj_ns, "Injection")->capture_default_str()->check(CLI::NonNegativeNumber);
+  cmd->add_option("--t-ej-ns", o->t_ej_ns, "Ejection")->capture_default_str()->check(CLI::NonNegativeNumber);
+  cmd->add_option("--t-local-ns", o->t_local_ns, "A message inside a node")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--link-gbps", o->link_gbps, "Each link's rate, each way")->check(CLI::NonNegativeNumber);
+  cmd->footer("Example: rankmap machine new -o desmos.toml --dims 4x2x2x2 --hosts 'node[00-31]' --hwloc 'package:1 core:6 pu:2'");
+  cmd->callback([o, &action] { action = [o] { return run_machine_new(*o); }; });
+}
+
+}  // namespace rankmap::cli
