@@ -23,15 +23,6 @@ struct EvalOptions {
   bool quiet = false;
 };
 
-// A launch file, read and checked against the allocation and the graph.
-Mapping read_checked(const std::string& path, const std::string& format, const Machine& machine,
-                     const Allocation& allocation, std::uint32_t ranks) {
-  const LaunchFormat f = format.empty() ? detect_launch_format(path) : parse_launch_format(format);
-  Mapping mapping = read_launch_file(path, f, machine, allocation);
-  verify_mapping(mapping, allocation, ranks, path);
-  return mapping;
-}
-
 // --against: a launcher's default by name, else a launch file.
 bool is_baseline_name(const std::string& what) { return what == "block" || what == "rr" || what == "random"; }
 

@@ -6,6 +6,7 @@
 
 #include "rankmap/error.hpp"
 #include "rankmap/io.hpp"
+#include "rankmap/launch.hpp"
 #include "rankmap/profile.hpp"
 
 namespace rankmap::cli {
@@ -77,6 +78,14 @@ std::vector<int> parse_dims(const std::string& text, const char* option) {
     pos = x + 1;
   }
   return dims;
+}
+
+Mapping read_checked(const std::string& path, const std::string& format, const Machine& machine,
+                     const Allocation& allocation, std::uint32_t ranks) {
+  const LaunchFormat f = format.empty() ? detect_launch_format(path) : parse_launch_format(format);
+  Mapping mapping = read_launch_file(path, f, machine, allocation);
+  verify_mapping(mapping, allocation, ranks, path);
+  return mapping;
 }
 
 }  // namespace rankmap::cli

@@ -10,6 +10,7 @@
 #include "rankmap/allocation.hpp"
 #include "rankmap/graph.hpp"
 #include "rankmap/machine.hpp"
+#include "rankmap/mapping.hpp"
 
 namespace rankmap::cli {
 
@@ -62,5 +63,10 @@ class Progress {
 
 // Sizes joined by 'x' ("16x8x8"); Error(option, ...) otherwise.
 std::vector<int> parse_dims(const std::string& text, const char* option);
+
+// A launch file, read in its format (guessed when `format` is empty) and
+// checked against the allocation and the graph's rank count.
+Mapping read_checked(const std::string& path, const std::string& format, const Machine& machine,
+                     const Allocation& allocation, std::uint32_t ranks);
 
 }  // namespace rankmap::cli

@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
   rankmap::cli::add_profile(app, action);
   rankmap::cli::add_convert(app, action);
   rankmap::cli::add_machine(app, action);
+  rankmap::cli::add_plot(app, action);
 
   try {
     app.parse(argc, argv);

@@ -9,6 +9,7 @@ packages=(
   libcli11-dev libtomlplusplus-dev nlohmann-json3-dev libgtest-dev
   openmpi-bin libopenmpi-dev mpich libmpich-dev gfortran
   libsimgrid-dev  # SMPI (smpicc, smpirun): simulated torus runs, bench/smpi
+  libcairo2-dev   # rankmap plot: PNG, SVG and PDF from one drawing
 )
 
 missing=()
