@@ -10,6 +10,7 @@ packages=(
   openmpi-bin libopenmpi-dev mpich libmpich-dev gfortran
   libsimgrid-dev  # SMPI (smpicc, smpirun): simulated torus runs, bench/smpi
   libcairo2-dev   # rankmap plot: PNG, SVG and PDF from one drawing
+  slurm-wlm       # slurmctld, slurmd, srun: tests/launch/run_slurm_test.sh
 )
 
 missing=()

@@ -241,6 +241,10 @@ expect_error "launcher without --" "put '--' before the launcher" app.rmp -- pro
 expect_error "no subcommand" "A subcommand is required" out.rank --
 "$rankmap" >/dev/null 2>&1; [ $? -eq 1 ] && ok || bad "no subcommand exits 1"
 "$rankmap" --version >/dev/null && ok || bad "--version exits 0"
+# --help of map and eval names every graph format, the profile included.
+for cmd in map eval; do
+  "$rankmap" $cmd --help | grep -qF "(.rmp .mtx .graph .grf .csv)" && ok || bad "$cmd --help lists the formats"
+done
 # inspect names the formats it reads, and where an hwloc XML belongs.
 touch node.xml
 expect_error "inspect an XML" "inspect reads a machine (.toml), a profile (.rmp) or a graph (.mtx, .graph, .grf, .csv); an hwloc XML goes into a machine file as hwloc_xml" none -- inspect node.xml

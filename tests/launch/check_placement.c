@@ -2,9 +2,13 @@
  * host (FAKE_HOST, set by the stand-in remote shell) and bound to exactly the
  * CPUs of the core (or PU) that the csv mapping names. hwloc turns logical
  * indices into CPU sets independently of rankmap.
+ * Built with -DNO_MPI for srun, which starts plain processes: the rank is
+ * SLURM_PROCID and the host SLURMD_NODENAME, and each rank reports alone.
  * Usage: check_placement MAPPING.csv */
 #include <hwloc.h>
+#ifndef NO_MPI
 #include <mpi.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +30,11 @@ static int check(int rank, const char* csv, char* why, size_t whylen) {
   fclose(f);
   if (!found) return snprintf(why, whylen, "rank %d not in %s", rank, csv), 0;
 
+#ifdef NO_MPI
+  const char* fake = getenv("SLURMD_NODENAME");
+#else
   const char* fake = getenv("FAKE_HOST");
+#endif
   if (!fake || strcmp(fake, host) != 0)
     return snprintf(why, whylen, "on host %s, expected %s", fake ? fake : "(unset)", host), 0;
 
@@ -49,6 +57,17 @@ static int check(int rank, const char* csv, char* why, size_t whylen) {
   return ok;
 }
 
+#ifdef NO_MPI
+int main(int argc, char** argv) {
+  const char* id = getenv("SLURM_PROCID");
+  const int rank = id ? atoi(id) : -1;
+  char why[256] = "";
+  const int ok = id && argc > 1 && check(rank, argv[1], why, sizeof why);
+  if (!ok) fprintf(stderr, "rank %d: %s\n", rank, why);
+  else printf("rank %d: on %s as the file says\n", rank, getenv("SLURMD_NODENAME"));
+  return ok ? 0 : 1;
+}
+#else
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int rank, size;
@@ -64,3 +83,4 @@ int main(int argc, char** argv) {
   MPI_Finalize();
   return all_ok ? 0 : 1;
 }
+#endif
