@@ -15,6 +15,7 @@
 #include <cmath>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <numeric>
 
 #include <nlohmann/json.hpp>
@@ -62,7 +63,7 @@ std::vector<std::uint32_t> positions(std::uint32_t ranks, const Mapping* mapping
   return at;
 }
 
-nlohmann::ordered_json plot_matrix(Canvas*& canvas, const PlotOptions& o, const LoadedGraph& g, const Mapping* mapping) {
+nlohmann::ordered_json plot_matrix(std::unique_ptr<Canvas>& canvas, const PlotOptions& o, const LoadedGraph& g, const Mapping* mapping) {
   std::vector<std::pair<std::string, const Graph*>> panels;
   if (g.p2p.ranks != 0)
     panels = {{"point-to-point and one-sided bytes", &g.p2p}, {"collective bytes (the shim's models)", &g.collective}};
@@ -87,7 +88,7 @@ nlohmann::ordered_json plot_matrix(Canvas*& canvas, const PlotOptions& o, const 
   if (scale.high <= 0) scale = {1, 1};
   const double top = 60, panel_width = size + kMargin + 30;
   const int width = static_cast<int>(kMargin + panels.size() * panel_width + 80), height = static_cast<int>(top + size + 70);
-  canvas = new Canvas(picture_format(o.output), width, height);
+  canvas = std::make_unique<Canvas>(picture_format(o.output), width, height);
   Canvas& c = *canvas;
   c.text(kMargin, 24, o.graph + ": traffic matrix" + (mapping ? ", ranks grouped by node under " + o.mapping : "") +
                           (bins < static_cast<int>(n) ? " (" + std::to_string(n) + " ranks in " + std::to_string(bins) +
@@ -138,7 +139,7 @@ nlohmann::ordered_json plot_matrix(Canvas*& canvas, const PlotOptions& o, const 
 
 // A torus's links in 2D slices: X across, Y down, the other coordinates
 // fixed per slice.
-nlohmann::ordered_json plot_links(Canvas*& canvas, const PlotOptions& o, const Machine& machine,
+nlohmann::ordered_json plot_links(std::unique_ptr<Canvas>& canvas, const PlotOptions& o, const Machine& machine,
                                   const std::vector<std::pair<std::string, Metrics>>& sides) {
   const Network& net = machine.network;
   if (net.is_tree()) throw Error("--what", 0, "links are drawn for tori and meshes; this machine is a " + net.kind_name());
@@ -164,7 +165,7 @@ nlohmann::ordered_json plot_links(Canvas*& canvas, const PlotOptions& o, const M
   const double side_w = slice_w * std::min<std::size_t>(chosen.size(), 2) + 20;
   const double rows = std::ceil(chosen.size() / 2.0);
   const int width = static_cast<int>(40 + sides.size() * side_w + 90), height = static_cast<int>(90 + rows * slice_h + 40);
-  canvas = new Canvas(picture_format(o.output), width, height);
+  canvas = std::make_unique<Canvas>(picture_format(o.output), width, height);
   Canvas& c = *canvas;
   cairo_t* cr = c.cr();
   c.text(40, 24, o.graph + ": bytes on each directed link (" + std::to_string(chosen.size()) + " of " + std::to_string(slices) +
@@ -259,7 +260,7 @@ void bars(Canvas& c, double x0, double y0, double w, double h, const std::vector
   doc["charts"].push_back({{"title", title}, {"x", x0}, {"y", y0}, {"width", w}, {"height", h}, {"bars", bins}, {"top", top}});
 }
 
-nlohmann::ordered_json plot_bytes(Canvas*& canvas, const PlotOptions& o, const Graph& g, const Mapping& mapping,
+nlohmann::ordered_json plot_bytes(std::unique_ptr<Canvas>& canvas, const PlotOptions& o, const Graph& g, const Mapping& mapping,
                                   const std::string& mapping_name, std::size_t nodes) {
   std::vector<double> per_rank(g.ranks, 0), per_node(nodes, 0);
   for (std::uint32_t r = 0; r < g.ranks; ++r)
@@ -269,7 +270,7 @@ nlohmann::ordered_json plot_bytes(Canvas*& canvas, const PlotOptions& o, const G
         per_node[mapping.ranks[r].node] += static_cast<double>(g.bytes[e]);
     }
   const int width = 700, height = 420;
-  canvas = new Canvas(picture_format(o.output), width, height);
+  canvas = std::make_unique<Canvas>(picture_format(o.output), width, height);
   nlohmann::ordered_json doc = {{"what", "bytes"}, {"width", width}, {"height", height}};
   canvas->text(kMargin, 24, o.graph + ": bytes per rank and per node", 13);
   bars(*canvas, kMargin, 60, 580, 130, per_rank, "bytes each rank sends", "rank", doc);
@@ -283,26 +284,20 @@ int run_plot(const PlotOptions& o) {
   const auto [machine, allocation] = load(o.machine);
   std::optional<Mapping> mapping;
   if (!o.mapping.empty()) mapping = read_checked(o.mapping, o.format, machine, allocation, g.graph.ranks);
-  Canvas* raw = nullptr;
+  std::unique_ptr<Canvas> canvas;
   nlohmann::ordered_json doc;
-  try {
-    if (o.what == "matrix") {
-      doc = plot_matrix(raw, o, g, mapping ? &*mapping : nullptr);
+  if (o.what == "matrix") {
+    doc = plot_matrix(canvas, o, g, mapping ? &*mapping : nullptr);
+  } else {
+    const Mapping block = baseline_mapping(Baseline::block, allocation, g.graph.ranks);
+    if (o.what == "links") {
+      std::vector<std::pair<std::string, Metrics>> sides{{"block", evaluate(g.graph, machine, allocation, block)}};
+      if (mapping) sides.push_back({o.mapping, evaluate(g.graph, machine, allocation, *mapping)});
+      doc = plot_links(canvas, o, machine, sides);
     } else {
-      const Mapping block = baseline_mapping(Baseline::block, allocation, g.graph.ranks);
-      if (o.what == "links") {
-        std::vector<std::pair<std::string, Metrics>> sides{{"block", evaluate(g.graph, machine, allocation, block)}};
-        if (mapping) sides.push_back({o.mapping, evaluate(g.graph, machine, allocation, *mapping)});
-        doc = plot_links(raw, o, machine, sides);
-      } else {
-        doc = plot_bytes(raw, o, g.graph, mapping ? *mapping : block, mapping ? o.mapping : "block", allocation.size());
-      }
+      doc = plot_bytes(canvas, o, g.graph, mapping ? *mapping : block, mapping ? o.mapping : "block", allocation.size());
     }
-  } catch (...) {
-    delete raw;
-    throw;
   }
-  const std::unique_ptr<Canvas> canvas(raw);
   std::vector<FilePart> parts{{"", canvas->finish()}};
   write_files_atomically(o.output, parts);
   if (!o.json.empty()) write_files_atomically(o.json, {{"", doc.dump(2) + "\n"}});
