@@ -322,5 +322,22 @@ out=$($pixel bytes.png 142,125=58,82,139) && [ "$out" = "700 420" ] && ok || bad
 expect_error "plot format" "unknown picture format '.gif' (expected .png, .svg or .pdf)" m.gif -- plot four.csv "${two[@]}" -o m.gif
 expect_error "plot links of a tree" "links are drawn for tori and meshes" t.png -- plot four.csv -m "$src/data/machines/cpmd-ib-16.toml" --what links -o t.png
 
+# Outputs are never written through a symlink, a device or a planted
+# temporary name (issue 16): the victim files stay as they were.
+echo "victim" >victim.txt
+ln -sf victim.txt link.rank
+expect_error "output is a symlink" "link.rank: is a symbolic link; refusing to replace it" none -- map good.mtx "${m[@]}" --baseline block -o link.rank
+[ "$(cat victim.txt)" = victim ] && [ -L link.rank ] && ok || bad "the symlink's target was written"
+for pid in $(seq 1 64); do ln -sf victim.txt "planted.rank.tmp.$pid"; ln -sf victim.txt ".planted.rank.tmp.$pid"; done
+"$rankmap" map good.mtx "${m[@]}" --baseline block -o planted.rank -q >/dev/null && [ "$(cat victim.txt)" = victim ] &&
+  [ -f planted.rank ] && [ ! -L planted.rank ] && ok || bad "a planted temporary symlink was followed"
+rm -f planted.rank.tmp.* .planted.rank.tmp.*
+expect_error "output is a device" "/dev/null: is not a regular file; refusing to replace it" none -- map good.mtx "${m[@]}" --baseline block -o /dev/null
+[ -c /dev/null ] && ok || bad "/dev/null was replaced"
+ln -sf victim.txt link.json
+expect_error "json is a symlink" "link.json: is a symbolic link" none -- eval good.mtx "${m[@]}" --mapping planted.rank --json link.json
+[ "$(cat victim.txt)" = victim ] && ok || bad "the json symlink's target was written"
+ls -A | grep -q '\.tmp\.' && bad "temporary files left: $(ls -A | grep '\.tmp\.')" || ok
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -17,10 +17,12 @@ struct FilePart {
   std::string text;
 };
 
-// Writes each part to a temporary file beside `base` (temporary base +
-// suffix, so companions keep their names relative to each other), calls
-// `check` with the temporary base (it throws to refuse), then renames every
-// part into place. Nothing is left behind on failure.
+// Writes each part to a temporary file beside `base` (a mkstemp name +
+// suffix, so companions keep their names relative to each other; created
+// with O_EXCL, never through a symlink; fsync'ed), calls `check` with the
+// temporary base (it throws to refuse), then renames every part into
+// place. An existing output that is a symlink or not a regular file is
+// refused. Nothing is left behind on failure: all parts land, or none.
 void write_files_atomically(const std::filesystem::path& base, const std::vector<FilePart>& parts,
                             const std::function<void(const std::filesystem::path& temp_base)>& check = {});
 

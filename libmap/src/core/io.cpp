@@ -1,5 +1,7 @@
 #include "rankmap/io.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -24,29 +26,98 @@ std::string read_text_file(const std::filesystem::path& path) {
   return text;
 }
 
+namespace {
+
+// The mode a new file gets: 0666 under the process's umask (read from
+// /proc: umask() would change it, even for a moment, for every thread).
+mode_t new_file_mode() {
+  std::ifstream status("/proc/self/status");
+  std::string key;
+  while (status >> key)
+    if (key == "Umask:") {
+      unsigned mask = 022;
+      status >> std::oct >> mask;
+      return static_cast<mode_t>(0666 & ~mask);
+    }
+  return 0644;
+}
+
+// An output may replace a regular file, never a symlink, a device or a
+// directory (`-o /dev/null` as root would replace the device node).
+void refuse_special(const std::string& path) {
+  struct stat st{};
+  if (::lstat(path.c_str(), &st) != 0) return;  // not there yet
+  if (S_ISLNK(st.st_mode)) throw Error(path, 0, "is a symbolic link; refusing to replace it (write to its target)");
+  if (!S_ISREG(st.st_mode)) throw Error(path, 0, "is not a regular file; refusing to replace it");
+}
+
+void write_all(int fd, const std::string& text, const std::string& name) {
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) throw Error(name, 0, std::string("write failed: ") + std::strerror(errno));
+    done += static_cast<std::size_t>(n);
+  }
+  if (::fsync(fd) != 0 && errno != EINVAL) throw Error(name, 0, std::string("write failed: ") + std::strerror(errno));
+}
+
+}  // namespace
+
 void write_files_atomically(const std::filesystem::path& base, const std::vector<FilePart>& parts,
                             const std::function<void(const std::filesystem::path& temp_base)>& check) {
-  // Beside the target so that rename() stays on one file system.
-  const std::string temp_base = base.string() + ".tmp." + std::to_string(::getpid());
-  std::vector<std::filesystem::path> temps;
+  for (const FilePart& part : parts) refuse_special(base.string() + part.suffix);
+  // Beside the target, so that rename() stays on one file system, under a
+  // name nobody can guess or plant: mkstemp creates it with O_EXCL, and
+  // companions are created with O_EXCL | O_NOFOLLOW next to it.
+  const std::filesystem::path dir = base.has_parent_path() ? base.parent_path() : ".";
+  std::string pattern = (dir / ("." + base.filename().string() + ".tmp.XXXXXX")).string();
+  const int base_fd = ::mkstemp(pattern.data());
+  if (base_fd < 0) throw Error(base.string(), 0, std::string("cannot write: ") + std::strerror(errno));
+  const std::string temp_base = pattern;
+  const mode_t mode = new_file_mode();
+  std::vector<std::string> temps{temp_base}, landed;
+  bool base_open = true;
   try {
+    bool base_used = false;
     for (const FilePart& part : parts) {
-      temps.emplace_back(temp_base + part.suffix);
-      std::ofstream out(temps.back(), std::ios::binary | std::ios::trunc);
-      if (!out) throw Error(base.string() + part.suffix, 0, std::string("cannot write: ") + std::strerror(errno));
-      out.write(part.text.data(), static_cast<std::streamsize>(part.text.size()));
-      out.close();
-      if (!out) throw Error(base.string() + part.suffix, 0, "write failed (disk full?)");
+      const std::string name = base.string() + part.suffix;
+      int fd = base_fd;
+      if (part.suffix.empty()) {
+        base_used = true;
+      } else {
+        fd = ::open((temp_base + part.suffix).c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (fd < 0) throw Error(name, 0, std::string("cannot write: ") + std::strerror(errno));
+        temps.push_back(temp_base + part.suffix);
+      }
+      try {
+        ::fchmod(fd, mode);
+        write_all(fd, part.text, name);
+      } catch (...) {
+        if (fd != base_fd) ::close(fd);
+        throw;
+      }
+      if (fd != base_fd) ::close(fd);
+    }
+    ::close(base_fd);
+    base_open = false;
+    if (!base_used) {  // only a name holder
+      ::unlink(temp_base.c_str());
+      temps.erase(temps.begin());
     }
     if (check) check(temp_base);
-    for (std::size_t i = 0; i < parts.size(); ++i) {
-      std::error_code ec;
-      std::filesystem::rename(temps[i], base.string() + parts[i].suffix, ec);
-      if (ec) throw Error(base.string() + parts[i].suffix, 0, "cannot rename into place: " + ec.message());
+    // All land or none: a failed rename takes back the ones before it.
+    for (const FilePart& part : parts) {
+      const std::string name = base.string() + part.suffix;
+      if (::rename((temp_base + part.suffix).c_str(), name.c_str()) != 0)
+        throw Error(name, 0, std::string("cannot rename into place: ") + std::strerror(errno));
+      landed.push_back(name);
     }
   } catch (...) {
-    std::error_code ignored;
-    for (const auto& t : temps) std::filesystem::remove(t, ignored);
+    if (base_open) ::close(base_fd);
+    for (const auto& t : temps) ::unlink(t.c_str());
+    if (landed.size() < parts.size())
+      for (const auto& l : landed) ::unlink(l.c_str());
     throw;
   }
 }
