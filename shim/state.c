@@ -228,7 +228,7 @@ void rm_stop_and_write(void) {
   size_t n = 0;
   for (size_t i = 0; i < capacity; ++i)
     if (table[i].used) table[n++] = table[i];
-  qsort(table, n, sizeof *table, by_world);
+  if (n > 0) qsort(table, n, sizeof *table, by_world); /* table is NULL when nothing was sent */
   rm_write_profile(table, n, wall, mpi < wall ? mpi : wall, dropped);
   free(table);
   table = NULL;

@@ -339,5 +339,16 @@ expect_error "json is a symlink" "link.json: is a symbolic link" none -- eval go
 [ "$(cat victim.txt)" = victim ] && ok || bad "the json symlink's target was written"
 ls -A | grep -q '\.tmp\.' && bad "temporary files left: $(ls -A | grep '\.tmp\.')" || ok
 
+# Issue 16's crashers and runaway inputs: one line, exit 1, no output.
+printf '0,40,10\n1,0,5\n# ranks=2\n' >late-ranks.csv
+expect_error "ranks= after the edges" "late-ranks.csv:3: ranks=2 but an edge above names rank 40" x.rank -- map late-ranks.csv "${m[@]}" -o x.rank
+printf '# ranks=4294967297\n0,1,5\n' >huge-ranks.csv
+expect_error "ranks= beyond 2^31" "huge-ranks.csv:1: ranks=4294967297 is out of range (1 to 2147483647)" x.rank -- map huge-ranks.csv "${m[@]}" -o x.rank
+printf 'name = "x"\n[network]\ndims = [65536, 65536, 65536, 65536]\nt_hop_ns = 1\nt_inj_ns = 1\nt_ej_ns = 1\n[[nodes]]\nhosts = "n1"\ncoords = [[0,0,0,1]]\nhwloc = "core:1"\n' >overflow.toml
+expect_error "coordinates overflow" "overflow.toml:3: 'dims' make more than 16777216 nodes" none -- inspect overflow.toml
+expect_error "hostlist to 2^64-1" "unknown host 'node18446744073709551615'" x.rank -- map good.mtx "${m[@]}" --nodes 'node[18446744073709551615]' -o x.rank
+expect_error "hostlist of 10^8 hosts" "more than 10000000 hosts" x.rank -- map good.mtx "${m[@]}" --nodes 'a[0-999]b[0-999]c[0-99]' -o x.rank
+expect_error "hostlist range to 2^64-1" "is too large" x.rank -- map good.mtx "${m[@]}" --nodes 'n[0-18446744073709551615]' -o x.rank
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

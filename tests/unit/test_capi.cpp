@@ -185,6 +185,14 @@ TEST(CApi, GraphFromCsr) {
   EXPECT_STREQ(err.message, "offsets[2] is below offsets[1]");
   EXPECT_EQ(rankmap_graph_create_csr(3, nullptr, targets, bytes, msgs, &g, &err), RANKMAP_ERR_ARGUMENT);
   EXPECT_STREQ(err.message, "offsets is NULL");
+  // Issue 16: offsets {0, 1000, 2} must be refused before targets are read
+  // (three entries exist; offset 1000 would read far past them).
+  const uint64_t wild[] = {0, 1000, 2, 3};
+  EXPECT_EQ(rankmap_graph_create_csr(3, wild, targets, bytes, msgs, &g, &err), RANKMAP_ERR_INPUT);
+  EXPECT_STREQ(err.message, "offsets[2] is below offsets[1]");
+  EXPECT_EQ(rankmap_graph_create_csr(0, offsets, targets, bytes, msgs, &g, &err), RANKMAP_ERR_ARGUMENT);
+  EXPECT_STREQ(err.message, "ranks is 0, expected 1 to 2147483647");
+  EXPECT_EQ(g, nullptr);
 }
 
 TEST(CApi, MachineFromSpecEqualsTheFile) {

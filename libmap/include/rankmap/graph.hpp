@@ -14,6 +14,9 @@ namespace detail {
 class BackgroundFault;
 }
 
+// The most ranks a graph may have: MPI ranks are ints.
+inline constexpr std::uint64_t kMaxRanks = (std::uint64_t{1} << 31) - 1;
+
 struct Graph {
   std::uint32_t ranks = 0;
   std::vector<std::uint64_t> offsets;  // ranks + 1; edges of r: [offsets[r], offsets[r+1])

@@ -253,17 +253,22 @@ rankmap_status rankmap_graph_create_csr(uint32_t ranks, const uint64_t* offsets,
                                         rankmap_error* err) {
   return create(out, err, [&] {
     require(offsets, "offsets");
+    if (ranks == 0 || ranks > rankmap::kMaxRanks)
+      fail(RANKMAP_ERR_ARGUMENT, "ranks is " + std::to_string(ranks) + ", expected 1 to " + std::to_string(rankmap::kMaxRanks));
+    if (offsets[0] != 0) fail(RANKMAP_ERR_INPUT, "offsets[0] is " + std::to_string(offsets[0]) + ", expected 0");
+    // All of offsets before any of targets: a bad offset must not send the
+    // reads below past the arrays.
+    for (uint32_t r = 0; r < ranks; ++r)
+      if (offsets[r + 1] < offsets[r])
+        fail(RANKMAP_ERR_INPUT, "offsets[" + std::to_string(r + 1) + "] is below offsets[" + std::to_string(r) + "]");
     const uint64_t edges = offsets[ranks];
     if (edges > 0) {
       require(targets, "targets");
       require(bytes, "bytes");
     }
-    if (offsets[0] != 0) fail(RANKMAP_ERR_INPUT, "offsets[0] is " + std::to_string(offsets[0]) + ", expected 0");
     rankmap::GraphBuilder builder(ranks);
     builder.reserve(edges);
     for (uint32_t r = 0; r < ranks; ++r) {
-      if (offsets[r + 1] < offsets[r])
-        fail(RANKMAP_ERR_INPUT, "offsets[" + std::to_string(r + 1) + "] is below offsets[" + std::to_string(r) + "]");
       for (uint64_t e = offsets[r]; e < offsets[r + 1]; ++e) {
         if (targets[e] >= ranks)
           fail(RANKMAP_ERR_INPUT, "targets[" + std::to_string(e) + "] is " + std::to_string(targets[e]) +

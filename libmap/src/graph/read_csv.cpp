@@ -16,13 +16,26 @@ Graph read_csv(std::string_view text, const std::string& source) {
   };
   std::vector<Row> rows;
   std::uint64_t declared = 0, largest = 0;
+  std::size_t declared_line = 0;
   bool first = true;
   std::string_view line;
   while (in.next(line)) {
     if (is_blank(line)) continue;
     if (line[0] == '#') {
       const auto at = line.find("ranks=");
-      if (at != std::string_view::npos) declared = parse_count(line.substr(at + 6), in, "a rank count after 'ranks='");
+      if (at == std::string_view::npos) continue;
+      if (declared_line) in.fail("a second 'ranks=' line (the first is line " + std::to_string(declared_line) + ")");
+      declared = parse_count(line.substr(at + 6), in, "a rank count after 'ranks='");
+      declared_line = in.line();
+      // Silent ranks cost memory, not bytes of the file: a small file may
+      // declare many, but not beyond MPI's rank range or absurdly many.
+      if (declared == 0 || declared > kMaxRanks)
+        in.fail("ranks=" + std::to_string(declared) + " is out of range (1 to " + std::to_string(kMaxRanks) + ")");
+      if (declared > 64 * text.size() + (1u << 20))
+        in.fail("ranks=" + std::to_string(declared) + " in a file of " + std::to_string(text.size()) +
+                " bytes: at most " + std::to_string(64 * text.size() + (1u << 20)) + " silent ranks");
+      if (largest > 0 && largest >= declared)  // a declaration after the edges
+        in.fail("ranks=" + std::to_string(declared) + " but an edge above names rank " + std::to_string(largest));
       continue;
     }
     const bool header = first && !(line[0] >= '0' && line[0] <= '9');
@@ -40,7 +53,8 @@ Graph read_csv(std::string_view text, const std::string& source) {
     if (ncells < 3) in.fail("expected 'src,dst,bytes[,msgs]', found " + std::to_string(ncells) + " fields");
     const std::uint64_t src = parse_count(cells[0], in, "a sender rank");
     const std::uint64_t dst = parse_count(cells[1], in, "a receiver rank");
-    if (src > 0xfffffffeULL || dst > 0xfffffffeULL) in.fail("rank number too large");
+    if (src >= kMaxRanks || dst >= kMaxRanks)
+      in.fail("rank " + std::to_string(std::max(src, dst)) + " is out of range (0 to " + std::to_string(kMaxRanks - 1) + ")");
     if (declared && std::max(src, dst) >= declared)
       in.fail("rank " + std::to_string(std::max(src, dst)) + " is beyond the declared ranks=" + std::to_string(declared));
     const std::uint64_t bytes = parse_count(cells[2], in, "a byte count");

@@ -8,6 +8,10 @@
 namespace rankmap {
 namespace {
 
+// More hosts than any machine has: a list beyond it is a typo or an attack
+// (a[0-999]b[0-999]c[0-99] would take gigabytes).
+constexpr std::uint64_t kMaxHosts = 10'000'000;
+
 // One bracket's values, already formatted with their padding.
 std::vector<std::string> expand_bracket(std::string_view body, const std::string& source,
                                         std::size_t line, std::string_view whole) {
@@ -35,10 +39,10 @@ std::vector<std::string> expand_bracket(std::string_view body, const std::string
     parse(lo_text, lo);
     parse(hi_text, hi);
     if (hi < lo) fail("range '" + std::string(item) + "' runs backwards");
-    if (hi - lo > 10'000'000) fail("range '" + std::string(item) + "' is too large");
+    if (hi - lo >= kMaxHosts - out.size()) fail("range '" + std::string(item) + "' is too large");
     const std::size_t width = lo_text.size();
-    for (std::uint64_t v = lo; v <= hi; ++v) {
-      std::string digits = std::to_string(v);
+    for (std::uint64_t k = 0; k <= hi - lo; ++k) {  // counted: hi may be 2^64 - 1
+      std::string digits = std::to_string(lo + k);
       if (digits.size() < width) digits.insert(0, width - digits.size(), '0');
       out.push_back(std::move(digits));
     }
@@ -67,6 +71,8 @@ void expand_item(std::string_view item, const std::string& source, std::size_t l
     if (body.find('[') != std::string_view::npos)
       throw Error(source, line, "bad hostlist '" + std::string(item) + "': nested '['");
     const auto values = expand_bracket(body, source, line, item);
+    if (partial.size() * values.size() + out.size() > kMaxHosts)
+      throw Error(source, line, "bad hostlist '" + std::string(item) + "': more than " + std::to_string(kMaxHosts) + " hosts");
     std::vector<std::string> next;
     next.reserve(partial.size() * values.size());
     for (const auto& p : partial)

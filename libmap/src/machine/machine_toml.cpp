@@ -12,6 +12,10 @@
 namespace rankmap {
 namespace {
 
+// More nodes than any machine has (16,777,216): the tables of a network
+// are sized by its coordinates.
+constexpr std::size_t kMaxCoords = std::size_t{1} << 24;
+
 class Reader {
  public:
   Reader(std::string source, std::filesystem::path base_dir)
@@ -110,11 +114,15 @@ class Reader {
     if (dims->empty() || dims->size() > kMaxDims)
       fail(line_of(*dims), "'dims' must have 1 to " + std::to_string(kMaxDims) + " entries, not " +
                                std::to_string(dims->size()));
+    std::size_t coords = 1;
     for (const auto& d : *dims) {
       auto v = d.value<std::int64_t>();
       if (!d.is_integer() || !v || *v < 1 || *v > 1'000'000)
         fail(line_of(d), "each of 'dims' must be a whole number from 1 to 1000000");
       net.dims.push_back(static_cast<int>(*v));
+      coords *= static_cast<std::size_t>(*v);  // at most 2^24 * 10^6 before the check: no overflow
+      if (coords > kMaxCoords)
+        fail(line_of(d), "'dims' make more than " + std::to_string(kMaxCoords) + " nodes");
     }
     net.wrap.assign(net.dims.size(), kind == "torus");
     if (const toml::node* w = t.get("wrap")) {
@@ -162,7 +170,7 @@ class Reader {
       if (!f) fail(line_of(*lt), "each level needs 'fanout' (its switches' children)");
       level.fanout = count(*f, "fanout", 1'000'000);
       below *= static_cast<std::size_t>(level.fanout);
-      if (below > 100'000'000) fail(line_of(*f), "the levels hold more than 100000000 nodes");
+      if (below > kMaxCoords) fail(line_of(*f), "the levels hold more than " + std::to_string(kMaxCoords) + " nodes");
       const bool top = i + 1 == levels->size();
       if (const toml::node* u = lt->get("uplinks")) {
         if (top) fail(line_of(*u), "the top level has no parent for 'uplinks'");
