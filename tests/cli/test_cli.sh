@@ -350,5 +350,26 @@ expect_error "hostlist to 2^64-1" "unknown host 'node18446744073709551615'" x.ra
 expect_error "hostlist of 10^8 hosts" "more than 10000000 hosts" x.rank -- map good.mtx "${m[@]}" --nodes 'a[0-999]b[0-999]c[0-99]' -o x.rank
 expect_error "hostlist range to 2^64-1" "is too large" x.rank -- map good.mtx "${m[@]}" --nodes 'n[0-18446744073709551615]' -o x.rank
 
+# Counts a header claims are checked against the file before any allocation.
+printf '%%%%MatrixMarket matrix coordinate integer general\n3 3 4611686018427387904\n1 2 5\n' >claims.mtx
+expect_error "mtx claiming 2^62 entries" "claims.mtx:2: the size line announces 4611686018427387904 entries, more than a file of" x.rank -- map claims.mtx "${m[@]}" -o x.rank
+printf '%%%%MatrixMarket matrix coordinate integer general\n3 3 1000000000000\n1 2 5\n' >tera.mtx
+expect_error "mtx claiming 10^12 entries" "tera.mtx:2: the size line announces 1000000000000 entries" x.rank -- map tera.mtx "${m[@]}" -o x.rank
+printf '2147483648 1\n2\n1\n' >huge.graph
+expect_error "metis of 2^31 vertices" "huge.graph:1: expected 1 to 2147483647 vertices" x.rank -- map huge.graph "${m[@]}" -o x.rank
+printf '3 9223372036854775808\n2\n1 3\n2\n' >wraps.graph
+expect_error "metis claiming 2^63 edges" "wraps.graph:1: the header announces 3 vertices and 9223372036854775808 edges" x.rank -- map wraps.graph "${m[@]}" -o x.rank
+printf '0\n2 4611686018427387904\n0 000\n1 1\n1 0\n' >arcs.grf
+expect_error "grf claiming absurd arcs" "arcs.grf:2: the header announces 2 vertices and 4611686018427387904 arcs" x.rank -- map arcs.grf "${m[@]}" -o x.rank
+printf 'rankmap-profile 1\nranks 2147483647\nrank 0 host a wall_s 1 mpi_s 0\nend\n' >claims.rmp
+expect_error "rmp claiming 2^31-1 ranks" "claims.rmp:3: 'ranks 2147483647' in a file of" x.rank -- map claims.rmp "${m[@]}" -o x.rank
+# Only regular files are read: /dev/zero and a FIFO would never end.
+expect_error "--nodes @/dev/zero" "/dev/zero: not a regular file" x.rank -- map good.mtx "${m[@]}" --nodes @/dev/zero -o x.rank
+mkfifo fifo
+expect_error "--nodes @FIFO" "fifo: not a regular file" x.rank -- map good.mtx "${m[@]}" --nodes @fifo -o x.rank
+expect_error "-C /dev/zero" "/dev/zero: not a regular file" x.rank -- map good.mtx "${m[@]}" -C /dev/zero -o x.rank
+sed 's/^t_hop_ns = 129 /t_hop_ns = nan /' "$desmos" >nan.toml
+expect_error "NaN latency" "nan.toml:9: 't_hop_ns' must be a non-negative number" x.rank -- map good.mtx -m nan.toml -o x.rank
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -14,6 +14,11 @@
 namespace rankmap {
 
 std::string read_text_file(const std::filesystem::path& path) {
+  // Only regular files: /dev/zero would be read until memory runs out, and
+  // a FIFO would block forever.
+  struct stat st{};
+  if (::stat(path.c_str(), &st) != 0) throw Error(path.string(), 0, std::string("cannot open: ") + std::strerror(errno));
+  if (!S_ISREG(st.st_mode)) throw Error(path.string(), 0, "not a regular file");
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (!f) throw Error(path.string(), 0, std::string("cannot open: ") + std::strerror(errno));
   std::string text;

@@ -25,7 +25,12 @@ Graph read_metis(std::string_view text, const std::string& source) {
     if (header.next(token)) ncon = parse_count(token, in, "ncon");
   }
   if (!header.empty()) in.fail("expected 'vertices edges [fmt [ncon]]' on the header, found more");
-  if (n == 0 || n > 0xffffffffULL) in.fail("expected 1 to 4294967295 vertices, got " + std::to_string(n));
+  if (n == 0 || n > kMaxRanks) in.fail("expected 1 to " + std::to_string(kMaxRanks) + " vertices, got " + std::to_string(n));
+  // Checked against the file before anything is reserved: a vertex has a
+  // line of its own (1 byte or more), an edge two neighbour numbers.
+  if (n > text.size() || m > text.size() / 2)
+    in.fail("the header announces " + std::to_string(n) + " vertices and " + std::to_string(m) +
+            " edges, more than a file of " + std::to_string(text.size()) + " bytes holds");
   const std::string digits = std::string(3 - fmt.size(), '0') + std::string(fmt);
   const bool has_size = digits[0] == '1', has_vwgt = digits[1] == '1', has_ewgt = digits[2] == '1';
   const std::uint64_t skip = (has_size ? 1 : 0) + (has_vwgt ? ncon : 0);

@@ -50,7 +50,15 @@ Graph read_mtx(std::string_view text, const std::string& source) {
   const std::uint64_t nnz = parse_count(need(size, in, "the number of entries"), in, "the number of entries");
   if (!size.empty()) in.fail("expected 'ranks ranks entries' on the size line, found more");
   if (rows != cols) in.fail("expected a square matrix (ranks x ranks), got " + std::to_string(rows) + " x " + std::to_string(cols));
-  if (rows == 0 || rows > 0xffffffffULL) in.fail("expected 1 to 4294967295 ranks, got " + std::to_string(rows));
+  if (rows == 0 || rows > kMaxRanks) in.fail("expected 1 to " + std::to_string(kMaxRanks) + " ranks, got " + std::to_string(rows));
+  // Counts are checked against the file before anything is reserved: an
+  // entry takes at least 6 bytes ("1 2 3\n"), a silent rank none.
+  if (nnz > text.size() / 6)
+    in.fail("the size line announces " + std::to_string(nnz) + " entries, more than a file of " +
+            std::to_string(text.size()) + " bytes holds");
+  if (rows > 64 * text.size() + (1u << 20))
+    in.fail(std::to_string(rows) + " ranks in a file of " + std::to_string(text.size()) + " bytes: at most " +
+            std::to_string(64 * text.size() + (1u << 20)));
 
   GraphBuilder builder(static_cast<std::uint32_t>(rows));
   builder.reserve(symmetric ? 2 * nnz : nnz);

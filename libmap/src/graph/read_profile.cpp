@@ -101,7 +101,12 @@ Profile parse_profile(std::string_view text, const std::string& source) {
               "' (expected mpi_library, mpi_version, ranks, wall_s, p_mpi, incomplete_ranks or 'rank')");
     if (!f.empty()) in.fail("expected one value after '" + std::string(key) + "'");
   }
-  if (!have_ranks || ranks == 0 || ranks > 0xffffffffULL) in.fail("expected a 'ranks N' line (N >= 1) before the first rank");
+  if (!have_ranks || ranks == 0 || ranks > kMaxRanks)
+    in.fail("expected a 'ranks N' line (1 <= N <= " + std::to_string(kMaxRanks) + ") before the first rank");
+  // Every rank has a line of 20 bytes or more ("rank R host H wall_s ..."):
+  // checked before the builders are sized.
+  if (ranks > text.size() / 20)
+    in.fail("'ranks " + std::to_string(ranks) + "' in a file of " + std::to_string(text.size()) + " bytes, too small to list them");
   if (p.p_mpi > 1) in.fail("p_mpi must be between 0 and 1");
   const auto n = static_cast<std::uint32_t>(ranks);
   GraphBuilder kinds[3] = {GraphBuilder(n), GraphBuilder(n), GraphBuilder(n)};

@@ -48,7 +48,12 @@ Graph read_scotch(std::string_view text, const std::string& source) {
     in.fail("expected a flag of up to three 0/1 digits (labels, edge loads, vertex loads)");
   const std::string digits = std::string(3 - flag.size(), '0') + std::string(flag);
   const bool has_label = digits[0] == '1', has_eload = digits[1] == '1', has_vload = digits[2] == '1';
-  if (n == 0 || n > 0xffffffffULL) in.fail("expected 1 to 4294967295 vertices, got " + std::to_string(n));
+  if (n == 0 || n > kMaxRanks) in.fail("expected 1 to " + std::to_string(kMaxRanks) + " vertices, got " + std::to_string(n));
+  // Checked against the file before anything is reserved: every vertex
+  // has a degree, every arc a neighbour (2 bytes each, with a separator).
+  if (n > text.size() / 2 || arcs > text.size() / 2)
+    throw Error(source, 2, "the header announces " + std::to_string(n) + " vertices and " + std::to_string(arcs) +
+            " arcs, more than a file of " + std::to_string(text.size()) + " bytes holds");
 
   struct Arc {
     std::uint32_t src;

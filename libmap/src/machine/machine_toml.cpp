@@ -1,6 +1,7 @@
 // The machine description in TOML (shared/design.md, "Machine description").
 #include <toml++/toml.h>
 
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -61,7 +62,7 @@ class Reader {
       return 0;
     }
     auto v = n->value<double>();
-    if (!(n->is_number()) || !v || *v < 0)
+    if (!(n->is_number()) || !v || !std::isfinite(*v) || *v < 0)
       fail(line_of(*n), "'" + key + "' must be a non-negative number");
     return *v;
   }
