@@ -371,5 +371,13 @@ expect_error "-C /dev/zero" "/dev/zero: not a regular file" x.rank -- map good.m
 sed 's/^t_hop_ns = 129 /t_hop_ns = nan /' "$desmos" >nan.toml
 expect_error "NaN latency" "nan.toml:9: 't_hop_ns' must be a non-negative number" x.rank -- map good.mtx -m nan.toml -o x.rank
 
+# Launch files: a rank number the file cannot back, sockets of 2^32.
+printf 'rank 2147483646=node00 slot=0:0\n' >far.rank
+expect_error "rankfile rank 2^31-2" "far.rank:1: rank 2147483646 in a file of 32 bytes" none -- eval good.mtx "${m[@]}" --mapping far.rank
+printf 'rank 0=node00 slot=4294967296:0\n' >sock.rank
+expect_error "rankfile socket 2^32" "sock.rank:1: socket 4294967296 does not exist on host 'node00'" none -- eval pair.csv "${m[@]}" --mapping sock.rank
+printf 'rank,host,socket,core,pu\n0,node00,4294967296,0,\n1,node01,0,0,\n' >sock.csv
+expect_error "csv socket 2^32" "sock.csv:2: socket 4294967296 does not exist on host 'node00'" none -- eval pair.csv "${m[@]}" --mapping sock.csv
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

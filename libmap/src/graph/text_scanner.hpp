@@ -27,6 +27,7 @@ class LineScanner {
     return true;
   }
   std::size_t line() const { return line_; }
+  std::size_t text_size() const { return text_.size(); }
   const std::string& source() const { return source_; }
 
   [[noreturn]] void fail(const std::string& what) const { throw Error(source_, line_, what); }

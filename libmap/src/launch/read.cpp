@@ -36,6 +36,16 @@ void place(Mapping& m, std::uint64_t rank, Placement p, const LineScanner& at) {
   m.ranks[rank] = p;
 }
 
+// A rank the file numbers itself (rankfile, csv): every rank below it
+// needs a line of its own, so a file this small cannot hold them, and the
+// table is not grown to gigabytes on its word.
+void place_numbered(Mapping& m, std::uint64_t rank, Placement p, const LineScanner& at) {
+  if (rank >= at.text_size())
+    at.fail("rank " + std::to_string(rank) + " in a file of " + std::to_string(at.text_size()) +
+            " bytes: the ranks below it cannot all be listed");
+  place(m, rank, p, at);
+}
+
 // Ranks placed in file order without binding get the node's slots in order.
 struct LocalOrder {
   std::vector<int> next;
@@ -57,10 +67,11 @@ std::vector<int> openmpi_pus(std::string_view spec, int node, const SlotLookup& 
   while (items.next(item)) {
     const auto colon = item.find(':');
     const bool socketed = colon != std::string_view::npos;
-    const int package = socketed ? static_cast<int>(parse_count(item.substr(0, colon), at, "a socket number")) : -1;
-    if (package >= type.packages)
-      at.fail("socket " + std::to_string(package) + " does not exist on host '" + look.host(node) + "' (" +
+    const std::uint64_t socket = socketed ? parse_count(item.substr(0, colon), at, "a socket number") : 0;
+    if (socketed && socket >= static_cast<std::uint64_t>(type.packages))  // before any cast: 2^32 is no socket 0
+      at.fail("socket " + std::to_string(socket) + " does not exist on host '" + look.host(node) + "' (" +
               std::to_string(type.packages) + " sockets)");
+    const int package = socketed ? static_cast<int>(socket) : -1;
     for (int unit : detail::parse_ranges(socketed ? item.substr(colon + 1) : item, ';', at,
                                          hwthreads ? "hardware thread numbers" : "core numbers")) {
       bool found = false;
@@ -107,7 +118,7 @@ Mapping read_openmpi(std::string_view text, const std::string& source, const All
     }
     const std::string_view spec = trim(rest.substr(slot_at + 5));
     const int slot = look.slot(node, openmpi_pus(spec, node, look, a.hwthreads, in), in, "slot=" + std::string(spec));
-    place(m, rank, {node, slot}, in);
+    place_numbered(m, rank, {node, slot}, in);
   }
   return m;
 }
@@ -308,6 +319,9 @@ Mapping read_csv_mapping(std::string_view text, const std::string& source,
     const int node = look.node(cells[1], in);
     const NodeType& type = look.type(node);
     const auto socket = parse_count(cells[2], in, "a socket number");
+    if (socket >= static_cast<std::uint64_t>(type.packages))
+      in.fail("socket " + std::to_string(socket) + " does not exist on host '" + look.host(node) + "' (" +
+              std::to_string(type.packages) + " socket(s))");
     std::vector<int> pus;
     if (!cells[4].empty()) {
       pus = detail::parse_ranges(cells[4], ';', in, "PU numbers");
@@ -323,7 +337,7 @@ Mapping read_csv_mapping(std::string_view text, const std::string& source,
     if (type.pus[pus.front()].package != static_cast<int>(socket))
       in.fail("socket " + std::to_string(socket) + " does not hold those CPUs (they are in socket " +
               std::to_string(type.pus[pus.front()].package) + ")");
-    place(m, rank, {node, look.slot(node, pus, in, std::string(line))}, in);
+    place_numbered(m, rank, {node, look.slot(node, pus, in, std::string(line))}, in);
   }
   return m;
 }
