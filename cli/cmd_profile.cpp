@@ -1,9 +1,11 @@
 // rankmap profile -o app.rmp -- mpirun -np 8 ./app: runs the job with the
 // PMPI shim of its MPI preloaded and checks the profile it leaves.
 #include <elf.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -134,6 +136,24 @@ void prepend_env(const char* name, const std::string& value, char separator) {
   ::setenv(name, v.c_str(), 1);
 }
 
+std::atomic<pid_t> job{0};
+std::atomic<int> forwarded_signal{0};
+
+extern "C" void pass_on(int sig) {
+  forwarded_signal.store(sig);
+  if (const pid_t p = job.load(); p > 0) ::kill(p, sig);
+}
+
+// While `child` runs, SIGINT and SIGTERM are passed on to it; 0 restores
+// the defaults.
+void forward_signals_to(pid_t child) {
+  job.store(child);
+  struct sigaction sa{};
+  sa.sa_handler = child ? pass_on : SIG_DFL;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : {SIGINT, SIGTERM}) ::sigaction(sig, &sa, nullptr);
+}
+
 int run_profile(const ProfileOptions& o) {
   if (o.command.empty()) throw Error("profile", 0, "expected the job's command after '--', e.g. -- mpirun -np 8 ./app");
   // The shim must be the program's MPI's: the other's kills it (MPI_ERR_ARG
@@ -155,6 +175,12 @@ int run_profile(const ProfileOptions& o) {
                     ", or rebuild it with mpicc." + mpi);
   const std::filesystem::path shim = find_shim(mpi);
   const std::filesystem::path out = std::filesystem::absolute(o.output);
+  std::error_code ec;
+  if (std::filesystem::is_directory(out, ec))
+    throw Error(o.output, 0, "is a directory; expected the profile's file name, e.g. " + (out / "app.rmp").string());
+  if (std::filesystem::is_symlink(out, ec) ||
+      (std::filesystem::exists(out, ec) && !std::filesystem::is_regular_file(out, ec)))
+    throw Error(o.output, 0, "is a symbolic link or not a regular file; refusing to replace it");
   // The shim writes beside the output under a name of this run, so that an
   // old profile is never mistaken for this job's.
   const std::filesystem::path fresh = out.string() + ".run-" + std::to_string(::getpid()) + ".rmp";
@@ -175,9 +201,19 @@ int run_profile(const ProfileOptions& o) {
     std::fprintf(stderr, "rankmap: cannot run '%s'\n", argv[0]);
     ::_exit(127);
   }
+  // A supervisor: SIGINT and SIGTERM go on to the job, which is waited
+  // for, so that neither it nor its temporary profile is left behind.
+  forward_signals_to(child);
   int status = 0;
   while (::waitpid(child, &status, 0) < 0)
     if (errno != EINTR) throw Error("profile", 0, "lost track of the job: waitpid failed");
+  forward_signals_to(0);
+  if (const int sig = forwarded_signal.load()) {
+    std::filesystem::remove(fresh);
+    std::cerr << "rankmap: stopped by signal " << sig << " (passed on to the job); no profile written to " << o.output
+              << "\n";
+    return 128 + sig;
+  }
   const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   if (code != 0) {
     std::filesystem::remove(fresh);

@@ -379,5 +379,20 @@ expect_error "rankfile socket 2^32" "sock.rank:1: socket 4294967296 does not exi
 printf 'rank,host,socket,core,pu\n0,node00,4294967296,0,\n1,node01,0,0,\n' >sock.csv
 expect_error "csv socket 2^32" "sock.csv:2: socket 4294967296 does not exist on host 'node00'" none -- eval pair.csv "${m[@]}" --mapping sock.csv
 
+# rankmap profile as a supervisor: -o a directory is refused, SIGTERM goes
+# on to the job, and nothing is left behind.
+mkdir -p outdir
+expect_error "profile -o DIR" "outdir: is a directory; expected the profile's file name" outdir/x -- profile --mpi openmpi -o outdir -- true
+[ -z "$(ls -A outdir)" ] && ! ls outdir.run-* >/dev/null 2>&1 && ok || bad "profile -o DIR left files"
+"$rankmap" profile --mpi openmpi -o term.rmp -- sleep 60 >/dev/null 2>term.err &
+sup=$!
+sleep 1
+kill -TERM $sup
+wait $sup
+rc=$?
+sleep 0.5
+if [ $rc -eq 143 ] && ! pgrep -f "^sleep 60$" >/dev/null && ! ls term.rmp* >/dev/null 2>&1 && grep -q "stopped by signal 15" term.err; then ok
+else bad "SIGTERM to profile: exit $rc, $(pgrep -af 'sleep 60'), $(ls term.rmp* 2>&1), $(cat term.err)"; fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
