@@ -55,8 +55,9 @@ int run_map(const MapOptions& o) {
   const Graph* g = &graph;
   const Machine* m = &machine;
   const Allocation* a = &allocation;
-  std::shared_future<Metrics> block_score = std::async(std::launch::async, [g, m, a] {
-                                              return evaluate(*g, *m, *a, baseline_mapping(Baseline::block, *a, g->ranks));
+  const bool over = context.oversubscribe;
+  std::shared_future<Metrics> block_score = std::async(std::launch::async, [g, m, a, over] {
+                                              return evaluate(*g, *m, *a, baseline_mapping(Baseline::block, *a, g->ranks, 1, over));
                                             }).share();
 
   const auto start = std::chrono::steady_clock::now();
@@ -64,24 +65,27 @@ int run_map(const MapOptions& o) {
       o.baseline.empty()
           ? map_explained(graph, machine, allocation, context, [&](std::string_view s) { progress.done(std::string(s)); },
                           TrafficKinds{&p2p_traffic, &collective_traffic})
-          : MapResult{baseline_mapping(parse_baseline(o.baseline), allocation, graph.ranks, context.seed), "", ""};
+          : MapResult{baseline_mapping(parse_baseline(o.baseline), allocation, graph.ranks, context.seed,
+                                       context.oversubscribe), "", ""};
   const Mapping& mapping = result.mapping;
   const double map_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   progress.done("mapped");
 
-  // The mapping's score runs while the launch file is written.
-  std::shared_future<Metrics> mapping_score =
-      std::async(std::launch::async, [g, m, a, &mapping] { return evaluate(*g, *m, *a, mapping); }).share();
-  write_launch_files(o.output, format, machine, allocation, mapping);
-  progress.done("wrote and re-checked " + o.output);
+  // Scored and reported first, then the launch file and the JSON report are
+  // written together: both land, or neither.
   ReportRequest request{o.baseline.empty() ? "rankmap " + context.preset : o.baseline,
                         o.json, map_seconds, p_mpi, p_mpi_source, result.kept, result.why};
   request.warn_if_slower = o.baseline.empty();
   request.p2p = &p2p_traffic;
   request.collective = &collective_traffic;
-  request.mapping_score = mapping_score;
   request.baseline_score = block_score;
+  std::string json_text;
+  request.json_text = &json_text;
   report(graph, machine, allocation, mapping, request);
+  std::vector<FilePart> also;
+  if (!o.json.empty()) also.push_back({"", json_text, o.json});
+  write_launch_files(o.output, format, machine, allocation, mapping, also);
+  progress.done("wrote and re-checked " + o.output + (o.json.empty() ? "" : " and " + o.json));
   progress.done("scored");
   return 0;
 }
@@ -103,7 +107,8 @@ void add_map(CLI::App& app, Action& action) {
   cmd->add_option("-C,--config", o->config, "Read the engine's settings from a file written by --dump-config");
   cmd->add_flag("--dump-config", o->dump_config, "Print the engine's settings (preset and options) as TOML and stop");
   cmd->add_flag("--oversubscribe", o->oversubscribe, "Allow more ranks than slots (ranks then share slots)");
-  cmd->add_option("--seed", o->seed, "Seed of every random choice (default 1; same seed, same output)");
+  cmd->add_option("--seed", o->seed, "Seed of every random choice (default 1; same seed, same output)")
+      ->check(CLI::Range(std::uint64_t{0}, static_cast<std::uint64_t>(INT64_MAX)));  // what a -C file holds
   cmd->add_option("--json", o->json, "Also write the report as JSON to this file");
   cmd->add_option("--p-mpi", o->p_mpi, "Fraction of run time spent in MPI, for predicted_gain (default: the profile's, when GRAPH is a .rmp)")
       ->check(CLI::Range(0.0, 1.0));

@@ -299,8 +299,8 @@ int run_plot(const PlotOptions& o) {
     }
   }
   std::vector<FilePart> parts{{"", canvas->finish()}};
+  if (!o.json.empty()) parts.push_back({"", doc.dump(2) + "\n", o.json});  // the picture and its layout land together
   write_files_atomically(o.output, parts);
-  if (!o.json.empty()) write_files_atomically(o.json, {{"", doc.dump(2) + "\n"}});
   std::cout << "wrote " << o.output << "\n";
   return 0;
 }

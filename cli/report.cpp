@@ -159,7 +159,11 @@ void report(const Graph& graph, const Machine& machine, const Allocation& alloca
   // each at a million ranks): the baseline's runs on a second thread
   // unless the caller started it already.
   const Mapping block_mapping =
-      request.baseline ? Mapping{} : baseline_mapping(Baseline::block, allocation, graph.ranks);
+      // A mapping with more ranks than slots (verified already) is compared
+      // with block repeated over the slots, as mpirun --oversubscribe runs.
+      request.baseline ? Mapping{}
+                       : baseline_mapping(Baseline::block, allocation, graph.ranks, 1,
+                                          graph.ranks > allocation.total_slots());
   const Mapping& base_mapping = request.baseline ? *request.baseline : block_mapping;
   std::shared_future<Metrics> base_score = request.baseline_score;
   if (!base_score.valid())
@@ -213,7 +217,10 @@ void report(const Graph& graph, const Machine& machine, const Allocation& alloca
     doc["block_kept"] = request.kept == "block";
     doc["kept_why"] = request.kept_why.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(request.kept_why);
   }
-  write_json(request.json, doc);
+  if (request.json_text)
+    *request.json_text = doc.dump(2) + "\n";
+  else
+    write_json(request.json, doc);
 }
 
 void write_json(const std::string& path, const nlohmann::ordered_json& doc) {

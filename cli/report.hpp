@@ -70,6 +70,9 @@ struct ReportRequest {
   // block's while the engine runs and the mapping's while the launch file
   // is written, as each is seconds at a million ranks.
   std::shared_future<Metrics> mapping_score{}, baseline_score{};
+  // When set, the JSON report is put here, not written to `json`: map
+  // writes it with the launch file, both or neither.
+  std::string* json_text = nullptr;
 };
 
 // Scores `mapping` and its baseline (block of the same allocation unless the

@@ -394,5 +394,14 @@ sleep 0.5
 if [ $rc -eq 143 ] && ! pgrep -f "^sleep 60$" >/dev/null && ! ls term.rmp* >/dev/null 2>&1 && grep -q "stopped by signal 15" term.err; then ok
 else bad "SIGTERM to profile: exit $rc, $(pgrep -af 'sleep 60'), $(ls term.rmp* 2>&1), $(cat term.err)"; fi
 
+# A command's outputs land together or not at all; --oversubscribe works.
+expect_error "unwritable --json" "nodir/x.json: cannot write" both.rank -- map good.mtx "${m[@]}" -o both.rank --json nodir/x.json
+"$rankmap" gen stencil --dims 8x8 -o s64.mtx >/dev/null
+if "$rankmap" map s64.mtx "${m[@]}" --nodes 'node[00-03]' --oversubscribe -o over.rank --json over.json -q >/dev/null &&
+   "$rankmap" eval s64.mtx "${m[@]}" --nodes 'node[00-03]' --mapping over.rank -q >/dev/null &&
+   python3 -c 'import json; d = json.load(open("over.json")); assert d["ranks"] == 64 and d["baseline"]["ranks"] == 64, d'; then ok
+else bad "map --oversubscribe"; fi
+expect_error "plot with unwritable --json" "nodir/p.json: cannot write" both.png -- plot four.csv "${two[@]}" -o both.png --json nodir/p.json
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

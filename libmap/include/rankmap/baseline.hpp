@@ -17,8 +17,11 @@ enum class Baseline {
 Baseline parse_baseline(std::string_view name);  // throws Error("--baseline", ...)
 std::string_view baseline_name(Baseline b);
 
-// Throws Error when `ranks` exceeds the allocation's slots.
+// Throws Error when `ranks` exceeds the allocation's slots, unless
+// `oversubscribe`: then the launcher's order is repeated, round after round
+// over all slots (as mpirun --oversubscribe does), so no slot holds more
+// than its share rounded up.
 Mapping baseline_mapping(Baseline kind, const Allocation& allocation, std::size_t ranks,
-                         std::uint64_t seed = 1);
+                         std::uint64_t seed = 1, bool oversubscribe = false);
 
 }  // namespace rankmap

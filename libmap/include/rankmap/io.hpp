@@ -15,6 +15,7 @@ std::string read_text_file(const std::filesystem::path& path);
 struct FilePart {
   std::string suffix;
   std::string text;
+  std::filesystem::path path = {};  // when set: this file instead of base + suffix (a report beside a launch file)
 };
 
 // Writes each part to a temporary file beside `base` (a mkstemp name +
@@ -22,7 +23,8 @@ struct FilePart {
 // with O_EXCL, never through a symlink; fsync'ed), calls `check` with the
 // temporary base (it throws to refuse), then renames every part into
 // place. An existing output that is a symlink or not a regular file is
-// refused. Nothing is left behind on failure: all parts land, or none.
+// refused. Nothing is left behind on failure: all parts land, or none; a
+// part with its own `path` joins the same transaction.
 void write_files_atomically(const std::filesystem::path& base, const std::vector<FilePart>& parts,
                             const std::function<void(const std::filesystem::path& temp_base)>& check = {});
 

@@ -48,11 +48,12 @@ std::vector<FilePart> render_launch_files(LaunchFormat format, const Machine& ma
 
 // Renders, writes each file to a temporary name, re-reads them with
 // read_launch_file(), checks the result with verify_mapping() and that it
-// equals `mapping`, and only then renames them into place. On any error no
+// equals `mapping`, and only then renames them into place, with `also`
+// (a report at its own path) in the same transaction. On any error no
 // file is left behind.
 void write_launch_files(const std::filesystem::path& path, LaunchFormat format,
                         const Machine& machine, const Allocation& allocation,
-                        const Mapping& mapping);
+                        const Mapping& mapping, const std::vector<FilePart>& also = {});
 
 // Reads a launch file back. Hosts must be in the allocation. Throws Error
 // naming the file and line.

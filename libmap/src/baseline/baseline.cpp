@@ -22,8 +22,16 @@ std::string_view baseline_name(Baseline b) {
 }
 
 Mapping baseline_mapping(Baseline kind, const Allocation& allocation, std::size_t ranks,
-                         std::uint64_t seed) {
+                         std::uint64_t seed, bool oversubscribe) {
   const std::size_t slots = allocation.total_slots();
+  if (ranks > slots && oversubscribe && slots > 0) {
+    // One round over every slot in the launcher's order, repeated.
+    const Mapping round = baseline_mapping(kind, allocation, slots, seed, false);
+    Mapping m;
+    m.ranks.reserve(ranks);
+    for (std::size_t r = 0; r < ranks; ++r) m.ranks.push_back(round.ranks[r % slots]);
+    return m;
+  }
   if (ranks > slots)
     throw Error(std::to_string(ranks) + " ranks do not fit the " + std::to_string(slots) + " slots of " +
                 std::to_string(allocation.size()) + " nodes (use more nodes, --ppn, or --hwthreads)");

@@ -69,31 +69,53 @@ void write_all(int fd, const std::string& text, const std::string& name) {
 
 }  // namespace
 
+namespace {
+
+// A temporary file beside `target`, created by mkstemp (O_EXCL, a name
+// nobody can guess or plant).
+std::pair<std::string, int> temporary_beside(const std::filesystem::path& target) {
+  const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : ".";
+  std::string pattern = (dir / ("." + target.filename().string() + ".tmp.XXXXXX")).string();
+  const int fd = ::mkstemp(pattern.data());
+  if (fd < 0) throw Error(target.string(), 0, std::string("cannot write: ") + std::strerror(errno));
+  return {pattern, fd};
+}
+
+}  // namespace
+
 void write_files_atomically(const std::filesystem::path& base, const std::vector<FilePart>& parts,
                             const std::function<void(const std::filesystem::path& temp_base)>& check) {
-  for (const FilePart& part : parts) refuse_special(base.string() + part.suffix);
-  // Beside the target, so that rename() stays on one file system, under a
-  // name nobody can guess or plant: mkstemp creates it with O_EXCL, and
-  // companions are created with O_EXCL | O_NOFOLLOW next to it.
-  const std::filesystem::path dir = base.has_parent_path() ? base.parent_path() : ".";
-  std::string pattern = (dir / ("." + base.filename().string() + ".tmp.XXXXXX")).string();
-  const int base_fd = ::mkstemp(pattern.data());
-  if (base_fd < 0) throw Error(base.string(), 0, std::string("cannot write: ") + std::strerror(errno));
-  const std::string temp_base = pattern;
+  auto final_name = [&](const FilePart& part) {
+    return part.path.empty() ? base.string() + part.suffix : part.path.string();
+  };
+  for (const FilePart& part : parts) refuse_special(final_name(part));
+  // Beside each target, so that rename() stays on one file system: the
+  // base's parts under one mkstemp name + their suffixes (companions keep
+  // their names relative to each other, created O_EXCL | O_NOFOLLOW), a
+  // part with a path of its own under a mkstemp name beside it.
+  auto [temp_base, base_fd] = temporary_beside(base);
   const mode_t mode = new_file_mode();
-  std::vector<std::string> temps{temp_base}, landed;
-  bool base_open = true;
+  std::vector<std::string> temps{temp_base}, landed, temp_of(parts.size());
+  bool base_open = true, base_used = false;
   try {
-    bool base_used = false;
-    for (const FilePart& part : parts) {
-      const std::string name = base.string() + part.suffix;
-      int fd = base_fd;
-      if (part.suffix.empty()) {
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+      const FilePart& part = parts[i];
+      const std::string name = final_name(part);
+      int fd = -1;
+      if (!part.path.empty()) {
+        auto [temp, own_fd] = temporary_beside(part.path);
+        temps.push_back(temp);
+        temp_of[i] = temp;
+        fd = own_fd;
+      } else if (part.suffix.empty()) {
         base_used = true;
+        temp_of[i] = temp_base;
+        fd = base_fd;
       } else {
-        fd = ::open((temp_base + part.suffix).c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        temp_of[i] = temp_base + part.suffix;
+        fd = ::open(temp_of[i].c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
         if (fd < 0) throw Error(name, 0, std::string("cannot write: ") + std::strerror(errno));
-        temps.push_back(temp_base + part.suffix);
+        temps.push_back(temp_of[i]);
       }
       try {
         ::fchmod(fd, mode);
@@ -112,9 +134,9 @@ void write_files_atomically(const std::filesystem::path& base, const std::vector
     }
     if (check) check(temp_base);
     // All land or none: a failed rename takes back the ones before it.
-    for (const FilePart& part : parts) {
-      const std::string name = base.string() + part.suffix;
-      if (::rename((temp_base + part.suffix).c_str(), name.c_str()) != 0)
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+      const std::string name = final_name(parts[i]);
+      if (::rename(temp_of[i].c_str(), name.c_str()) != 0)
         throw Error(name, 0, std::string("cannot rename into place: ") + std::strerror(errno));
       landed.push_back(name);
     }

@@ -5,8 +5,10 @@
 namespace rankmap {
 
 void write_launch_files(const std::filesystem::path& path, LaunchFormat format, const Machine& machine,
-                        const Allocation& allocation, const Mapping& mapping) {
-  write_files_atomically(path, render_launch_files(format, machine, allocation, mapping),
+                        const Allocation& allocation, const Mapping& mapping, const std::vector<FilePart>& also) {
+  std::vector<FilePart> parts = render_launch_files(format, machine, allocation, mapping);
+  parts.insert(parts.end(), also.begin(), also.end());
+  write_files_atomically(path, parts,
                          [&](const std::filesystem::path& written) {
                            // The re-read and the check use code that did not write the file.
                            const Mapping back = read_launch_file(written, format, machine, allocation);
