@@ -403,5 +403,11 @@ if "$rankmap" map s64.mtx "${m[@]}" --nodes 'node[00-03]' --oversubscribe -o ove
 else bad "map --oversubscribe"; fi
 expect_error "plot with unwritable --json" "nodir/p.json: cannot write" both.png -- plot four.csv "${two[@]}" -o both.png --json nodir/p.json
 
+# Messages stay one printable line of bounded length whatever the input.
+"$rankmap" map good.mtx "${m[@]}" --nodes "$(printf 'node00\nnode01\n\033[31mnode99')" -o x.rank 2>err.txt
+[ $? -eq 1 ] && [ "$(wc -l <err.txt)" -eq 1 ] && ! grep -q "$(printf '\033')" err.txt && ok || bad "a hostlist with newlines and escapes: $(cat -v err.txt)"
+"$rankmap" map good.mtx "${m[@]}" --nodes "n$(head -c 20000 /dev/zero | tr '\0' x)" -o x.rank 2>err.txt
+[ $? -eq 1 ] && [ "$(wc -l <err.txt)" -eq 1 ] && [ "$(wc -c <err.txt)" -lt 1000 ] && ok || bad "a 20 KB host name: $(wc -c <err.txt) bytes"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -15,7 +15,9 @@ namespace rankmap {
 class Error : public std::runtime_error {
  public:
   // `source` is a file name or a short label ("hostlist", "--nodes");
-  // `line` is 1-based, 0 when the problem is not tied to a line.
+  // `line` is 1-based, 0 when the problem is not tied to a line. what()
+  // is one printable line: control bytes become '?', and the source and
+  // the message are cut at 400 characters each.
   Error(std::string source, std::size_t line, const std::string& message);
   explicit Error(const std::string& message);
 
