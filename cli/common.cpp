@@ -22,7 +22,22 @@ void write_graph_file(const Graph& g, const std::string& path, const std::string
     text = format_scotch(g);
   else
     throw Error(path, 0, "expected an output ending in .mtx, .csv or .grf");
-  write_files_atomically(path, {{"", std::move(text)}});
+  // Read back before it lands: a file rankmap's own reader refuses is
+  // never written (a graph whose every rank is silent, say).
+  write_files_atomically(path, {{"", std::move(text)}}, [&](const std::filesystem::path& temp) {
+    Graph back;
+    try {
+      back = read_graph_as(temp, ext);
+    } catch (const Error& e) {
+      throw Error(path, 0, std::string("this graph cannot be written as ") + ext + ": it would not read back (" +
+                               e.what() + "); try .csv");
+    }
+    if (back.ranks != g.ranks || back.total_bytes() != g.total_bytes())
+      throw Error(path, 0, ext + " cannot hold this graph: it would read back with " + std::to_string(back.ranks) +
+                               " ranks and " + std::to_string(back.total_bytes()) + " bytes, not " +
+                               std::to_string(g.ranks) + " and " + std::to_string(g.total_bytes()) +
+                               " (a Scotch graph has no self-traffic); write .csv");
+  });
 }
 
 void MachineOptions::add_to(CLI::App& cmd, bool required) {

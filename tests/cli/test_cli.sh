@@ -409,5 +409,9 @@ expect_error "plot with unwritable --json" "nodir/p.json: cannot write" both.png
 "$rankmap" map good.mtx "${m[@]}" --nodes "n$(head -c 20000 /dev/zero | tr '\0' x)" -o x.rank 2>err.txt
 [ $? -eq 1 ] && [ "$(wc -l <err.txt)" -eq 1 ] && [ "$(wc -c <err.txt)" -lt 1000 ] && ok || bad "a 20 KB host name: $(wc -c <err.txt) bytes"
 
+# convert never writes a graph its own reader would read differently.
+printf '0,0,5\n1,1,3\n0,1,2\n' >self.csv
+expect_error "self-traffic as .grf" "self.grf: .grf cannot hold this graph: it would read back with 2 ranks and 4 bytes, not 2 and 10" self.grf -- convert self.csv -o self.grf
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

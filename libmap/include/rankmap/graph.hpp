@@ -68,6 +68,9 @@ class GraphBuilder {
 // (Scotch, likewise), .csv ("src,dst,bytes[,msgs]", 0-based, optional header
 // line). Throws Error(file, line, expected...) on malformed input.
 Graph read_graph(const std::filesystem::path& path);
+// The same, in the format of extension `ext` whatever the file's name (a
+// temporary file read back before it is renamed).
+Graph read_graph_as(const std::filesystem::path& path, const std::string& ext);
 
 }  // namespace rankmap
 

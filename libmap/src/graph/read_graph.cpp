@@ -5,8 +5,9 @@
 
 namespace rankmap {
 
-Graph read_graph(const std::filesystem::path& path) {
-  const std::string ext = path.extension().string();
+Graph read_graph(const std::filesystem::path& path) { return read_graph_as(path, path.extension().string()); }
+
+Graph read_graph_as(const std::filesystem::path& path, const std::string& ext) {
   if (ext == ".rmp") return read_profile(path).total();
   using Reader = Graph (*)(std::string_view, const std::string&);
   Reader reader = nullptr;
