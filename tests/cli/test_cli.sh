@@ -413,5 +413,9 @@ expect_error "plot with unwritable --json" "nodir/p.json: cannot write" both.png
 printf '0,0,5\n1,1,3\n0,1,2\n' >self.csv
 expect_error "self-traffic as .grf" "self.grf: .grf cannot hold this graph: it would read back with 2 ranks and 4 bytes, not 2 and 10" self.grf -- convert self.csv -o self.grf
 
+# One entry's bytes stay far inside 64 bits.
+printf '2 1 001\n2 9223372036854775808\n1 9223372036854775808\n' >heavy.graph
+expect_error "metis weight 2^63" "heavy.graph:2: an edge weight of 9223372036854775808 is beyond the 281474976710656 bytes" x.rank -- map heavy.graph "${m[@]}" -o x.rank
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

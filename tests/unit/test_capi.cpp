@@ -193,6 +193,13 @@ TEST(CApi, GraphFromCsr) {
   EXPECT_EQ(rankmap_graph_create_csr(0, offsets, targets, bytes, msgs, &g, &err), RANKMAP_ERR_ARGUMENT);
   EXPECT_STREQ(err.message, "ranks is 0, expected 1 to 2147483647");
   EXPECT_EQ(g, nullptr);
+  // Duplicate edges whose bytes add up past 2^64 - 1 are refused, not wrapped.
+  const uint64_t dup_offsets[] = {0, 2, 2, 2};
+  const uint32_t dup_targets[] = {1, 1};
+  const uint64_t huge[] = {UINT64_MAX - 1, 5};
+  EXPECT_EQ(rankmap_graph_create_csr(3, dup_offsets, dup_targets, huge, nullptr, &g, &err), RANKMAP_ERR_INPUT);
+  EXPECT_STREQ(err.message, "the bytes from rank 0 to rank 1 add up past 2^64 - 1");
+  EXPECT_EQ(g, nullptr);
 }
 
 TEST(CApi, MachineFromSpecEqualsTheFile) {

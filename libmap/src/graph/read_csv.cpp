@@ -57,7 +57,7 @@ Graph read_csv(std::string_view text, const std::string& source) {
       in.fail("rank " + std::to_string(std::max(src, dst)) + " is out of range (0 to " + std::to_string(kMaxRanks - 1) + ")");
     if (declared && std::max(src, dst) >= declared)
       in.fail("rank " + std::to_string(std::max(src, dst)) + " is beyond the declared ranks=" + std::to_string(declared));
-    const std::uint64_t bytes = parse_count(cells[2], in, "a byte count");
+    const std::uint64_t bytes = parse_bytes(cells[2], in, "a byte count");
     const std::uint64_t msgs = ncells == 4 ? parse_count(cells[3], in, "a message count") : 1;
     largest = std::max({largest, src, dst});
     rows.push_back({static_cast<std::uint32_t>(src), static_cast<std::uint32_t>(dst), bytes, msgs});

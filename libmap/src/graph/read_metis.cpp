@@ -50,7 +50,7 @@ Graph read_metis(std::string_view text, const std::string& source) {
     while (f.next(nb)) {
       const std::uint64_t j = parse_count(nb, in, "a neighbour number");
       if (j < 1 || j > n) in.fail("neighbour " + std::to_string(j) + " is outside 1.." + std::to_string(n) + " (the header's vertex count)");
-      const std::uint64_t w = has_ewgt ? parse_count(need(f, in, "an edge weight after the neighbour"), in, "an edge weight") : 1;
+      const std::uint64_t w = has_ewgt ? parse_bytes(need(f, in, "an edge weight after the neighbour"), in, "an edge weight") : 1;
       builder.add(static_cast<std::uint32_t>(vertex), static_cast<std::uint32_t>(j - 1), w, 1);
       ++arcs;
     }

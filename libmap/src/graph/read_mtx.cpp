@@ -68,7 +68,7 @@ Graph read_mtx(std::string_view text, const std::string& source) {
     if (seen == nnz) in.fail("more entries than the " + std::to_string(nnz) + " the size line announced");
     std::uint64_t n[3];
     if (values != Values::real && scan_counts(line, n, values == Values::pattern ? 2 : 3) && n[0] >= 1 &&
-        n[0] <= rows && n[1] >= 1 && n[1] <= rows) [[likely]] {
+        n[0] <= rows && n[1] >= 1 && n[1] <= rows && (values == Values::pattern || n[2] <= kMaxEntryBytes)) [[likely]] {
       const auto src = static_cast<std::uint32_t>(n[0] - 1), dst = static_cast<std::uint32_t>(n[1] - 1);
       const std::uint64_t bytes = values == Values::pattern ? 1 : n[2];
       builder.add(src, dst, bytes, 1);
@@ -82,7 +82,7 @@ Graph read_mtx(std::string_view text, const std::string& source) {
     if (i < 1 || i > rows || j < 1 || j > rows)
       in.fail("rank " + std::to_string(i < 1 || i > rows ? i : j) + " is outside 1.." + std::to_string(rows) + " (the header's rank count)");
     std::uint64_t bytes = 1;
-    if (values == Values::integer) bytes = parse_count(need(f, in, "a byte count"), in, "a byte count");
+    if (values == Values::integer) bytes = parse_bytes(need(f, in, "a byte count"), in, "a byte count");
     else if (values == Values::real) bytes = parse_real_bytes(need(f, in, "a byte count"), in);
     if (!f.empty()) in.fail("expected 'sender receiver" + std::string(values == Values::pattern ? "" : " bytes") + "', found more fields");
     const auto src = static_cast<std::uint32_t>(i - 1), dst = static_cast<std::uint32_t>(j - 1);

@@ -18,6 +18,7 @@ namespace {
 using detail::Fields;
 using detail::LineScanner;
 using detail::need;
+using detail::parse_bytes;
 using detail::parse_count;
 
 constexpr int kVersion = 1;
@@ -150,7 +151,7 @@ Profile parse_profile(std::string_view text, const std::string& source) {
       if (k < 0) in.fail("expected 'p2p', 'coll', 'rma', 'rank' or 'end', got '" + std::string(kind) + "'");
       const std::uint64_t peer = parse_count(need(f, in, "a peer rank"), in, "a peer rank");
       if (peer >= n) in.fail("peer rank " + std::to_string(peer) + " is outside 0.." + std::to_string(n - 1));
-      const std::uint64_t bytes = parse_count(need(f, in, "a byte count"), in, "a byte count");
+      const std::uint64_t bytes = parse_bytes(need(f, in, "a byte count"), in, "a byte count");
       const std::uint64_t msgs = parse_count(need(f, in, "a message count"), in, "a message count");
       if (!f.empty()) in.fail("expected 'KIND PEER BYTES MSGS', found more fields");
       kinds[k].add(current, static_cast<std::uint32_t>(peer), bytes, msgs);

@@ -73,6 +73,9 @@ Graph read_scotch(std::string_view text, const std::string& source) {
     const std::uint64_t degree = tok.count("a vertex degree");
     for (std::uint64_t k = 0; k < degree; ++k) {
       const std::uint64_t bytes = has_eload ? tok.count("an arc load") : 1;
+      if (bytes > kMaxEntryBytes)
+        in.fail("an arc load of " + std::to_string(bytes) + " is beyond the " + std::to_string(kMaxEntryBytes) +
+                " bytes rankmap takes for one entry");
       const std::uint64_t nb = tok.count("a neighbour");
       pending.push_back({static_cast<std::uint32_t>(v), nb, bytes, in.line()});
     }

@@ -99,6 +99,17 @@ inline std::uint64_t parse_count(std::string_view field, const LineScanner& at, 
   fail_count(field, at, what, ec);
 }
 
+// Bytes between two ranks (one entry): at most 2^48, 256 TiB, so that sums
+// over a graph and bytes x hops stay far inside 64 bits.
+inline constexpr std::uint64_t kMaxEntryBytes = std::uint64_t{1} << 48;
+inline std::uint64_t parse_bytes(std::string_view field, const LineScanner& at, const char* what) {
+  const std::uint64_t v = parse_count(field, at, what);
+  if (v > kMaxEntryBytes)
+    at.fail(std::string(what) + " of " + std::to_string(v) + " is beyond the " + std::to_string(kMaxEntryBytes) +
+            " bytes rankmap takes for one entry");
+  return v;
+}
+
 // The common line of k whole numbers separated by blanks, read in one
 // sweep; false for anything else (a sign, a fraction, a 20-digit number, a
 // missing or extra field), which the caller then reads field by field to
