@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "write_profile.h"
@@ -148,11 +149,27 @@ void rm_write_profile(const rm_peer* peers, size_t n, double wall_s, double mpi_
 
   char path[4096], tmp[4200];
   profile_path(path, sizeof path);
-  snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
   const char* problem = NULL;
   int err = 0;
-  FILE* f = fopen(tmp, "w");
-  if (!f) problem = "cannot create", err = errno;
+  FILE* f = NULL;
+  /* Never through a symlink or onto a device (RANKMAP_PROFILE=/dev/full),
+   * and under a temporary name nobody can guess or plant: mkstemp. */
+  struct stat st;
+  if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+    problem = S_ISLNK(st.st_mode) ? "will not replace the symbolic link" : "will not replace the non-file";
+  } else {
+    snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", path);
+    const int fd = mkstemp(tmp);
+    if (fd < 0) {
+      problem = "cannot create", err = errno;
+    } else {
+      const mode_t mask = umask(0);
+      umask(mask);
+      fchmod(fd, 0666 & ~mask);
+      f = fdopen(fd, "w");
+      if (!f) problem = "cannot create", err = errno, close(fd), unlink(tmp);
+    }
+  }
   text head = {0};
   header(&head, size, wall_max, sum[0], sum[1], (int)sum[2]);
   if (f && (head.failed || mine.failed || fwrite(head.data, 1, head.len, f) != head.len ||

@@ -6,6 +6,7 @@
 #   PROGRAM: traffic | threads | fortran_mpif | fortran_f08 | partitioned | timing
 #            | unwritable (no profile can be written) | dies (killed before Finalize)
 #            | mismatch (built with the other MPI: refused before it runs)
+#            | special (the profile path is a device or a symlink: left alone)
 set -euo pipefail
 rankmap=$1 mpi=$2 program=$3 np=$4
 here=$(cd "$(dirname "$0")" && pwd)
@@ -17,7 +18,7 @@ case $mpi in
   mpich) launch=(mpiexec.mpich -np "$np") ;;
 esac
 case $program in
-  traffic | unwritable) mpicc."$mpi" -O1 "$here/traffic.c" -o "$work/app" ;;
+  traffic | unwritable | special) mpicc."$mpi" -O1 "$here/traffic.c" -o "$work/app" ;;
   mismatch)
     other=$([ "$mpi" = openmpi ] && echo mpich || echo openmpi)
     mpicc."$other" -O1 "$here/traffic.c" -o "$work/app" 2>/dev/null ;;
@@ -46,6 +47,23 @@ if [ "$program" = dies ]; then
   [ -z "$leftovers" ] || { echo "left behind: $leftovers"; exit 1; }
   grep -q "app.rmp" out.txt || { cat out.txt; echo "rankmap profile did not say the profile is missing"; exit 1; }
   echo "killed job left no file; rankmap profile said: $(grep app.rmp out.txt)"
+  exit 0
+fi
+if [ "$program" = special ]; then
+  # RANKMAP_PROFILE on a device or a symlink: the job finishes normally, the
+  # shim says why in one line, and neither the device nor the victim changes.
+  shim=$(dirname "$rankmap")/../lib/librankmap-pmpi-$mpi.so
+  RANKMAP_PROFILE=/dev/full LD_PRELOAD=$shim timeout 120 "${launch[@]}" ./app >/dev/null 2>err.txt || { cat err.txt; exit 1; }
+  grep -c "rankmap shim: will not replace the non-file /dev/full" err.txt | grep -qx 1 || { cat err.txt; exit 1; }
+  [ -c /dev/full ] || { echo "/dev/full was replaced"; exit 1; }
+  echo victim >victim.txt
+  ln -s victim.txt link.rmp
+  RANKMAP_PROFILE=link.rmp LD_PRELOAD=$shim timeout 120 "${launch[@]}" ./app >/dev/null 2>err.txt || { cat err.txt; exit 1; }
+  grep -q "rankmap shim: will not replace the symbolic link link.rmp" err.txt || { cat err.txt; exit 1; }
+  [ "$(cat victim.txt)" = victim ] && [ -L link.rmp ] || { echo "the symlink's target was written"; exit 1; }
+  leftovers=$(ls -A | grep -v '^app$\|^err.txt$\|^victim.txt$\|^link.rmp$' || true)
+  [ -z "$leftovers" ] || { echo "left behind: $leftovers"; exit 1; }
+  echo "device and symlink left alone: $(cat err.txt)"
   exit 0
 fi
 if [ "$program" = mismatch ]; then
