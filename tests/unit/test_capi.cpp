@@ -200,6 +200,13 @@ TEST(CApi, GraphFromCsr) {
   EXPECT_EQ(rankmap_graph_create_csr(3, dup_offsets, dup_targets, huge, nullptr, &g, &err), RANKMAP_ERR_INPUT);
   EXPECT_STREQ(err.message, "the bytes from rank 0 to rank 1 add up past 2^64 - 1");
   EXPECT_EQ(g, nullptr);
+  // A launch file of no rank is refused, and nothing is written.
+  test::TempDir dir;
+  const std::string empty = (dir.path() / "empty.rankfile").string();
+  EXPECT_EQ(rankmap_write_launch_file(h.machine, h.allocation, 0, host, cpu, "openmpi", empty.c_str(), &err),
+            RANKMAP_ERR_ARGUMENT);
+  EXPECT_STREQ(err.message, "ranks is 0: a launch file places at least one rank");
+  EXPECT_FALSE(std::filesystem::exists(empty));
 }
 
 TEST(CApi, MachineFromSpecEqualsTheFile) {

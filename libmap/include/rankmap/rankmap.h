@@ -98,7 +98,8 @@ void rankmap_graph_free(rankmap_graph* graph);
 /* ---- Allocations: the nodes a job was given. ---- */
 
 /* hostlist: a Slurm hostlist of the machine's hosts, or NULL for every
- * node. ranks_per_node: 0 for one rank per core (per PU with hwthreads).
+ * node; "@PATH" reads the hosts from a regular file, one host or hostlist
+ * a line ('#' starts a comment), as the CLI's --nodes @file does. ranks_per_node: 0 for one rank per core (per PU with hwthreads).
  * The allocation refers to the machine: free it before the machine, and
  * pass that same machine wherever both are arguments. */
 rankmap_status rankmap_allocation_create(const rankmap_machine* machine, const char* hostlist, int ranks_per_node,

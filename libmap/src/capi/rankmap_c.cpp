@@ -419,6 +419,7 @@ rankmap_status rankmap_write_launch_file(const rankmap_machine* machine, const r
     require(format, "format");
     require(path, "path");
     const rankmap::LaunchFormat f = rankmap::parse_launch_format(format);
+    if (ranks == 0) fail(RANKMAP_ERR_ARGUMENT, "ranks is 0: a launch file places at least one rank");
     require_writable_directory(path);
     const rankmap::Mapping m = to_mapping(allocation, ranks, host, cpu);
     rankmap::write_launch_files(path, f, machine->machine, allocation->allocation, m);
