@@ -67,10 +67,6 @@ void write_all(int fd, const std::string& text, const std::string& name) {
   if (::fsync(fd) != 0 && errno != EINVAL) throw Error(name, 0, std::string("write failed: ") + std::strerror(errno));
 }
 
-}  // namespace
-
-namespace {
-
 // A temporary file beside `target`, created by mkstemp (O_EXCL, a name
 // nobody can guess or plant).
 std::pair<std::string, int> temporary_beside(const std::filesystem::path& target) {
