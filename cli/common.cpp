@@ -53,7 +53,7 @@ void MachineOptions::add_to(CLI::App& cmd, bool required) {
 LoadedMachine load(const MachineOptions& o) {
   LoadedMachine l{load_machine(o.machine), {}};
   AllocationOptions a;
-  if (!o.nodes.empty()) a.hosts = read_nodes_argument(o.nodes);
+  if (!o.nodes.empty()) a.hosts = read_nodes_argument(o.nodes, &a.origins);
   a.ppn = o.ppn;
   a.hwthreads = o.hwthreads;
   l.allocation = make_allocation(l.machine, a);

@@ -417,5 +417,9 @@ expect_error "self-traffic as .grf" "self.grf: .grf cannot hold this graph: it w
 printf '2 1 001\n2 9223372036854775808\n1 9223372036854775808\n' >heavy.graph
 expect_error "metis weight 2^63" "heavy.graph:2: an edge weight of 9223372036854775808 is beyond the 281474976710656 bytes" x.rank -- map heavy.graph "${m[@]}" -o x.rank
 
+# An unknown host in a --nodes @file is blamed on the file and its line.
+printf 'node00\n# a comment\nnode01\nnode99\n' >nodes.txt
+expect_error "unknown host in @file" "nodes.txt:4: unknown host 'node99'" x.rank -- map good.mtx "${m[@]}" --nodes @nodes.txt -o x.rank
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -17,10 +17,18 @@ struct Slot {
   int package = 0;        // package of the first PU
 };
 
+// Where a host was given: a --nodes @file and its line (line 0 and an
+// empty file: on the command line).
+struct HostOrigin {
+  std::string file;
+  std::size_t line = 0;
+};
+
 struct AllocationOptions {
   std::vector<std::string> hosts;  // empty: every node of the machine
   int ppn = 0;                     // ranks per node; 0: one per core (or PU)
   bool hwthreads = false;          // slots are PUs rather than cores
+  std::vector<HostOrigin> origins = {};  // per host, for messages; empty: --nodes
 };
 
 struct Allocation {
@@ -45,7 +53,8 @@ struct Allocation {
 Allocation make_allocation(const Machine& machine, const AllocationOptions& options);
 
 // Reads "--nodes" values: a hostlist, or "@file" with one host (or
-// hostlist) per line; '#' starts a comment.
-std::vector<std::string> read_nodes_argument(const std::string& value);
+// hostlist) per line; '#' starts a comment. `origins`, when given, gets
+// each host's file and line (for make_allocation's messages).
+std::vector<std::string> read_nodes_argument(const std::string& value, std::vector<HostOrigin>* origins = nullptr);
 
 }  // namespace rankmap

@@ -48,12 +48,16 @@ Allocation make_allocation(const Machine& machine, const AllocationOptions& opti
   if (options.hosts.empty()) {
     for (int i = 0; i < static_cast<int>(machine.nodes.size()); ++i) a.nodes.push_back(i);
   } else {
-    for (const auto& host : options.hosts) {
+    for (std::size_t k = 0; k < options.hosts.size(); ++k) {
+      const std::string& host = options.hosts[k];
+      // An @file's host is blamed on its file and line, not on --nodes.
+      const bool known = k < options.origins.size() && !options.origins[k].file.empty();
+      const std::string source = known ? options.origins[k].file : "--nodes";
+      const std::size_t line = known ? options.origins[k].line : 0;
       const int i = machine.find_host(host);
       if (i < 0)
-        throw Error("--nodes", 0,
-                    "unknown host '" + host + "' (not in machine '" + machine.name + "')");
-      if (a.position_[i] >= 0) throw Error("--nodes", 0, "host '" + host + "' is given twice");
+        throw Error(source, line, "unknown host '" + host + "' (not in machine '" + machine.name + "')");
+      if (a.position_[i] >= 0) throw Error(source, line, "host '" + host + "' is given twice");
       a.position_[i] = static_cast<int>(a.nodes.size());
       a.nodes.push_back(i);
     }
@@ -81,7 +85,7 @@ Allocation make_allocation(const Machine& machine, const AllocationOptions& opti
   return a;
 }
 
-std::vector<std::string> read_nodes_argument(const std::string& value) {
+std::vector<std::string> read_nodes_argument(const std::string& value, std::vector<HostOrigin>* origins) {
   if (value.empty() || value[0] != '@') return expand_hostlist(value, "--nodes");
   const std::string path = value.substr(1);
   const std::string text = read_text_file(path);
@@ -98,6 +102,7 @@ std::vector<std::string> read_nodes_argument(const std::string& value) {
     if (first == std::string::npos) continue;
     entry = entry.substr(first, entry.find_last_not_of(" \t\r") - first + 1);
     auto more = expand_hostlist(entry, path, line);
+    if (origins) origins->resize(hosts.size() + more.size(), HostOrigin{path, line});
     hosts.insert(hosts.end(), more.begin(), more.end());
   }
   if (hosts.empty()) throw Error(path, 0, "no hosts listed (expected one host or hostlist per line)");
