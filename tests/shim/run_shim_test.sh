@@ -6,7 +6,7 @@
 #   PROGRAM: traffic | threads | fortran_mpif | fortran_f08 | partitioned | timing
 #            | unwritable (no profile can be written) | dies (killed before Finalize)
 #            | mismatch (built with the other MPI: refused before it runs)
-#            | special (the profile path is a device or a symlink: left alone)
+#            | special (the profile path is a device, a symlink or a directory: left alone)
 set -euo pipefail
 rankmap=$1 mpi=$2 program=$3 np=$4
 here=$(cd "$(dirname "$0")" && pwd)
@@ -61,9 +61,13 @@ if [ "$program" = special ]; then
   RANKMAP_PROFILE=link.rmp LD_PRELOAD=$shim timeout 120 "${launch[@]}" ./app >/dev/null 2>err.txt || { cat err.txt; exit 1; }
   grep -q "rankmap shim: will not replace the symbolic link link.rmp" err.txt || { cat err.txt; exit 1; }
   [ "$(cat victim.txt)" = victim ] && [ -L link.rmp ] || { echo "the symlink's target was written"; exit 1; }
-  leftovers=$(ls -A | grep -v '^app$\|^err.txt$\|^victim.txt$\|^link.rmp$' || true)
+  mkdir adir
+  RANKMAP_PROFILE=adir LD_PRELOAD=$shim timeout 120 "${launch[@]}" ./app >/dev/null 2>err.txt || { cat err.txt; exit 1; }
+  grep -c "rankmap shim: will not replace the non-file adir" err.txt | grep -qx 1 || { cat err.txt; exit 1; }
+  [ -d adir ] && [ -z "$(ls -A adir)" ] || { echo "the directory was touched"; exit 1; }
+  leftovers=$(ls -A | grep -v '^app$\|^err.txt$\|^victim.txt$\|^link.rmp$\|^adir$' || true)
   [ -z "$leftovers" ] || { echo "left behind: $leftovers"; exit 1; }
-  echo "device and symlink left alone: $(cat err.txt)"
+  echo "device, symlink and directory left alone: $(cat err.txt)"
   exit 0
 fi
 if [ "$program" = mismatch ]; then
