@@ -16,6 +16,7 @@
 #include "commands.hpp"
 #include "common.hpp"
 #include "rankmap/error.hpp"
+#include "rankmap/io.hpp"
 #include "rankmap/profile.hpp"
 
 namespace rankmap::cli {
@@ -178,9 +179,7 @@ int run_profile(const ProfileOptions& o) {
   std::error_code ec;
   if (std::filesystem::is_directory(out, ec))
     throw Error(o.output, 0, "is a directory; expected the profile's file name, e.g. " + (out / "app.rmp").string());
-  if (std::filesystem::is_symlink(out, ec) ||
-      (std::filesystem::exists(out, ec) && !std::filesystem::is_regular_file(out, ec)))
-    throw Error(o.output, 0, "is a symbolic link or not a regular file; refusing to replace it");
+  require_replaceable(o.output);
   // The shim writes beside the output under a name of this run, so that an
   // old profile is never mistaken for this job's.
   const std::filesystem::path fresh = out.string() + ".run-" + std::to_string(::getpid()) + ".rmp";

@@ -168,8 +168,7 @@ void report(const Graph& graph, const Machine& machine, const Allocation& alloca
   std::shared_future<Metrics> base_score = request.baseline_score;
   if (!base_score.valid())
     base_score = std::async(std::launch::async, [&] { return evaluate(graph, machine, allocation, base_mapping); });
-  const Metrics ours = request.mapping_score.valid() ? request.mapping_score.get()
-                                                     : evaluate(graph, machine, allocation, mapping);
+  const Metrics ours = evaluate(graph, machine, allocation, mapping);
   const Metrics base = base_score.get();
   // A launch file's path can be long: the table's column shows its name.
   const std::string column = std::filesystem::path(request.baseline_name).filename().string();

@@ -66,10 +66,10 @@ struct ReportRequest {
   // empty: all of `graph` is point-to-point.
   const Graph* p2p = nullptr;
   const Graph* collective = nullptr;
-  // Scores already under way (valid()) or to compute here: map starts
-  // block's while the engine runs and the mapping's while the launch file
-  // is written, as each is seconds at a million ranks.
-  std::shared_future<Metrics> mapping_score{}, baseline_score{};
+  // Block's score when already under way (valid()), else computed here:
+  // map starts it while the engine runs, as it takes seconds at a million
+  // ranks.
+  std::shared_future<Metrics> baseline_score{};
   // When set, the JSON report is put here, not written to `json`: map
   // writes it with the launch file, both or neither.
   std::string* json_text = nullptr;

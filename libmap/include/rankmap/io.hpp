@@ -18,6 +18,10 @@ struct FilePart {
   std::filesystem::path path = {};  // when set: this file instead of base + suffix (a report beside a launch file)
 };
 
+// Throws Error naming `path` when it exists and is not a regular file (a
+// symlink, a device, a directory): an output may only replace a file.
+void require_replaceable(const std::filesystem::path& path);
+
 // Writes each part to a temporary file beside `base` (a mkstemp name +
 // suffix, so companions keep their names relative to each other; created
 // with O_EXCL, never through a symlink; fsync'ed), calls `check` with the

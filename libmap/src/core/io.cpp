@@ -31,6 +31,15 @@ std::string read_text_file(const std::filesystem::path& path) {
   return text;
 }
 
+// `-o /dev/null` as root would otherwise replace the device node.
+void require_replaceable(const std::filesystem::path& path) {
+  struct stat st{};
+  if (::lstat(path.c_str(), &st) != 0) return;  // not there yet
+  if (S_ISLNK(st.st_mode))
+    throw Error(path.string(), 0, "is a symbolic link; refusing to replace it (write to its target)");
+  if (!S_ISREG(st.st_mode)) throw Error(path.string(), 0, "is not a regular file; refusing to replace it");
+}
+
 namespace {
 
 // The mode a new file gets: 0666 under the process's umask (read from
@@ -45,15 +54,6 @@ mode_t new_file_mode() {
       return static_cast<mode_t>(0666 & ~mask);
     }
   return 0644;
-}
-
-// An output may replace a regular file, never a symlink, a device or a
-// directory (`-o /dev/null` as root would replace the device node).
-void refuse_special(const std::string& path) {
-  struct stat st{};
-  if (::lstat(path.c_str(), &st) != 0) return;  // not there yet
-  if (S_ISLNK(st.st_mode)) throw Error(path, 0, "is a symbolic link; refusing to replace it (write to its target)");
-  if (!S_ISREG(st.st_mode)) throw Error(path, 0, "is not a regular file; refusing to replace it");
 }
 
 void write_all(int fd, const std::string& text, const std::string& name) {
@@ -84,7 +84,7 @@ void write_files_atomically(const std::filesystem::path& base, const std::vector
   auto final_name = [&](const FilePart& part) {
     return part.path.empty() ? base.string() + part.suffix : part.path.string();
   };
-  for (const FilePart& part : parts) refuse_special(final_name(part));
+  for (const FilePart& part : parts) require_replaceable(final_name(part));
   // Beside each target, so that rename() stays on one file system: the
   // base's parts under one mkstemp name + their suffixes (companions keep
   // their names relative to each other, created O_EXCL | O_NOFOLLOW), a

@@ -31,8 +31,9 @@ struct Flow {
 // injection link, then its ejection link (unused where routes include the
 // NICs, as a tree's do). Each streams its rate in bytes a ns, each way.
 std::vector<double> resource_rates(const Network& net, std::size_t nodes) {
-  std::vector<double> rate(net.num_links() + 2 * nodes, net.link_gbps / 8);
-  for (std::size_t l = 0; l < net.num_links(); ++l) rate[l] = net.link_gbps_of(l) / 8;
+  const std::size_t links = net.num_links();
+  std::vector<double> rate(links + 2 * nodes, net.link_gbps / 8);
+  for (std::size_t l = 0; l < links; ++l) rate[l] = net.link_gbps_of(l) / 8;
   return rate;
 }
 
