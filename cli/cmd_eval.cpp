@@ -29,7 +29,7 @@ bool is_baseline_name(const std::string& what) { return what == "block" || what 
 int run_eval(const EvalOptions& o) {
   Progress progress(o.quiet);
   auto [machine, allocation] = load(o.machine);
-  const auto [graph, profile_p_mpi, p2p_traffic, collective_traffic] = load_graph(o.graph);
+  const auto [graph, profile_p_mpi, p2p_traffic, collective_traffic, calls] = load_graph(o.graph);
   // p_mpi from --p-mpi, else from the profile the graph came from.
   const std::optional<double> p_mpi = o.p_mpi ? o.p_mpi : profile_p_mpi;
   const std::string p_mpi_source = o.p_mpi ? "--p-mpi" : o.graph;
@@ -50,6 +50,7 @@ int run_eval(const EvalOptions& o) {
   request.baseline_name = o.against;
   request.p2p = &p2p_traffic;
   request.collective = &collective_traffic;
+  request.calls = &calls;
   report(graph, machine, allocation, mapping, request);
   progress.done("scored the mapping and " + o.against);
   return 0;

@@ -44,7 +44,7 @@ int run_map(const MapOptions& o) {
   Progress progress(o.quiet, o.verbose);
   const LaunchFormat format = parse_launch_format(o.format);
   auto [machine, allocation] = load(o.machine);
-  const auto [graph, profile_p_mpi, p2p_traffic, collective_traffic] = load_graph(o.graph);
+  const auto [graph, profile_p_mpi, p2p_traffic, collective_traffic, calls] = load_graph(o.graph);
   // p_mpi from --p-mpi, else from the profile the graph came from.
   const std::optional<double> p_mpi = o.p_mpi ? o.p_mpi : profile_p_mpi;
   const std::string p_mpi_source = o.p_mpi ? "--p-mpi" : o.graph;
@@ -64,7 +64,7 @@ int run_map(const MapOptions& o) {
   const MapResult result =
       o.baseline.empty()
           ? map_explained(graph, machine, allocation, context, [&](std::string_view s) { progress.done(std::string(s)); },
-                          TrafficKinds{&p2p_traffic, &collective_traffic})
+                          TrafficKinds{&p2p_traffic, &collective_traffic, &calls})
           : MapResult{baseline_mapping(parse_baseline(o.baseline), allocation, graph.ranks, context.seed,
                                        context.oversubscribe), "", ""};
   const Mapping& mapping = result.mapping;
@@ -78,6 +78,7 @@ int run_map(const MapOptions& o) {
   request.warn_if_slower = o.baseline.empty();
   request.p2p = &p2p_traffic;
   request.collective = &collective_traffic;
+  request.calls = &calls;
   request.baseline_score = block_score;
   std::string json_text;
   request.json_text = &json_text;

@@ -73,9 +73,11 @@ double Progress::seconds_since_start() const {
 }
 
 LoadedGraph load_graph(const std::string& path) {
-  if (std::filesystem::path(path).extension() != ".rmp") return {read_graph(path), std::nullopt, {}, {}};
+  if (std::filesystem::path(path).extension() != ".rmp") return {read_graph(path), std::nullopt, {}, {}, {}};
   Profile profile = read_profile(path);
-  return {profile.total(), profile.p_mpi, profile.exchanges(), std::move(profile.collective)};
+  std::vector<CollectiveCalls> calls;
+  if (profile.calls_complete) calls = std::move(profile.calls);
+  return {profile.total(), profile.p_mpi, profile.exchanges(), std::move(profile.collective), std::move(calls)};
 }
 
 // Sizes joined by 'x': "16x8x8".

@@ -11,6 +11,7 @@
 #include "rankmap/graph.hpp"
 #include "rankmap/machine.hpp"
 #include "rankmap/mapping.hpp"
+#include "rankmap/profile.hpp"
 
 namespace rankmap::cli {
 
@@ -39,6 +40,7 @@ struct LoadedGraph {
   // apart, for the flow model; both empty (0 ranks) for other graphs,
   // whose traffic all counts as point-to-point.
   Graph p2p, collective;
+  std::vector<CollectiveCalls> calls;  // a version 2 profile's complete call records, else none
 };
 LoadedGraph load_graph(const std::string& path);
 

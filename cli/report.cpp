@@ -107,8 +107,9 @@ std::optional<Prediction> predict(const Graph& graph, const Machine& machine, co
   const Graph& p2p = kinds ? *request.p2p : graph;
   const Graph none;
   const Graph& collective = kinds && request.collective ? *request.collective : none;
-  p.baseline_flow = flow_times(p2p, collective, machine, allocation, base_mapping);
-  if (p.baseline_flow.computed) p.mapping_flow = flow_times(p2p, collective, machine, allocation, mapping);
+  const std::vector<CollectiveCalls>* calls = kinds ? request.calls : nullptr;
+  p.baseline_flow = flow_times(p2p, collective, machine, allocation, base_mapping, calls);
+  if (p.baseline_flow.computed) p.mapping_flow = flow_times(p2p, collective, machine, allocation, mapping, calls);
   p.pipeline = pipeline_times(p2p, machine, allocation, mapping, base_mapping, p.p_mpi);  // computed for one-way traffic
   if (p.pipeline.computed && p.mapping_flow.computed) {  // a wavefront: ranks wait along the pipe
     p.model = "pipeline";

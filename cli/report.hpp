@@ -66,6 +66,7 @@ struct ReportRequest {
   // empty: all of `graph` is point-to-point.
   const Graph* p2p = nullptr;
   const Graph* collective = nullptr;
+  const std::vector<CollectiveCalls>* calls = nullptr;  // empty or null: collectives as chains
   // Block's score when already under way (valid()), else computed here:
   // map starts it while the engine runs, as it takes seconds at a million
   // ranks.

@@ -36,7 +36,11 @@ void rm_coll_gather(MPI_Comm comm, int root, int count, MPI_Datatype type) {
 
 void rm_coll_scatterv(MPI_Comm comm, int root, const int* counts, MPI_Datatype type) {
   rm_comm_info c;
-  if (rm_comm(comm, &c) != 0 || (c.is_inter ? root != MPI_ROOT : c.local_rank != root)) return;
+  if (rm_comm(comm, &c) != 0) return;
+  if (c.is_inter ? root != MPI_ROOT : c.local_rank != root) {
+    if (rm_active()) rm_call_begin(comm, c.is_inter ? "inter_linear" : "scatter_linear"); /* a call that sends nothing */
+    return;
+  }
   uint64_t* bytes = block_bytes(comm, counts, NULL, type);
   if (bytes) rm_model_scatterv(comm, root, bytes);
   free(bytes);
@@ -72,23 +76,33 @@ void rm_coll_reduce_scatter(MPI_Comm comm, const int* counts, MPI_Datatype type)
   free(block);
 }
 
-/* Neighbourhood collectives: block i to out-neighbour i. */
+/* Neighbourhood collectives: block i to out-neighbour i, all in one round. */
+static void neighbour_send(MPI_Comm comm, int rank, uint64_t bytes) {
+  const int world = rm_world_of(comm, rank);
+  rm_count(RM_COLL, world, bytes, 1);
+  rm_call_step_to(0, world, bytes);
+}
+static int neighbours(MPI_Comm comm, int** out, int* n) {
+  if (rm_out_neighbours(comm, out, n) != 0) return -1;
+  if (rm_active()) rm_call_begin(comm, "neighbour");
+  return 0;
+}
 void rm_coll_neighbours(MPI_Comm comm, uint64_t bytes) {
   int *out, n;
-  if (rm_out_neighbours(comm, &out, &n) != 0) return;
-  for (int i = 0; i < n; ++i) rm_count(RM_COLL, rm_world_of(comm, out[i]), bytes, 1);
+  if (neighbours(comm, &out, &n) != 0) return;
+  for (int i = 0; i < n; ++i) neighbour_send(comm, out[i], bytes);
   free(out);
 }
 void rm_coll_neighbours_v(MPI_Comm comm, const int* counts, MPI_Datatype type) {
   int *out, n;
-  if (!counts || rm_out_neighbours(comm, &out, &n) != 0) return;
-  for (int i = 0; i < n; ++i) rm_count(RM_COLL, rm_world_of(comm, out[i]), rm_bytes(type, counts[i]), 1);
+  if (!counts || neighbours(comm, &out, &n) != 0) return;
+  for (int i = 0; i < n; ++i) neighbour_send(comm, out[i], rm_bytes(type, counts[i]));
   free(out);
 }
 void rm_coll_neighbours_w(MPI_Comm comm, const int* counts, const MPI_Datatype* types) {
   int *out, n;
-  if (!counts || !types || rm_out_neighbours(comm, &out, &n) != 0) return;
-  for (int i = 0; i < n; ++i) rm_count(RM_COLL, rm_world_of(comm, out[i]), rm_bytes(types[i], counts[i]), 1);
+  if (!counts || !types || neighbours(comm, &out, &n) != 0) return;
+  for (int i = 0; i < n; ++i) neighbour_send(comm, out[i], rm_bytes(types[i], counts[i]));
   free(out);
 }
 

@@ -8,16 +8,33 @@
 
 #include "shim.h"
 
+static int comm_size(MPI_Comm comm) {
+  rm_comm_info c;
+  return rm_comm(comm, &c) == 0 ? c.size : 0;
+}
+
 enum {
   BCAST_SHORT = 12288,   /* below: binomial tree; above: scatter + ring allgather */
   BCAST_MIN_RANKS = 8,   /* fewer ranks: always the tree */
   ALLREDUCE_SHORT = 2048 /* up to: recursive doubling; above: ring */
 };
 
-static void to(const rm_comm_info* c, int rank, uint64_t bytes) {
+/* A send of the current call (rm_call_begin) in `round`: the algorithm's
+ * rounds run one after another, the sends of one round at once. */
+static void to(const rm_comm_info* c, int rank, uint64_t bytes, int round) {
   if (rank < 0 || rank >= c->size) return;
-  rm_count(RM_COLL, c->world ? c->world[rank] : rank, bytes, 1);
+  const int world = c->world ? c->world[rank] : rank;
+  rm_count(RM_COLL, world, bytes, 1);
+  rm_call_step_to(round, world, bytes);
 }
+
+/* log2 of the smallest power of two >= p. */
+static int levels(int p) {
+  int l = 0;
+  while ((1 << l) < p) ++l;
+  return l;
+}
+static int log2_of(int power) { return __builtin_ctz((unsigned)power); }
 
 /* Bytes of chunk j when `bytes` is cut into p chunks of ceil(bytes/p). */
 static uint64_t chunk(uint64_t bytes, int p, int j) {
@@ -27,30 +44,40 @@ static uint64_t chunk(uint64_t bytes, int p, int j) {
   return (hi > bytes ? bytes : hi) - lo;
 }
 
-static int info(MPI_Comm comm, rm_comm_info* c) { return rm_active() && rm_comm(comm, c) == 0 ? 0 : -1; }
+/* The communicator, and the start of the call's record under `algorithm`
+ * (inter-communicators: "inter_linear", whatever the call). */
+static int info(MPI_Comm comm, rm_comm_info* c, const char* algorithm) {
+  if (!rm_active() || rm_comm(comm, c) != 0) return -1;
+  rm_call_begin(comm, c->is_inter ? "inter_linear" : algorithm);
+  return 0;
+}
 
 /* Inter-communicators: rooted calls. root is MPI_ROOT in the sending group. */
 static void inter_rooted_send(const rm_comm_info* c, int root, uint64_t bytes_each, int from_root) {
   if (from_root) {
     if (root == MPI_ROOT)
-      for (int i = 0; i < c->size; ++i) to(c, i, bytes_each);
+      for (int i = 0; i < c->size; ++i) to(c, i, bytes_each, 0);
   } else if (root >= 0) {
-    to(c, root, bytes_each);
+    to(c, root, bytes_each, 0);
   }
 }
 
 void rm_model_bcast(MPI_Comm comm, int root, uint64_t bytes) {
   rm_comm_info c;
-  if (info(comm, &c)) return;
+  const int tree = bytes < BCAST_SHORT || comm_size(comm) < BCAST_MIN_RANKS;
+  if (info(comm, &c, tree ? "bcast_binomial" : "bcast_scatter_ring")) return;
   if (c.is_inter) return inter_rooted_send(&c, root, bytes, 1);
   const int p = c.size, vr = (c.local_rank - root + p) % p;
   if (p < 2) return;
-  if (bytes < BCAST_SHORT || p < BCAST_MIN_RANKS) {
+  /* A send over distance `mask` is in round levels - 1 - log2(mask): the
+   * root's farthest child first. */
+  const int top = levels(p) - 1;
+  if (tree) {
     /* Binomial tree: the whole message to each child. */
     int mask = 1;
     while (mask < p && !(vr & mask)) mask <<= 1;
     for (mask >>= 1; mask > 0; mask >>= 1)
-      if (vr + mask < p) to(&c, (vr + mask + root) % p, bytes);
+      if (vr + mask < p) to(&c, (vr + mask + root) % p, bytes, top - log2_of(mask));
     return;
   }
   /* Binomial scatter of p chunks, then a ring allgather of the chunks. */
@@ -61,33 +88,35 @@ void rm_model_bcast(MPI_Comm comm, int root, uint64_t bytes) {
     const int last = vr + 2 * mask < p ? vr + 2 * mask : p;
     uint64_t part = 0;
     for (int j = vr + mask; j < last; ++j) part += chunk(bytes, p, j);
-    if (part) to(&c, (vr + mask + root) % p, part);
+    if (part) to(&c, (vr + mask + root) % p, part, top - log2_of(mask));
   }
   for (int s = 0; s < p - 1; ++s) {
     const uint64_t b = chunk(bytes, p, ((vr - s) % p + p) % p);
-    if (b) to(&c, (c.local_rank + 1) % p, b);
+    if (b) to(&c, (c.local_rank + 1) % p, b, top + 1 + s);
   }
 }
 
 void rm_model_reduce(MPI_Comm comm, int root, uint64_t bytes) {
   rm_comm_info c;
-  if (info(comm, &c)) return;
+  if (info(comm, &c, "reduce_binomial")) return;
   if (c.is_inter) return inter_rooted_send(&c, root, bytes, 0);
   const int p = c.size, vr = (c.local_rank - root + p) % p;
-  /* Binomial tree: each non-root sends once, to the rank without its lowest set bit. */
-  if (vr != 0) to(&c, ((vr & (vr - 1)) + root) % p, bytes);
+  /* Binomial tree: each non-root sends once, to the rank without its lowest
+   * set bit, in the round of that bit (the leaves first). */
+  if (vr != 0) to(&c, ((vr & (vr - 1)) + root) % p, bytes, log2_of(vr & -vr));
 }
 
 void rm_model_allreduce(MPI_Comm comm, uint64_t bytes) {
   rm_comm_info c;
-  if (info(comm, &c)) return;
+  if (info(comm, &c, bytes <= ALLREDUCE_SHORT ? "allreduce_rdb" : "allreduce_ring")) return;
   if (c.is_inter) {
-    for (int i = 0; i < c.size; ++i) to(&c, i, bytes);
+    for (int i = 0; i < c.size; ++i) to(&c, i, bytes, 0);
     return;
   }
   const int p = c.size, r = c.local_rank;
   if (p < 2) return;
   if (bytes <= ALLREDUCE_SHORT) {
+    /* Rounds: 0 the pairing, 1 + k the exchange over 2^k, then the hand-back. */
     /* Recursive doubling; the first 2*rem ranks pair up first when p is
      * not a power of two, and the odd ones hand the result back. */
     int pof2 = 1;
@@ -95,7 +124,7 @@ void rm_model_allreduce(MPI_Comm comm, uint64_t bytes) {
     const int rem = p - pof2;
     int newrank;
     if (r < 2 * rem) {
-      if (r % 2 == 0) to(&c, r + 1, bytes), newrank = -1;
+      if (r % 2 == 0) to(&c, r + 1, bytes, 0), newrank = -1;
       else newrank = r / 2;
     } else {
       newrank = r - rem;
@@ -103,47 +132,47 @@ void rm_model_allreduce(MPI_Comm comm, uint64_t bytes) {
     if (newrank >= 0)
       for (int mask = 1; mask < pof2; mask <<= 1) {
         const int nd = newrank ^ mask;
-        to(&c, nd < rem ? nd * 2 + 1 : nd + rem, bytes);
+        to(&c, nd < rem ? nd * 2 + 1 : nd + rem, bytes, 1 + log2_of(mask));
       }
-    if (r < 2 * rem && r % 2 == 1) to(&c, r - 1, bytes);
+    if (r < 2 * rem && r % 2 == 1) to(&c, r - 1, bytes, 1 + log2_of(pof2));
     return;
   }
   /* Ring: reduce-scatter, then allgather, p chunks each way. */
   const int right = (r + 1) % p;
   for (int s = 0; s < p - 1; ++s) {
     const uint64_t b = chunk(bytes, p, ((r - s - 1) % p + p) % p);
-    if (b) to(&c, right, b);
+    if (b) to(&c, right, b, s);
   }
   for (int s = 0; s < p - 1; ++s) {
     const uint64_t b = chunk(bytes, p, ((r - s) % p + p) % p);
-    if (b) to(&c, right, b);
+    if (b) to(&c, right, b, p - 1 + s);
   }
 }
 
 /* Gather: linear, each rank's block straight to the root. */
 void rm_model_gather(MPI_Comm comm, int root, uint64_t bytes) {
   rm_comm_info c;
-  if (info(comm, &c)) return;
+  if (info(comm, &c, "gather_linear")) return;
   if (c.is_inter) return inter_rooted_send(&c, root, bytes, 0);
-  if (c.local_rank != root) to(&c, root, bytes);
+  if (c.local_rank != root) to(&c, root, bytes, 0);
 }
 
 /* Scatter: linear, the root sends each rank its block. */
 void rm_model_scatterv(MPI_Comm comm, int root, const uint64_t* bytes_to) {
   rm_comm_info c;
-  if (info(comm, &c)) return;
+  if (info(comm, &c, "scatter_linear")) return;
   if (c.is_inter ? root != MPI_ROOT : c.local_rank != root) return;
   for (int i = 0; i < c.size; ++i)
-    if (c.is_inter || i != root) to(&c, i, bytes_to[i]);
+    if (c.is_inter || i != root) to(&c, i, bytes_to[i], 0);
 }
 
 void rm_model_scatter(MPI_Comm comm, int root, uint64_t bytes_each) {
   rm_comm_info c;
-  if (info(comm, &c)) return;
+  if (info(comm, &c, "scatter_linear")) return;
   if (c.is_inter) return inter_rooted_send(&c, root, bytes_each, 1);
   if (c.local_rank != root) return;
   for (int i = 0; i < c.size; ++i)
-    if (i != root) to(&c, i, bytes_each);
+    if (i != root) to(&c, i, bytes_each, 0);
 }
 
 /* Allgather: ring; at step s a rank passes on the block of rank r - s.
@@ -151,64 +180,66 @@ void rm_model_scatter(MPI_Comm comm, int root, uint64_t bytes_each) {
  * models its own sends with rm_model_allgather.) */
 void rm_model_allgatherv(MPI_Comm comm, const uint64_t* block) {
   rm_comm_info c;
-  if (info(comm, &c) || c.is_inter) return;
+  if (info(comm, &c, "allgather_ring") || c.is_inter) return;
   const int p = c.size, r = c.local_rank;
-  for (int s = 0; s < p - 1; ++s) to(&c, (r + 1) % p, block[((r - s) % p + p) % p]);
+  for (int s = 0; s < p - 1; ++s) to(&c, (r + 1) % p, block[((r - s) % p + p) % p], s);
 }
 
 void rm_model_allgather(MPI_Comm comm, uint64_t bytes_each) {
   rm_comm_info c;
-  if (info(comm, &c)) return;
+  if (info(comm, &c, "allgather_ring")) return;
   if (c.is_inter) {
-    for (int i = 0; i < c.size; ++i) to(&c, i, bytes_each);
+    for (int i = 0; i < c.size; ++i) to(&c, i, bytes_each, 0);
     return;
   }
-  for (int s = 0; s < c.size - 1; ++s) to(&c, (c.local_rank + 1) % c.size, bytes_each);
+  for (int s = 0; s < c.size - 1; ++s) to(&c, (c.local_rank + 1) % c.size, bytes_each, s);
 }
 
-/* Alltoall: pairwise exchange, each block to its owner; none to self. */
+/* Alltoall: each block straight to its owner, none to self, all in one
+ * round (the linear algorithm that Open MPI picks for small communicators
+ * and large blocks, posted at once). */
 void rm_model_alltoall_to(MPI_Comm comm, const uint64_t* bytes_to) {
   rm_comm_info c;
-  if (info(comm, &c)) return;
+  if (info(comm, &c, "alltoall_linear")) return;
   for (int i = 0; i < c.size; ++i)
-    if (c.is_inter || i != c.local_rank) to(&c, i, bytes_to[i]);
+    if (c.is_inter || i != c.local_rank) to(&c, i, bytes_to[i], 0);
 }
 
 void rm_model_alltoall(MPI_Comm comm, uint64_t bytes_each) {
   rm_comm_info c;
-  if (info(comm, &c)) return;
+  if (info(comm, &c, "alltoall_linear")) return;
   for (int i = 0; i < c.size; ++i)
-    if (c.is_inter || i != c.local_rank) to(&c, i, bytes_each);
+    if (c.is_inter || i != c.local_rank) to(&c, i, bytes_each, 0);
 }
 
 /* Reduce-scatter: ring; at step s a rank passes on its partial sum of the
  * block of rank r - s - 1, ending with its own block complete. */
 void rm_model_reduce_scatter(MPI_Comm comm, const uint64_t* block, uint64_t equal) {
   rm_comm_info c;
-  if (info(comm, &c) || c.is_inter) return;
+  if (info(comm, &c, "reduce_scatter_ring") || c.is_inter) return;
   const int p = c.size, r = c.local_rank;
-  for (int s = 0; s < p - 1; ++s) to(&c, (r + 1) % p, block ? block[((r - s - 1) % p + p) % p] : equal);
+  for (int s = 0; s < p - 1; ++s) to(&c, (r + 1) % p, block ? block[((r - s - 1) % p + p) % p] : equal, s);
 }
 
 /* Scan and exscan: recursive doubling, to r + 1, r + 2, r + 4, ... */
 void rm_model_scan(MPI_Comm comm, uint64_t bytes, int exclusive) {
   (void)exclusive; /* the same sends either way */
   rm_comm_info c;
-  if (info(comm, &c) || c.is_inter) return;
+  if (info(comm, &c, "scan_rdb") || c.is_inter) return;
   for (int mask = 1; mask < c.size; mask <<= 1)
-    if (c.local_rank + mask < c.size) to(&c, c.local_rank + mask, bytes);
+    if (c.local_rank + mask < c.size) to(&c, c.local_rank + mask, bytes, log2_of(mask));
 }
 
 /* Barrier: dissemination, an empty message to r + 1, r + 2, r + 4, ...
  * (mod p); inter-communicators: to every remote rank. */
 void rm_model_barrier(MPI_Comm comm) {
   rm_comm_info c;
-  if (info(comm, &c)) return;
+  if (info(comm, &c, "barrier_dissemination")) return;
   if (c.is_inter) {
-    for (int i = 0; i < c.size; ++i) to(&c, i, 0);
+    for (int i = 0; i < c.size; ++i) to(&c, i, 0, 0);
     return;
   }
-  for (int k = 1; k < c.size; k <<= 1) to(&c, (c.local_rank + k) % c.size, 0);
+  for (int k = 1; k < c.size; k <<= 1) to(&c, (c.local_rank + k) % c.size, 0, log2_of(k));
 }
 
 /* Out-neighbours in the order the neighbourhood collectives use: for a

@@ -8,6 +8,7 @@
 
 typedef struct {
   rm_comm_info info;
+  int slot; /* calls.c's number for this communicator, -1 until its first collective */
   int table[];
 } cached;
 
@@ -55,10 +56,17 @@ static cached* translate(MPI_Group group, int local_rank, int local_size, int is
   for (int i = 0; i < n; ++i)
     if (c->table[i] == MPI_UNDEFINED) c->table[i] = -1;
   c->info = (rm_comm_info){n, local_rank, local_size, is_inter, c->table};
+  c->slot = -1;
   return c;
 }
 
 int rm_comm(MPI_Comm comm, rm_comm_info* info) {
+  int* slot;
+  return rm_comm_cached(comm, info, &slot);
+}
+
+int rm_comm_cached(MPI_Comm comm, rm_comm_info* info, int** slot) {
+  *slot = NULL;
   if (comm == MPI_COMM_NULL) return -1;
   if (comm == MPI_COMM_WORLD) {
     *info = (rm_comm_info){rm_world_size, world_rank, rm_world_size, 0, NULL};
@@ -68,6 +76,7 @@ int rm_comm(MPI_Comm comm, rm_comm_info* info) {
   int found = 0;
   if (PMPI_Comm_get_attr(comm, comm_key, &value, &found) == MPI_SUCCESS && found) {
     *info = ((cached*)value)->info;
+    *slot = &((cached*)value)->slot;
     return 0;
   }
   /* Two threads may meet a new communicator at once; one builds. */
@@ -90,6 +99,7 @@ int rm_comm(MPI_Comm comm, rm_comm_info* info) {
   pthread_mutex_unlock(&build_lock);
   if (!c) return -1;
   *info = c->info;
+  *slot = &c->slot;
   return 0;
 }
 

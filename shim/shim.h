@@ -150,6 +150,9 @@ typedef struct {
   const int* world; /* world rank of each rank of that group */
 } rm_comm_info;
 int rm_comm(MPI_Comm comm, rm_comm_info* info); /* 0 on success */
+/* The same, and where the communicator keeps its call slot (calls.c); NULL
+ * for MPI_COMM_WORLD, which keeps none. */
+int rm_comm_cached(MPI_Comm comm, rm_comm_info* info, int** slot);
 int rm_world_of_slow(MPI_Comm comm, int rank);
 extern int rm_world_size;
 /* -1: PROC_NULL or unknown. MPI_COMM_WORLD, the common case, needs no table. */
@@ -195,6 +198,32 @@ void rm_coll_neighbours_v(MPI_Comm comm, const int* counts, MPI_Datatype type);
 void rm_coll_neighbours_w(MPI_Comm comm, const int* counts, const MPI_Datatype* types);
 /* One-sided (rma.c): count elements of type to a window rank. */
 void rm_count_rma(MPI_Win win, int target, MPI_Datatype type, int count);
+
+/* Collective calls by algorithm, communicator slot and round (calls.c). A
+ * model starts each call with rm_call_begin (the algorithm's name, as the
+ * profile writes it), then adds each of its sends with rm_call_step_to. */
+typedef struct {
+  const char* algorithm;
+  int slot;        /* the communicator's number on this rank */
+  uint64_t calls;
+  uint64_t first;  /* this rank's collective call number at the first call */
+} rm_call_group;
+typedef struct {
+  int used, group, round, world;
+  uint64_t bytes, msgs;
+} rm_call_step;
+typedef struct {
+  const rm_call_group* groups;
+  int group_count;
+  const rm_call_step* steps; /* by group, round, peer */
+  size_t step_count;
+  int complete;              /* 0: some calls were left out */
+} rm_call_table;
+void rm_call_begin(MPI_Comm comm, const char* algorithm);
+void rm_call_step_to(int round, int world_dst, uint64_t bytes);
+int rm_comm_slot(MPI_Comm comm, int* cached_slot);
+rm_call_table rm_calls_take(void); /* at the end of the profile */
+void rm_calls_free(void);
 
 /* Neighbourhood: out-neighbours of a topology communicator. */
 int rm_out_neighbours(MPI_Comm comm, int** out, int* count); /* caller frees *out */

@@ -229,7 +229,9 @@ void rm_stop_and_write(void) {
   for (size_t i = 0; i < capacity; ++i)
     if (table[i].used) table[n++] = table[i];
   if (n > 0) qsort(table, n, sizeof *table, by_world); /* table is NULL when nothing was sent */
-  rm_write_profile(table, n, wall, mpi < wall ? mpi : wall, dropped);
+  const rm_call_table calls = rm_calls_take();
+  rm_write_profile(table, n, &calls, wall, mpi < wall ? mpi : wall, dropped);
+  rm_calls_free();
   free(table);
   table = NULL;
   capacity = used = 0;

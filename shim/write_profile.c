@@ -50,7 +50,8 @@ static void append(text* t, const char* fmt, ...) {
   }
 }
 
-static void own_lines(text* t, int rank, const rm_peer* peers, size_t n, double wall_s, double mpi_s) {
+static void own_lines(text* t, int rank, const rm_peer* peers, size_t n, const rm_call_table* calls, double wall_s,
+                      double mpi_s) {
   char host[MPI_MAX_PROCESSOR_NAME] = "unknown";
   int len = 0;
   if (PMPI_Get_processor_name(host, &len) != MPI_SUCCESS) strcpy(host, "unknown");
@@ -62,6 +63,17 @@ static void own_lines(text* t, int rank, const rm_peer* peers, size_t n, double 
       if (peers[i].msgs[k] || peers[i].bytes[k])
         append(t, "%s %d %llu %llu\n", kind_names[k], peers[i].world, (unsigned long long)peers[i].bytes[k],
                (unsigned long long)peers[i].msgs[k]);
+  /* Collective calls: each group, then its sends by round and peer. */
+  if (!calls->complete) append(t, "calls_complete 0\n");
+  size_t at = 0;
+  for (int g = 0; g < calls->group_count; ++g) {
+    const rm_call_group* group = &calls->groups[g];
+    append(t, "call %s %d %llu %llu\n", group->algorithm, group->slot, (unsigned long long)group->calls,
+           (unsigned long long)group->first);
+    for (; at < calls->step_count && calls->steps[at].group == g; ++at)
+      append(t, "step %d %d %llu %llu\n", calls->steps[at].round, calls->steps[at].world,
+             (unsigned long long)calls->steps[at].bytes, (unsigned long long)calls->steps[at].msgs);
+  }
 }
 
 static void header(text* t, int ranks, double wall_max, double wall_sum, double mpi_sum, int incomplete) {
@@ -73,7 +85,7 @@ static void header(text* t, int ranks, double wall_max, double wall_sum, double 
     if (*c == '\t') *c = ' ';
   PMPI_Get_version(&major, &minor);
   append(t,
-         "rankmap-profile 1\n"
+         "rankmap-profile 2\n"
          "mpi_library %s\n"
          "mpi_version %d.%d\n"
          "ranks %d\n"
@@ -126,7 +138,8 @@ static int relay(MPI_Comm c, int r, text* buf, FILE* f, int* missing) {
   return 0;
 }
 
-void rm_write_profile(const rm_peer* peers, size_t n, double wall_s, double mpi_s, int dropped) {
+void rm_write_profile(const rm_peer* peers, size_t n, const rm_call_table* calls, double wall_s, double mpi_s,
+                      int dropped) {
   MPI_Comm c;
   if (PMPI_Comm_dup(MPI_COMM_WORLD, &c) != MPI_SUCCESS) return;
   PMPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
@@ -138,7 +151,7 @@ void rm_write_profile(const rm_peer* peers, size_t n, double wall_s, double mpi_
   PMPI_Reduce(&wall_s, &wall_max, 1, MPI_DOUBLE, MPI_MAX, 0, c);
 
   text mine = {0};
-  own_lines(&mine, rank, peers, n, wall_s, mpi_s);
+  own_lines(&mine, rank, peers, n, calls, wall_s, mpi_s);
   if (rank != 0) {
     int go = 0;
     if (PMPI_Recv(&go, 1, MPI_INT, 0, TAG_GO, c, MPI_STATUS_IGNORE) == MPI_SUCCESS) send_text(c, &mine);

@@ -11,7 +11,8 @@
 
 /* Collective over MPI_COMM_WORLD; never aborts: on failure rank 0 says so
  * once on stderr and the job goes on. */
-void rm_write_profile(const rm_peer* peers, size_t n, double wall_s, double mpi_s, int dropped);
+void rm_write_profile(const rm_peer* peers, size_t n, const rm_call_table* calls, double wall_s, double mpi_s,
+                      int dropped);
 
 #pragma GCC visibility pop
 

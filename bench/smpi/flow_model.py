@@ -15,8 +15,19 @@ message starts streaming or ends (progressive filling). A rank's phase ends
 with the last message it receives, or sends when of the eager limit (SMPI's
 65,536 bytes) or more.
 
-Collective traffic (the coll kind: the partners of the MPI library's
-algorithms, e.g. recursive doubling) is a chain of rounds. Each message
+Collectives, when the profile has call records (version 2), are replayed
+round by round: the run is I periods (I the most frequent collective's
+calls); in each, a rank spends its share of its phases, then every
+collective (algorithm and communicator slot) runs once in the order of its
+first call. A round holds one call's messages of all ranks at once, shared
+as in a phase; a message leaves when its sender is ready (and its receiver
+too from the eager limit), and a rank is ready again when its last message
+of the round arrives (or, from the eager limit, leaves). A collective of
+fewer calls weighs calls / I. Ready times carry over; three periods are
+simulated and the rest extrapolated from the last one's growth.
+
+Without call records, collective traffic (the coll kind: the partners of
+the MPI library's algorithms, e.g. recursive doubling) is a chain of rounds. Each message
 waits for the one before, so a rank's collective time is the sum of its
 received messages' latency plus size over the bandwidth. All ranks' rounds
 run at once and share links, so it is no less than the busiest resource's
@@ -127,24 +138,34 @@ def phase_total(machine, edges, nodes):
 
 def phase_end(machine, edges, nodes):
     """Each rank's end of a phase holding `edges` (ns)."""
+    flows = [(s, d, b / k, 0.0) for s, d, b, k in edges if s != d and k != 0]
+    done = {}
+    for (s, d, size, _), end in zip(flows, flow_ends(machine, flows, nodes)):
+        done[d] = max(done.get(d, 0.0), end)
+        if size >= EAGER_LIMIT:
+            done[s] = max(done.get(s, 0.0), end)
+    return done
+
+
+def flow_ends(machine, messages, nodes):
+    """When each message (sender, receiver, bytes, ready time) ends (ns): it
+    waits its latency from the ready time, then streams at a max-min fair
+    share of its route."""
     bw = machine.bw
     flows = []  # [sender, receiver, bytes, start, links]
-    for s, d, b, k in edges:
-        if s == d or k == 0:
-            continue
+    for s, d, size, ready in messages:
         a, c = nodes[s], nodes[d]
-        size = b / k
         if a == c:  # a node's loopback: no sharing
-            flows.append([s, d, size, machine.t_local, None])
+            flows.append([s, d, size, ready + machine.t_local, None])
         else:
             path = machine.route(a, c)
             links = [("inj", a)] + path + [("ej", c)]
-            flows.append([s, d, size, machine.t_inj + machine.t_ej + machine.t_hop * len(path), links])
+            flows.append([s, d, size, ready + machine.t_inj + machine.t_ej + machine.t_hop * len(path), links])
     end = [None] * len(flows)
     left = [f[2] for f in flows]
     for i, f in enumerate(flows):
-        if f[4] is None:
-            end[i] = f[3] + f[2] / bw
+        if f[4] is None or bw <= 0 or f[2] <= 0:
+            end[i] = f[3] + (f[2] / bw if bw > 0 else 0)
     t = 0.0
     while True:
         live = [i for i, f in enumerate(flows) if end[i] is None and f[3] <= t + 1e-9]
@@ -173,12 +194,7 @@ def phase_end(machine, edges, nodes):
             left[i] -= rate[i] * step
             if left[i] <= 1e-6 * flows[i][2]:
                 end[i] = t
-    done = {}
-    for i, (s, d, size, _, _) in enumerate(flows):
-        done[d] = max(done.get(d, 0.0), end[i])
-        if size >= EAGER_LIMIT:
-            done[s] = max(done.get(s, 0.0), end[i])
-    return done
+    return end
 
 
 def collective_time(machine, edges, nodes):
@@ -200,11 +216,77 @@ def collective_time(machine, edges, nodes):
     return {r: max(t, floor) for r, t in total.items()}
 
 
-def run_time(machine, p2p, coll, nodes):
-    """The slowest rank's communication time (ns), and its parts."""
+def read_calls(profile):
+    """A version 2 profile's call records, {(algorithm, slot): [(rank, calls,
+    first, [(round, peer, bytes, msgs)])]}, or None (version 1, or
+    calls_complete 0)."""
+    lines = Path(profile).read_text().splitlines()
+    if lines[0] != "rankmap-profile 2":
+        return None
+    groups, rank, record = {}, None, None
+    for line in lines:
+        w = line.split()
+        if not w:
+            continue
+        if w[0] == "rank":
+            rank = int(w[1])
+        elif w[0] == "calls_complete" and w[1] == "0":
+            return None
+        elif w[0] == "call":
+            record = (rank, int(w[3]), int(w[4]), [])
+            groups.setdefault((w[1], int(w[2])), []).append(record)
+        elif w[0] == "step":
+            record[3].append(tuple(map(int, w[1:5])))
+    return groups
+
+
+def median(values):
+    return sorted(values)[len(values) // 2]
+
+
+def rounds_time(machine, groups, p2p, ranks, nodes):
+    """The run's time (ns) with collectives replayed by rounds; p2p is each
+    rank's phase total."""
+    order = []  # (first call, key, calls, {round: [(sender, receiver, one call's bytes)]})
+    for key, records in groups.items():
+        rounds = {}
+        for rank, calls, first, steps in records:
+            for rnd, peer, nbytes, msgs in steps:
+                if peer != rank and msgs:
+                    rounds.setdefault(rnd, []).append((rank, peer, nbytes / calls))
+        order.append((median([r[2] for r in records]), key, median([r[1] for r in records]), rounds))
+    order.sort(key=lambda g: (g[0], g[1]))
+    periods = max([1] + [g[2] for g in order])
+    ready = {r: 0.0 for r in ranks}
+    last = growth = 0.0
+    for _ in range(min(periods, 3)):
+        for r in ranks:
+            ready[r] += p2p.get(r, 0.0) / periods
+        for _, _, calls, rounds in order:
+            before = dict(ready)
+            for rnd in sorted(rounds):
+                messages = [(s, d, b, max(ready[s], ready[d]) if b >= EAGER_LIMIT else ready[s])
+                            for s, d, b in rounds[rnd]]
+                after = dict(ready)
+                for (s, d, b, _), end in zip(messages, flow_ends(machine, messages, nodes)):
+                    after[d] = max(after[d], end)
+                    if b >= EAGER_LIMIT:
+                        after[s] = max(after[s], end)
+                ready = after
+            weight = min(1.0, calls / periods)
+            ready = {r: before[r] + weight * (ready[r] - before[r]) for r in ranks}
+        end = max(ready.values())
+        last, growth = end, end - last
+    return last + (periods - min(periods, 3)) * growth
+
+
+def run_time(machine, p2p, coll, nodes, groups=None):
+    """The slowest rank's communication time (ns)."""
     phases = phase_total(machine, p2p, nodes)
-    chain = collective_time(machine, coll, nodes)
     ranks = set(nodes)
+    if groups:
+        return rounds_time(machine, groups, phases, ranks, nodes)
+    chain = collective_time(machine, coll, nodes)
     return max(phases.get(r, 0.0) + chain.get(r, 0.0) for r in ranks)
 
 
@@ -226,8 +308,9 @@ def main():
         merged[(s, d)] = (old[0] + b, old[1] + k)
     p2p = [(s, d, b, k) for (s, d), (b, k) in merged.items()]
     coll = traffic(a.profile, "coll", rankmap)
-    before = run_time(machine, p2p, coll, node_of(a.before, machine))
-    after = run_time(machine, p2p, coll, node_of(a.after, machine))
+    groups = read_calls(a.profile)
+    before = run_time(machine, p2p, coll, node_of(a.before, machine), groups)
+    after = run_time(machine, p2p, coll, node_of(a.after, machine), groups)
     print(f"before {before / 1e3:.1f} us, after {after / 1e3:.1f} us")
     if a.p_mpi is not None:
         print(f"predicted gain {100 * a.p_mpi * (before - after) / before:.2f} %")

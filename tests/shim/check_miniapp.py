@@ -39,7 +39,7 @@ def wavefront(px, py, line, sweeps):
 
 def main():
     path, app, *numbers = sys.argv[1:]
-    _, ranks, got = read_profile(path)
+    _, ranks, got, _ = read_profile(path)
     want = {"halo3d": halo3d, "wavefront": wavefront}[app](*map(int, numbers))
     got_p2p = {k: v for k, v in got.items() if k[1] == "p2p"}
     wrong = [(k, want.get(k), got_p2p.get(k)) for k in sorted(set(want) | set(got_p2p)) if want.get(k) != got_p2p.get(k)]

@@ -7,7 +7,10 @@ Usage: check_profile.py PROFILE PROGRAM MPI
 
 The profile is read here, not with rankmap's reader, and the collective
 traffic is worked out by a second implementation of the models that
-docs/profile-format.md documents (the shim's own is shim/models.c).
+docs/profile-format.md documents (the shim's own is shim/models.c), with
+their rounds: each collective call is recorded under its algorithm and the
+calling rank's communicator slot (the order of first use), and each send
+under its round, as the profile's call records must show.
 """
 import sys
 from collections import defaultdict
@@ -17,8 +20,9 @@ BCAST_SHORT, BCAST_MIN_RANKS, ALLREDUCE_SHORT = 12288, 8, 2048
 
 def read_profile(path):
     lines = open(path).read().split("\n")
-    assert lines[0] == "rankmap-profile 1", lines[0]
+    assert lines[0] == "rankmap-profile 2", lines[0]
     header, counts, ranks, rank = {}, defaultdict(lambda: [0, 0]), [], None
+    calls, group = {}, None
     for line in lines[1:]:
         if not line:
             continue
@@ -28,6 +32,11 @@ def read_profile(path):
             ranks.append(dict(zip(words[2::2], words[3::2])))
         elif words[0] in ("p2p", "coll", "rma"):
             counts[(rank, words[0], int(words[1]))] = [int(words[2]), int(words[3])]
+        elif words[0] == "call":  # ALGORITHM SLOT CALLS FIRST
+            group = (rank, int(words[2]), words[1])
+            calls[group] = [int(words[3]), int(words[4]), {}]
+        elif words[0] == "step":  # ROUND PEER BYTES MSGS
+            calls[group][2][(int(words[1]), int(words[2]))] = [int(words[3]), int(words[4])]
         elif words[0] == "end":
             break
         elif rank is None:
@@ -35,23 +44,44 @@ def read_profile(path):
         else:
             raise SystemExit(f"unexpected line {line!r}")
     assert lines[-2] == "end" or lines[-1] == "end", "no 'end' line"
-    return header, ranks, dict(counts)
+    return header, ranks, dict(counts), calls
 
 
 class Expected:
     def __init__(self, p):
         self.p, self.counts = p, defaultdict(lambda: [0, 0])
+        # (rank, slot, algorithm) -> [calls, first call number, {(round, peer): [bytes, msgs]}]
+        self.calls, self.numbered, self.current = {}, defaultdict(int), None
 
-    def add(self, src, kind, dst, nbytes, msgs=1):
+    def call(self, group, slot, algorithm):
+        """A collective call by every rank of `group` (world ranks) on the
+        communicator each knows as `slot`: the sends that follow are its."""
+        for r in group:
+            key = (r, slot, algorithm)
+            if key not in self.calls:
+                self.calls[key] = [0, self.numbered[r], defaultdict(lambda: [0, 0])]
+            self.calls[key][0] += 1
+            self.numbered[r] += 1
+        self.current = (slot, algorithm)
+
+    def add(self, src, kind, dst, nbytes, msgs=1, rnd=None):
         if dst is None or dst < 0:
             return
         c = self.counts[(src, kind, dst)]
         c[0] += nbytes
         c[1] += msgs
+        if kind == "coll":
+            assert rnd is not None, "a collective send needs its round"
+            step = self.calls[(src, *self.current)][2][(rnd, dst)]
+            step[0] += nbytes
+            step[1] += msgs
 
     # Collective models, over a group given as its world ranks.
-    def bcast(self, group, root, nbytes):
+    def bcast(self, group, slot, root, nbytes):
         p = len(group)
+        tree = nbytes < BCAST_SHORT or p < BCAST_MIN_RANKS
+        self.call(group, slot, "bcast_binomial" if tree else "bcast_scatter_ring")
+        top = (p - 1).bit_length() - 1  # rounds: the root's farthest child first
         chunk = lambda j: max(0, min(nbytes, (j + 1) * -(-nbytes // p)) - j * -(-nbytes // p))
         for r in range(p):
             vr = (r - root) % p
@@ -62,72 +92,84 @@ class Expected:
             mask >>= 1
             while mask > 0:
                 if vr + mask < p:
-                    children.append((vr + mask, range(vr + mask, min(vr + 2 * mask, p))))
+                    children.append((vr + mask, range(vr + mask, min(vr + 2 * mask, p)), top - mask.bit_length() + 1))
                 mask >>= 1
-            if nbytes < BCAST_SHORT or p < BCAST_MIN_RANKS:
-                for child, _ in children:
-                    self.add(group[r], "coll", group[(child + root) % p], nbytes)
+            if tree:
+                for child, _, rnd in children:
+                    self.add(group[r], "coll", group[(child + root) % p], nbytes, rnd=rnd)
             else:
-                for child, covered in children:
+                for child, covered, rnd in children:
                     part = sum(chunk(j) for j in covered)
                     if part:
-                        self.add(group[r], "coll", group[(child + root) % p], part)
+                        self.add(group[r], "coll", group[(child + root) % p], part, rnd=rnd)
                 for s in range(p - 1):
                     if chunk((vr - s) % p):
-                        self.add(group[r], "coll", group[(r + 1) % p], chunk((vr - s) % p))
+                        self.add(group[r], "coll", group[(r + 1) % p], chunk((vr - s) % p), rnd=top + 1 + s)
 
-    def reduce(self, group, root, nbytes):
+    def reduce(self, group, slot, root, nbytes):
         p = len(group)
+        self.call(group, slot, "reduce_binomial")
         for r in range(p):
             vr = (r - root) % p
             if vr:
                 parent = vr - (vr & -vr)
-                self.add(group[r], "coll", group[(parent + root) % p], nbytes)
+                self.add(group[r], "coll", group[(parent + root) % p], nbytes, rnd=(vr & -vr).bit_length() - 1)
 
-    def allreduce(self, group, nbytes):
+    def allreduce(self, group, slot, nbytes):
         p = len(group)
+        self.call(group, slot, "allreduce_rdb" if nbytes <= ALLREDUCE_SHORT else "allreduce_ring")
         if p < 2:
             return
-        if nbytes <= ALLREDUCE_SHORT:
+        if nbytes <= ALLREDUCE_SHORT:  # rounds: 0 the pairing, 1 + k over 2^k, then the hand-back
             pof2 = 1 << (p.bit_length() - 1)
             rem = p - pof2
             for r in range(p):
                 if r < 2 * rem and r % 2 == 0:
-                    self.add(group[r], "coll", group[r + 1], nbytes)
+                    self.add(group[r], "coll", group[r + 1], nbytes, rnd=0)
                     continue
                 new = r // 2 if r < 2 * rem else r - rem
                 mask = 1
                 while mask < pof2:
                     nd = new ^ mask
-                    self.add(group[r], "coll", group[nd * 2 + 1 if nd < rem else nd + rem], nbytes)
+                    self.add(group[r], "coll", group[nd * 2 + 1 if nd < rem else nd + rem], nbytes, rnd=mask.bit_length())
                     mask <<= 1
                 if r < 2 * rem:
-                    self.add(group[r], "coll", group[r - 1], nbytes)
+                    self.add(group[r], "coll", group[r - 1], nbytes, rnd=pof2.bit_length())
             return
         size = -(-nbytes // p)
         chunk = lambda j: max(0, min(nbytes, (j + 1) * size) - j * size)
         for r in range(p):
-            for s in range(p - 1):
-                for j in ((r - s - 1) % p, (r - s) % p):
+            for s in range(p - 1):  # reduce-scatter in rounds 0..p-2, allgather in p-1..
+                for j, rnd in (((r - s - 1) % p, s), ((r - s) % p, p - 1 + s)):
                     if chunk(j):
-                        self.add(group[r], "coll", group[(r + 1) % p], chunk(j))
+                        self.add(group[r], "coll", group[(r + 1) % p], chunk(j), rnd=rnd)
 
-    def ring(self, group, blocks, offset):
+    def ring(self, group, slot, algorithm, blocks, offset):
         p = len(group)
+        self.call(group, slot, algorithm)
         for r in range(p):
             for s in range(p - 1):
-                self.add(group[r], "coll", group[(r + 1) % p], blocks[(r - s - offset) % p])
+                self.add(group[r], "coll", group[(r + 1) % p], blocks[(r - s - offset) % p], rnd=s)
 
-    def barrier(self, group):
+    def barrier(self, group, slot):
         p = len(group)
+        self.call(group, slot, "barrier_dissemination")
         for r in range(p):
             k = 1
             while k < p:
-                self.add(group[r], "coll", group[(r + k) % p], 0)
+                self.add(group[r], "coll", group[(r + k) % p], 0, rnd=k.bit_length() - 1)
                 k <<= 1
+
+    def linear(self, group, slot, algorithm, sends):
+        """One round: (src, dst, bytes) triples of world ranks."""
+        self.call(group, slot, algorithm)
+        for src, dst, nbytes in sends:
+            self.add(src, "coll", dst, nbytes, rnd=0)
 
 
 def traffic(e, p, mpi):
+    """Communicator slots: 0 the world, 1 `half`, 2 `inter`, 3 `ring`, in
+    the order of their first collective; calls in the program's order."""
     world = list(range(p))
     for r in world:
         right, left = (r + 1) % p, (r - 1) % p
@@ -142,78 +184,62 @@ def traffic(e, p, mpi):
         e.add(r, "p2p", r + p // 2 if r < p // 2 else r - p // 2, 43)
         for dst, nbytes in ((r + 1) % p, 16), ((r + 2) % p, 24), ((r + 3) % p, 8):
             e.add(r, "rma", dst, nbytes)
-        for dst in (left, right):
-            e.add(r, "coll", dst, 6)
-            e.add(r, "coll", dst, 5)
-    e.barrier(world)  # the two barriers that order Rsend and Irsend after their receives
-    e.barrier(world)
+    e.barrier(world, 0)  # the two barriers that order Rsend and Irsend after their receives
+    e.barrier(world, 0)
     for parity in (0, 1):
         half = sorted((x for x in world if x % 2 == parity), reverse=True)
-        e.bcast(half, 0, 64)
-        e.allreduce(half, 8)
-    for upper in range(p // 2, p):
-        e.add(0, "coll", upper, 24)
-    e.bcast(world, 1, 800)
-    e.bcast(world, 0, 200000)
-    e.reduce(world, 2, 200)
-    e.allreduce(world, 128)
-    e.allreduce(world, 80008)
-    for r in world:
-        if r != 0:
-            e.add(r, "coll", 0, 16)
-        if r != 3:
-            e.add(r, "coll", 3, 4 * (r + 1))
-    for i in world:
-        if i != 3:
-            e.add(3, "coll", i, 12)
-        if i != 1:
-            e.add(1, "coll", i, 4 * (i + 1))
-    e.ring(world, [4] * p, 0)
-    e.ring(world, [i + 1 for i in world], 0)
-    for r in world:
-        for i in world:
-            if i != r:
-                e.add(r, "coll", i, 8)
-                e.add(r, "coll", i, (r + i) % 3 + 1)
-    e.ring(world, [12] * p, 1)
-    e.ring(world, [4 * (i + 1) for i in world], 1)
-    for nbytes in (16, 4):  # scan, exscan
+        e.bcast(half, 1, 0, 64)
+        e.allreduce(half, 1, 8)
+    e.linear(world, 2, "inter_linear", [(0, upper, 24) for upper in range(p // 2, p)])
+    e.bcast(world, 0, 1, 800)
+    e.bcast(world, 0, 0, 200000)
+    e.reduce(world, 0, 2, 200)
+    e.allreduce(world, 0, 128)
+    e.allreduce(world, 0, 80008)
+    e.linear(world, 0, "gather_linear", [(r, 0, 16) for r in world if r != 0])
+    e.linear(world, 0, "gather_linear", [(r, 3, 4 * (r + 1)) for r in world if r != 3])
+    e.linear(world, 0, "scatter_linear", [(3, i, 12) for i in world if i != 3])
+    e.linear(world, 0, "scatter_linear", [(1, i, 4 * (i + 1)) for i in world if i != 1])
+    e.ring(world, 0, "allgather_ring", [4] * p, 0)
+    e.ring(world, 0, "allgather_ring", [i + 1 for i in world], 0)
+    e.linear(world, 0, "alltoall_linear", [(r, i, 8) for r in world for i in world if i != r])
+    e.linear(world, 0, "alltoall_linear", [(r, i, (r + i) % 3 + 1) for r in world for i in world if i != r])
+    e.ring(world, 0, "reduce_scatter_ring", [12] * p, 1)
+    e.ring(world, 0, "reduce_scatter_ring", [4 * (i + 1) for i in world], 1)
+    for nbytes in (16, 4):  # scan, exscan: recursive doubling, round k over 2^k
+        e.call(world, 0, "scan_rdb")
         for r in world:
             mask = 1
             while r + mask < p:
-                e.add(r, "coll", r + mask, nbytes)
+                e.add(r, "coll", r + mask, nbytes, rnd=mask.bit_length() - 1)
                 mask <<= 1
-    e.barrier(world)
-    e.barrier(world)
-    e.allreduce(world, 32)
+    e.barrier(world, 0)
+    e.barrier(world, 0)
+    e.allreduce(world, 0, 32)
+    for nbytes in (6, 5):  # Neighbor_alltoall, Neighbor_allgather on the periodic ring
+        e.linear(world, 3, "neighbour", [(r, d, nbytes) for r in world for d in ((r - 1) % p, (r + 1) % p)])
 
 
 def fortran(e, p, mpi):
+    """Slots: 0 the world, 1 `ring`."""
     assert p == 4, "the Fortran programs' counts are written for 4 ranks"
     world = list(range(p))
     for r in world:
         e.add(r, "p2p", (r + 1) % p, 80 + 12)  # Send 10 double, Isend 3 integer
         e.add(r, "p2p", (r + 1) % p, 0, 1)
-    e.allreduce(world, 32)
-    e.bcast(world, 0, 40)
-    e.barrier(world)
-    for r in world:
-        if r != 1:
-            e.add(r, "coll", 1, 8)  # Gatherv, linear to the root
-        if r != 2:
-            e.add(2, "coll", r, 8 * (r + 1))  # Scatterv from the root
-        for j in world:
-            if j != r:
-                e.add(r, "coll", j, 4 * (j + 1))  # Alltoallw, pairwise
-                e.add(r, "coll", j, 12)  # Alltoallv in place
-    e.ring(world, [4 * (i + 2) for i in world], 0)  # Allgatherv
-    e.ring(world, [8 * (i + 1) for i in world], 1)  # Reduce_scatter
-    e.allreduce(world, 24)  # Iallreduce
-    for r in world:
-        e.add(r, "coll", (r - 1) % p, 8)  # Neighbor_alltoall: left, then right
-        e.add(r, "coll", (r + 1) % p, 8)
         e.add(r, "rma", (r + 1) % p, 24)  # Put 3 doubles
         e.add(r, "rma", (r - 1) % p, 8)  # Get 2 integers
+    e.allreduce(world, 0, 32)
+    e.bcast(world, 0, 0, 40)
+    e.barrier(world, 0)
+    e.linear(world, 0, "gather_linear", [(r, 1, 8) for r in world if r != 1])  # Gatherv, linear to the root
+    e.linear(world, 0, "scatter_linear", [(2, r, 8 * (r + 1)) for r in world if r != 2])  # Scatterv from the root
+    e.ring(world, 0, "allgather_ring", [4 * (i + 2) for i in world], 0)  # Allgatherv
+    e.linear(world, 0, "alltoall_linear", [(r, j, 4 * (j + 1)) for r in world for j in world if j != r])  # Alltoallw
+    e.linear(world, 0, "alltoall_linear", [(r, j, 12) for r in world for j in world if j != r])  # Alltoallv in place
+    e.ring(world, 0, "reduce_scatter_ring", [8 * (i + 1) for i in world], 1)  # Reduce_scatter
+    e.allreduce(world, 0, 24)  # Iallreduce
+    e.linear(world, 1, "neighbour", [(r, d, 8) for r in world for d in ((r - 1) % p, (r + 1) % p)])  # left, right
 
 
 def threads(e, p, mpi):
@@ -227,7 +253,7 @@ def partitioned(e, p, mpi):
 
 def main():
     path, program, mpi = sys.argv[1:4]
-    header, ranks, got = read_profile(path)
+    header, ranks, got, got_calls = read_profile(path)
     p = int(header["ranks"])
     e = Expected(p)
     {"traffic": traffic, "fortran": fortran, "threads": threads, "partitioned": partitioned}[program](e, p, mpi)
@@ -246,11 +272,17 @@ def main():
     for key in sorted(set(want) | set(got)):
         if want.get(key) != got.get(key):
             problems.append(f"rank {key[0]} {key[1]} to {key[2]}: expected {want.get(key)}, profile has {got.get(key)}")
+    want_calls = {k: [n, first, {s: v for s, v in steps.items()}] for k, (n, first, steps) in e.calls.items()}
+    for key in sorted(set(want_calls) | set(got_calls)):
+        if want_calls.get(key) != got_calls.get(key):
+            problems.append(f"rank {key[0]} slot {key[1]} {key[2]}: expected [calls, first, steps] "
+                            f"{want_calls.get(key)}, profile has {got_calls.get(key)}")
     if problems:
         print(f"{path}: {len(problems)} difference(s)")
         print("\n".join(problems[:40]))
         sys.exit(1)
-    print(f"{path}: {len(want)} (rank, kind, peer) counts as expected under {mpi}, {p} ranks")
+    print(f"{path}: {len(want)} (rank, kind, peer) counts and {len(want_calls)} call records as expected "
+          f"under {mpi}, {p} ranks")
 
 
 if __name__ == "__main__":

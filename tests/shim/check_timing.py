@@ -16,7 +16,7 @@ from check_profile import read_profile
 
 def main():
     profile, output = sys.argv[1:3]
-    _, ranks, _ = read_profile(profile)
+    _, ranks, _, _ = read_profile(profile)
     truth = {}
     for line in open(output):
         words = line.split()

@@ -6,6 +6,7 @@
 #include "helpers.hpp"
 #include "rankmap/allocation.hpp"
 #include "rankmap/gain.hpp"
+#include "rankmap/profile.hpp"
 
 using namespace rankmap;
 
@@ -189,4 +190,113 @@ TEST(PipelineModel, ExchangesAndCyclesAreNotPipelines) {
   EXPECT_FALSE(is_pipeline(edges(3, {{0, 1, 8, 1}, {1, 2, 8, 1}, {2, 0, 8, 1}})));
   EXPECT_FALSE(is_pipeline(edges(2, {})));
   EXPECT_TRUE(is_pipeline(edges(4, {{0, 1, 8, 1}, {0, 2, 8, 1}, {1, 3, 8, 1}, {2, 3, 8, 1}})));
+}
+
+namespace {
+
+// One rank's record of one collective algorithm: sends as (round, peer, bytes).
+CollectiveCalls record(std::uint32_t rank, const std::string& algorithm, std::uint64_t calls,
+                       std::initializer_list<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>> sends) {
+  CollectiveCalls c;
+  c.rank = rank, c.algorithm = algorithm, c.calls = calls;
+  for (const auto& [round, peer, bytes] : sends) c.sends.push_back({round, peer, bytes * calls, calls});
+  return c;
+}
+
+// A recursive-doubling allreduce of 8 B on 4 ranks: round 1 pairs 0-1 and
+// 2-3, round 2 pairs 0-2 and 1-3.
+std::vector<CollectiveCalls> butterfly() {
+  return {record(0, "allreduce_rdb", 1, {{1, 1, 8}, {2, 2, 8}}), record(1, "allreduce_rdb", 1, {{1, 0, 8}, {2, 3, 8}}),
+          record(2, "allreduce_rdb", 1, {{1, 3, 8}, {2, 0, 8}}), record(3, "allreduce_rdb", 1, {{1, 2, 8}, {2, 1, 8}})};
+}
+
+// Its collective traffic as a graph, for the chain reading.
+Graph butterfly_graph() {
+  GraphBuilder b(4);
+  for (const CollectiveCalls& c : butterfly())
+    for (const CollectiveCalls::Send& s : c.sends) b.add(c.rank, s.peer, s.bytes, s.msgs);
+  return b.build();
+}
+
+}  // namespace
+
+// Rounds wait for partners: ranks 0-3 on nodes 0, 1, 2 and 5 of an 8-ring,
+// no bandwidth. Rank 1 sends rank 0 an empty message first (1 hop), so
+// rank 0 starts the allreduce at 900 ns, the others at 0. Round 1: 0->1
+// arrives at 900 + 900 = 1800, 2<->3 (3 hops) at 1100. Round 2: 1->3 (4
+// hops) leaves at 1800 and arrives at 3000; 2->0 at 1100 + 1000 = 2100;
+// 0->2 at 1900; 3->1 at 2300. The run ends at 3000 ns, on the butterfly's
+// path 1->0->1->3. The chain reading (each rank's own messages in a row)
+// misses the path: rank 0's 900 + 900 + 1000 = 2800 ns is its longest.
+TEST(FlowModel, CollectiveRoundsFollowTheButterfly) {
+  const Machine m = test::make_machine("[8]", "", "n[0-7]");
+  const Allocation a = make_allocation(m, {});
+  const Mapping map{{{0, 0}, {1, 0}, {2, 0}, {5, 0}}};
+  const Graph p2p = edges(4, {{1, 0, 0, 1}});
+  const std::vector<CollectiveCalls> calls = butterfly();
+  const FlowTimes rounds = flow_times(p2p, butterfly_graph(), m, a, map, &calls);
+  ASSERT_TRUE(rounds.computed && rounds.rounds);
+  EXPECT_DOUBLE_EQ(rounds.slowest_ns, 3000);
+  EXPECT_DOUBLE_EQ(rounds.p2p_ns, 0);  // rank 3 ends last; its own p2p time is 0
+  EXPECT_DOUBLE_EQ(rounds.chain_ns, 3000);
+  const FlowTimes chains = flow_times(p2p, butterfly_graph(), m, a, map);
+  ASSERT_TRUE(chains.computed && !chains.rounds);
+  EXPECT_DOUBLE_EQ(chains.slowest_ns, 900 + 900 + 1000);
+}
+
+// One round shares the links: an all-to-all of 1,000 B blocks among ranks
+// on nodes 0, 1 and 2 of a 4-ring, 1 B/ns. The 1-hop messages (0->1, 1->0,
+// 1->2, 2->1) start at 900 ns at half rate (each shares a NIC with
+// another); at 1000 ns the 2-hop ones (0->2, 2->0) join, and every
+// resource holds at most two messages: half rate for all. The 1-hop ones
+// end at 1000 + 950 / 0.5 = 2900; the 2-hop ones, with 50 B left, then run
+// alone and end at 2950. The chain reading: rank 0 receives 1,000 B from 1
+// hop and 2 hops in a row, 1900 + 2000 = 3900 ns.
+TEST(FlowModel, CollectiveRoundsShareLinks) {
+  const Machine m = with_bandwidth(test::make_machine("[4]", "", "n[0-3]"));
+  const Allocation a = make_allocation(m, {});
+  const Mapping map{{{0, 0}, {1, 0}, {2, 0}}};
+  const std::vector<CollectiveCalls> calls = {record(0, "alltoall_linear", 1, {{0, 1, 1000}, {0, 2, 1000}}),
+                                              record(1, "alltoall_linear", 1, {{0, 0, 1000}, {0, 2, 1000}}),
+                                              record(2, "alltoall_linear", 1, {{0, 0, 1000}, {0, 1, 1000}})};
+  GraphBuilder b(3);
+  for (std::uint32_t r = 0; r < 3; ++r)
+    for (std::uint32_t s = 0; s < 3; ++s)
+      if (s != r) b.add(r, s, 1000, 1);
+  const Graph collective = b.build();
+  const FlowTimes rounds = flow_times(Graph{edges(3, {})}, collective, m, a, map, &calls);
+  EXPECT_NEAR(rounds.slowest_ns, 2950, 1e-6);
+  const FlowTimes chains = flow_times(Graph{edges(3, {})}, collective, m, a, map);
+  EXPECT_DOUBLE_EQ(chains.slowest_ns, 3900);
+}
+
+// Ready times carry over between calls, and the periods past the third are
+// extrapolated: the same all-to-all without bandwidth (T = 900 ns to the
+// next node, 1000 to ranks 0<->2), 10 calls. Call 1 ends at 1000, 900,
+// 1000 (ranks 0, 1, 2); each call adds 1000 ns: 10,000 ns.
+//
+// Then a barrier of 5 calls after each all-to-all (first call 1): empty
+// messages 0->1 and 1->2 in one round, weighing 5 / 10 a period. Period 1:
+// the all-to-all leaves (1000, 900, 1000); the barrier's 0->1 arrives at
+// 1900 and 1->2 at 1800, half of each wait counts: (1000, 1400, 1400).
+// Period 2: the all-to-all ends at (1400 + 1000, 1400 + 900, 1400 + 900)
+// = (2400, 2300, 2300); barrier 0->1 at 3300, 1->2 at 3200: (2400, 2800,
+// 2750). Period 3: the all-to-all ends at (2750 + 1000, 2750 + 900, 2800 +
+// 900) = (3750, 3650, 3700); barrier 0->1 at 4650, 1->2 at 4550: (3750,
+// 4150, 4125). The last period grew by 4150 - 2800 = 1350 ns; seven more
+// of those: 4150 + 7 x 1350 = 13,600 ns.
+TEST(FlowModel, CollectiveRoundsCarryOverCalls) {
+  const Machine m = test::make_machine("[4]", "", "n[0-3]");
+  const Allocation a = make_allocation(m, {});
+  const Mapping map{{{0, 0}, {1, 0}, {2, 0}}};
+  std::vector<CollectiveCalls> calls = {record(0, "alltoall_linear", 10, {{0, 1, 8}, {0, 2, 8}}),
+                                        record(1, "alltoall_linear", 10, {{0, 0, 8}, {0, 2, 8}}),
+                                        record(2, "alltoall_linear", 10, {{0, 0, 8}, {0, 1, 8}})};
+  const FlowTimes t = flow_times(Graph{edges(3, {})}, Graph{edges(3, {})}, m, a, map, &calls);
+  EXPECT_DOUBLE_EQ(t.slowest_ns, 10000);
+  calls.push_back(record(0, "barrier_dissemination", 5, {{0, 1, 0}}));
+  calls.push_back(record(1, "barrier_dissemination", 5, {{0, 2, 0}}));
+  calls[3].first = calls[4].first = 1;
+  const FlowTimes barrier = flow_times(Graph{edges(3, {})}, Graph{edges(3, {})}, m, a, map, &calls);
+  EXPECT_DOUBLE_EQ(barrier.slowest_ns, 13600);
 }

@@ -66,7 +66,7 @@ TEST(Profile, ReadsHeaderRanksAndKinds) {
 TEST(Profile, ErrorsNameTheFileAndLine) {
   std::string text = kProfile;
   EXPECT_NE(error_of(text.substr(0, text.size() - 4)).find("app.rmp:14"), std::string::npos);  // no "end"
-  EXPECT_NE(error_of("rankmap-profile 2\n").find("version 2 is not supported"), std::string::npos);
+  EXPECT_NE(error_of("rankmap-profile 3\n").find("version 3 is not supported"), std::string::npos);
   std::string bad_peer = kProfile;
   bad_peer.replace(bad_peer.find("p2p 1 100 2"), 11, "p2p 7 100 2");
   EXPECT_NE(error_of(bad_peer).find("app.rmp:9"), std::string::npos);
@@ -74,4 +74,50 @@ TEST(Profile, ErrorsNameTheFileAndLine) {
   std::string out_of_order = kProfile;
   out_of_order.replace(out_of_order.find("rank 1 host"), 6, "rank 2");
   EXPECT_NE(error_of(out_of_order).find("expected 'rank 1'"), std::string::npos);
+}
+
+// Version 2 adds call records after a rank's peer lines: rank 0's
+// allreduce on slot 0 (2 calls, its first collective) sends 16 B to rank 1
+// in round 1; rank 1's barrier on slot 1 has no sends of its own.
+TEST(Profile, ReadsCallRecords) {
+  std::string text = kProfile;
+  text.replace(0, 17, "rankmap-profile 2");
+  text.insert(text.find("rank 1 host"), "call allreduce_rdb 0 2 0\nstep 1 1 16 2\nstep 2 2 16 2\n");
+  text.insert(text.find("rank 2 host"), "call barrier_dissemination 1 3 5\n");
+  const Profile p = parse_profile(text, "app.rmp");
+  EXPECT_TRUE(p.calls_complete);
+  ASSERT_EQ(p.calls.size(), 2u);
+  EXPECT_EQ(p.calls[0].rank, 0u);
+  EXPECT_EQ(p.calls[0].algorithm, "allreduce_rdb");
+  EXPECT_EQ(p.calls[0].calls, 2u);
+  ASSERT_EQ(p.calls[0].sends.size(), 2u);
+  EXPECT_EQ(p.calls[0].sends[1].round, 2u);
+  EXPECT_EQ(p.calls[0].sends[1].peer, 2u);
+  EXPECT_EQ(p.calls[0].sends[1].bytes, 16u);
+  EXPECT_EQ(p.calls[1].rank, 1u);
+  EXPECT_EQ(p.calls[1].slot, 1u);
+  EXPECT_EQ(p.calls[1].first, 5u);
+  EXPECT_TRUE(p.calls[1].sends.empty());
+  // Version 1 has no records: the model then reads collectives as chains.
+  EXPECT_FALSE(parse_profile(kProfile, "app.rmp").calls_complete);
+  // The shim ran out of room for some calls.
+  std::string dropped = text;
+  dropped.insert(dropped.find("call allreduce"), "calls_complete 0\n");
+  EXPECT_FALSE(parse_profile(dropped, "app.rmp").calls_complete);
+  // Errors: a step with no call before it in its rank, a bad name, a peer
+  // outside the job, and call lines in a version 1 file.
+  std::string orphan = text;
+  orphan.insert(orphan.find("rank 2 host"), "step 0 0 8 1\n");
+  orphan.replace(orphan.find("call barrier_dissemination 1 3 5\n"), 33, "");
+  EXPECT_NE(error_of(orphan).find("a 'step' line must follow its rank's 'call' line"), std::string::npos);
+  std::string name = text;
+  name.replace(name.find("allreduce_rdb"), 13, "Allreduce-RDB");
+  EXPECT_NE(error_of(name).find("app.rmp:12: expected an algorithm name"), std::string::npos);
+  std::string peer = text;
+  peer.replace(peer.find("step 2 2 16 2"), 13, "step 2 9 16 2");
+  EXPECT_NE(error_of(peer).find("peer rank 9 is outside 0..2"), std::string::npos);
+  std::string old = text;
+  old.replace(0, 17, "rankmap-profile 1");
+  EXPECT_NE(error_of(old).find("app.rmp:12: expected 'p2p', 'coll', 'rma', 'rank' or 'end', got 'call'"),
+            std::string::npos);
 }

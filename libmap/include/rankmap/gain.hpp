@@ -15,6 +15,7 @@
 #include "rankmap/machine.hpp"
 #include "rankmap/mapping.hpp"
 #include "rankmap/metrics.hpp"
+#include "rankmap/profile.hpp"
 
 namespace rankmap {
 
@@ -102,12 +103,24 @@ PhaseTimes phase_times(const Graph& graph, const Machine& machine, const Allocat
 //   - a rank's phase ends with the last message it receives, or sends when
 //     the message is kEagerLimitBytes or more (the sender then waits for the
 //     receiver).
-//   - collective traffic (the MPI library's rounds) is a chain: a rank
+//   - collectives, when the profile records its calls (version 2), are
+//     replayed as the library runs them. The run is I periods, I the most
+//     frequent collective's calls; in each, every rank spends its share of
+//     its phases, then each collective (algorithm and communicator) runs
+//     once, in the order of their first calls, round after round. A round
+//     holds one call's messages of every rank at once, shared as in a
+//     phase; a message leaves when its sender is ready (and its receiver,
+//     from kEagerLimitBytes), and a rank is ready again when its last
+//     message of the round is received (or sent, from kEagerLimitBytes).
+//     A collective of fewer calls weighs calls / I. Ready times carry over
+//     between periods; three are simulated and the rest extrapolated. The
+//     run's time is the last rank's.
+//   - without call records, collective traffic is a chain: a rank
 //     receives its messages one after another, each T(h) + size / bw. All
 //     ranks' rounds run at once, so a chain is no shorter than the busiest
-//     resource's collective bytes over bw (the collective floor).
-// A rank's time is the sum of its phase ends plus its chain. The run's is
-// the slowest rank's: neighbours wait for each other. Without a bandwidth
+//     resource's collective bytes over bw (the collective floor). A rank's
+//     time is the sum of its phase ends plus its chain; the run's is the
+//     slowest rank's: neighbours wait for each other. Without a bandwidth
 // (link_gbps 0) only latencies count, and a graph whose every message is h
 // hops long costs K * T(h): the seed formula is relative_gain() of T(d)
 // against T(1).
@@ -118,16 +131,20 @@ struct FlowTimes {
   bool computed = false;
   double phases = 0;                // K
   double slowest_ns = 0;            // the slowest rank's time
-  double p2p_ns = 0, chain_ns = 0;  // that rank's phases and collective chain
+  double p2p_ns = 0, chain_ns = 0;  // that rank's phases and collectives (chain or rounds)
   double collective_floor_ns = 0;   // the busiest resource's collective bytes over bw
+  bool rounds = false;              // collectives replayed by rounds, not chains
 };
 inline constexpr std::size_t kMaxFlowsPerPhase = std::size_t{1} << 17;
 // SMPI's detached-send threshold (smpi/send-is-detached-thresh): smaller
 // sends are buffered, this size and larger wait; Open MPI's TCP eager limit.
 inline constexpr double kEagerLimitBytes = 65536;
 // `collective` may be empty (a graph without traffic kinds is all p2p).
+// `calls`: the profile's call records (Profile::calls, when complete), or
+// null for chains; records naming ranks outside the mapping are ignored.
 FlowTimes flow_times(const Graph& p2p, const Graph& collective, const Machine& machine,
-                     const Allocation& allocation, const Mapping& mapping);
+                     const Allocation& allocation, const Mapping& mapping,
+                     const std::vector<CollectiveCalls>* calls = nullptr);
 
 // The pipeline term. When every point-to-point pair goes one way and the
 // pairs close no cycle (a wavefront: ranks wait for upstream neighbours

@@ -19,6 +19,7 @@
 #include "rankmap/context.hpp"
 #include "rankmap/graph.hpp"
 #include "rankmap/mapping.hpp"
+#include "rankmap/profile.hpp"
 
 namespace rankmap {
 
@@ -28,10 +29,12 @@ using StageCallback = std::function<void(std::string_view stage)>;
 // A profile's traffic kinds apart, for the flow model (gain.hpp) that the
 // engine weighs candidates with: point-to-point (and one-sided) traffic and
 // collective traffic. p2p null or empty (0 ranks): no profile, nothing
-// timed. collective null or empty: none.
+// timed. collective null or empty: none. calls: the profile's call records
+// (profile.hpp) when complete, else null.
 struct TrafficKinds {
   const Graph* p2p = nullptr;
   const Graph* collective = nullptr;
+  const std::vector<CollectiveCalls>* calls = nullptr;
 };
 
 // Throws Error when the ranks do not fit the allocation (unless

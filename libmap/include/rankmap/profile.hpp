@@ -2,6 +2,7 @@
 // collective models are in docs/profile-format.md).
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -17,6 +18,24 @@ struct ProfiledRank {
   double mpi_seconds = 0;   // inside MPI calls
 };
 
+// One collective algorithm as one rank ran it on one of its communicators
+// (profile version 2). Slots number a rank's communicators in the order of
+// their first collective, so that in an SPMD code a slot names the same
+// communicator on every rank (each rank's row communicator). Rounds run one
+// after another, the sends of a round at once.
+struct CollectiveCalls {
+  std::uint32_t rank = 0;
+  std::string algorithm;    // the shim's model, e.g. "allreduce_rdb", "alltoall_linear"
+  std::uint32_t slot = 0;
+  std::uint64_t calls = 0;  // how many times the rank called it
+  std::uint64_t first = 0;  // the rank's collective call number at its first call
+  struct Send {
+    std::uint32_t round = 0, peer = 0;  // peer: a world rank
+    std::uint64_t bytes = 0, msgs = 0;  // over all calls
+  };
+  std::vector<Send> sends;  // by round, then peer
+};
+
 struct Profile {
   std::string mpi_library;  // first line of MPI_Get_library_version
   std::string mpi_version;  // "3.1"
@@ -27,6 +46,11 @@ struct Profile {
   Graph p2p;                // point-to-point sends
   Graph collective;         // collectives, as rank-to-rank sends under the models
   Graph rma;                // one-sided, per target
+  // Version 2: collective calls by algorithm, communicator and round, in
+  // rank order. complete is false for version 1, and when the shim had to
+  // leave calls out (the collective graph still counts them).
+  std::vector<CollectiveCalls> calls;
+  bool calls_complete = false;
 
   // All three kinds added up: what map() places.
   Graph total() const;

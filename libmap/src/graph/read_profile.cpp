@@ -1,7 +1,8 @@
 // The shim's .rmp profile: a header of "key value" lines, then one block per
 // rank in rank order ("rank R host H wall_s W mpi_s M", then
-// "p2p|coll|rma PEER BYTES MSGS" lines), then "end". A file without "end"
-// was cut short.
+// "p2p|coll|rma PEER BYTES MSGS" lines and, from version 2, "call ALGORITHM
+// SLOT CALLS FIRST" lines each followed by its "step ROUND PEER BYTES MSGS"
+// lines), then "end". A file without "end" was cut short.
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -21,7 +22,7 @@ using detail::need;
 using detail::parse_bytes;
 using detail::parse_count;
 
-constexpr int kVersion = 1;
+constexpr int kVersion = 2;  // and version 1, which has no call records
 
 double parse_seconds(std::string_view field, const LineScanner& at, const char* what) {
   double v = 0;
@@ -55,6 +56,41 @@ Graph sum_of(std::initializer_list<const Graph*> graphs, std::uint32_t ranks) {
   return builder.build();
 }
 
+// A rank block's "calls_complete 0", "call ALGORITHM SLOT CALLS FIRST" or
+// "step ROUND PEER BYTES MSGS" (of the rank's last call line).
+void read_call_line(std::string_view kind, Fields& f, const LineScanner& in, std::uint32_t rank, std::uint32_t ranks,
+                    Profile& p) {
+  if (kind == "calls_complete") {
+    if (parse_count(need(f, in, "0 or 1"), in, "0 or 1") == 0) p.calls_complete = false;
+  } else if (kind == "call") {
+    CollectiveCalls c;
+    c.rank = rank;
+    const std::string_view name = need(f, in, "an algorithm name");
+    if (name.size() > 64 || name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") != std::string_view::npos)
+      in.fail("expected an algorithm name (up to 64 of a-z, 0-9 and _)");
+    c.algorithm = std::string(name);
+    const std::uint64_t slot = parse_count(need(f, in, "a communicator slot"), in, "a communicator slot");
+    if (slot > kMaxRanks) in.fail("communicator slot " + std::to_string(slot) + " is out of range");
+    c.slot = static_cast<std::uint32_t>(slot);
+    c.calls = parse_count(need(f, in, "a call count"), in, "a call count");
+    c.first = parse_count(need(f, in, "the first call's number"), in, "the first call's number");
+    if (c.calls == 0) in.fail("expected a call count of at least 1");
+    p.calls.push_back(std::move(c));
+  } else {
+    if (p.calls.empty() || p.calls.back().rank != rank) in.fail("a 'step' line must follow its rank's 'call' line");
+    CollectiveCalls::Send s;
+    const std::uint64_t round = parse_count(need(f, in, "a round"), in, "a round");
+    if (round > kMaxRanks) in.fail("round " + std::to_string(round) + " is out of range");
+    const std::uint64_t peer = parse_count(need(f, in, "a peer rank"), in, "a peer rank");
+    if (peer >= ranks) in.fail("peer rank " + std::to_string(peer) + " is outside 0.." + std::to_string(ranks - 1));
+    s.round = static_cast<std::uint32_t>(round), s.peer = static_cast<std::uint32_t>(peer);
+    s.bytes = parse_bytes(need(f, in, "a byte count"), in, "a byte count");
+    s.msgs = parse_count(need(f, in, "a message count"), in, "a message count");
+    p.calls.back().sends.push_back(s);
+  }
+  if (!f.empty()) in.fail("expected 'call ALGORITHM SLOT CALLS FIRST' or 'step ROUND PEER BYTES MSGS', found more fields");
+}
+
 }  // namespace
 
 Graph Profile::total() const { return sum_of({&p2p, &collective, &rma}, p2p.ranks); }
@@ -64,17 +100,20 @@ Graph Profile::exchanges() const { return sum_of({&p2p, &rma}, p2p.ranks); }
 Profile parse_profile(std::string_view text, const std::string& source) {
   LineScanner in(text, source);
   std::string_view line;
+  int format = 0;
   if (!in.next(line)) in.fail("expected 'rankmap-profile 1', found an empty file");
   {
     Fields f(line);
     if (need(f, in, "'rankmap-profile VERSION'") != "rankmap-profile")
       in.fail("expected 'rankmap-profile VERSION' (a profile written by the rankmap shim)");
     const std::uint64_t version = parse_count(need(f, in, "a format version"), in, "a format version");
-    if (version != kVersion)
-      in.fail("profile format version " + std::to_string(version) + " is not supported (this rankmap reads version " +
+    if (version < 1 || version > kVersion)
+      in.fail("profile format version " + std::to_string(version) + " is not supported (this rankmap reads versions 1 to " +
               std::to_string(kVersion) + ")");
+    format = static_cast<int>(version);
   }
   Profile p;
+  p.calls_complete = format >= 2;
   std::uint64_t ranks = 0;
   bool have_ranks = false;
   // Header lines until the first rank block.
@@ -147,8 +186,14 @@ Profile parse_profile(std::string_view text, const std::string& source) {
         ended = true;
         break;
       }
+      if (format >= 2 && (kind == "call" || kind == "step" || kind == "calls_complete")) {
+        read_call_line(kind, f, in, current, n, p);
+        continue;
+      }
       const int k = kind == "p2p" ? 0 : kind == "coll" ? 1 : kind == "rma" ? 2 : -1;
-      if (k < 0) in.fail("expected 'p2p', 'coll', 'rma', 'rank' or 'end', got '" + std::string(kind) + "'");
+      if (k < 0)
+        in.fail(std::string("expected 'p2p', 'coll', 'rma', ") + (format >= 2 ? "'call', 'step', " : "") +
+                "'rank' or 'end', got '" + std::string(kind) + "'");
       const std::uint64_t peer = parse_count(need(f, in, "a peer rank"), in, "a peer rank");
       if (peer >= n) in.fail("peer rank " + std::to_string(peer) + " is outside 0.." + std::to_string(n - 1));
       const std::uint64_t bytes = parse_bytes(need(f, in, "a byte count"), in, "a byte count");

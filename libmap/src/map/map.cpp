@@ -49,6 +49,7 @@ class Engine {
       : graph_(graph), machine_(machine), allocation_(allocation), context_(context), on_stage_(on_stage),
         p2p_(kinds.p2p && kinds.p2p->ranks != 0 ? *kinds.p2p : graph),
         collective_(kinds.collective && kinds.collective->ranks != 0 ? *kinds.collective : no_traffic()),
+        calls_(kinds.calls && !kinds.calls->empty() ? kinds.calls : nullptr),
         timing_(kinds.p2p && kinds.p2p->ranks != 0 && can_time()), geometry_(machine, allocation),
         pipeline_(make_pipeline(context)) {}
 
@@ -259,7 +260,7 @@ class Engine {
     if (!timing_) return;
     double block_ns = -1, fastest = -1;
     for (Candidate& c : candidates_) {
-      const FlowTimes t = flow_times(p2p_, collective_, machine_, allocation_, c.mapping);
+      const FlowTimes t = flow_times(p2p_, collective_, machine_, allocation_, c.mapping, calls_);
       if (!t.computed) {
         timing_ = false;
         return;
@@ -339,6 +340,7 @@ class Engine {
   const StageCallback& on_stage_;
   const Graph& p2p_;         // what the flow model times as exchange phases
   const Graph& collective_;  // and as chains
+  const std::vector<CollectiveCalls>* calls_;  // or by rounds
   bool timing_;              // the flow model weighs the candidates
   const NodeGeometry geometry_;
   const Pipeline pipeline_;

@@ -8,170 +8,51 @@
 #include "rankmap/error.hpp"
 #include "rankmap/gain.hpp"
 #include "score/mapping_size.hpp"
+#include "score/collective_rounds.hpp"
+#include "score/phase_simulator.hpp"
 
 namespace rankmap {
 
 namespace {
 
-// About a second of simulation on this project's machines: beyond it the
-// model gives up (FlowTimes::computed false) rather than stall a map.
-constexpr std::uint64_t kFlowModelWork = std::uint64_t{400} << 20;
-
-// One message of a phase: who sends and receives it, its size, when it
-// starts streaming, and the resources it streams through (empty inside a
-// node).
-struct Flow {
-  std::uint32_t src = 0, dst = 0;
-  double bytes = 0, start_ns = 0;
-  std::uint64_t messages = 0;  // the pair's: it takes part in the first `messages` phases
-  std::vector<std::uint32_t> resources;
-};
-
-// Resources: network links by Network::link_id, then each allocated node's
-// injection link, then its ejection link (unused where routes include the
-// NICs, as a tree's do). Each streams its rate in bytes a ns, each way.
-std::vector<double> resource_rates(const Network& net, std::size_t nodes) {
-  const std::size_t links = net.num_links();
-  std::vector<double> rate(links + 2 * nodes, net.link_gbps / 8);
-  for (std::size_t l = 0; l < links; ++l) rate[l] = net.link_gbps_of(l) / 8;
-  return rate;
-}
-
-class PhaseSimulator {
- public:
-  PhaseSimulator(std::vector<double> capacity, double bytes_per_ns)
-      : bytes_per_ns_(bytes_per_ns), capacity_(std::move(capacity)), room_(capacity_.size()), users_(capacity_.size()),
-        first_user_(capacity_.size()), fill_(capacity_.size()) {}
-
-  // Steps of progressive filling so far, over all runs: each event costs
-  // the live flows' resources plus a scan of the resources per bottleneck.
-  std::uint64_t work() const { return work_; }
-
-  // When each of `active` (indices into flows) ends, by progressive filling:
-  // at every event (a message starting or ending) the resource that leaves
-  // its flows the least share fixes their rates, and so on until every
-  // streaming flow has one.
-  std::vector<double> run(const std::vector<Flow>& flows, const std::vector<std::uint32_t>& active) {
-    std::vector<double> end(flows.size(), 0), left(flows.size(), 0), rate(flows.size(), 0);
-    std::vector<std::uint32_t> pending;  // network flows not yet streaming, latest start first
-    for (std::uint32_t f : active) {
-      const Flow& flow = flows[f];
-      if (bytes_per_ns_ <= 0 || flow.bytes <= 0) {
-        end[f] = flow.start_ns;  // latency only
-      } else if (flow.resources.empty()) {
-        end[f] = flow.start_ns + flow.bytes / bytes_per_ns_;  // inside a node: alone at the link rate
-      } else {
-        left[f] = flow.bytes;
-        pending.push_back(f);
-      }
-    }
-    std::sort(pending.begin(), pending.end(),
-              [&](std::uint32_t a, std::uint32_t b) { return flows[a].start_ns > flows[b].start_ns; });
-    std::vector<std::uint32_t> live;
-    double now = 0;
-    while ((!live.empty() || !pending.empty()) && work_ <= kFlowModelWork) {
-      if (live.empty()) now = std::max(now, flows[pending.back()].start_ns);
-      while (!pending.empty() && flows[pending.back()].start_ns <= now) live.push_back(pending.back()), pending.pop_back();
-      share(flows, live, rate);
-      double step = pending.empty() ? -1 : flows[pending.back()].start_ns - now;
-      for (std::uint32_t f : live) {
-        const double t = left[f] / rate[f];
-        if (step < 0 || t < step) step = t;
-      }
-      now += step;
-      std::size_t kept = 0;
-      for (std::uint32_t f : live) {
-        left[f] -= rate[f] * step;
-        // Flows of one size on equal shares end together: a relative
-        // tolerance keeps rounding from making that two events.
-        if (left[f] <= 1e-9 * flows[f].bytes) end[f] = now;
-        else live[kept++] = f;
-      }
-      live.resize(kept);
-    }
-    return end;
-  }
-
- private:
-  void share(const std::vector<Flow>& flows, const std::vector<std::uint32_t>& live, std::vector<double>& rate) {
-    touched_.clear();
-    for (std::uint32_t f : live)
-      for (std::uint32_t r : flows[f].resources) {
-        if (users_[r] == 0) touched_.push_back(r);
-        ++users_[r];
-      }
-    // Each touched resource's live flows, grouped (a counting sort).
-    std::uint32_t at = 0;
-    for (std::uint32_t r : touched_) first_user_[r] = at, at += users_[r], room_[r] = capacity_[r];
-    user_list_.resize(at);
-    for (std::uint32_t r : touched_) fill_[r] = first_user_[r];
-    for (std::uint32_t f : live)
-      for (std::uint32_t r : flows[f].resources) user_list_[fill_[r]++] = f;
-    if (fixed_.size() < flows.size()) fixed_.assign(flows.size(), 0);  // all 0 between calls
-    work_ += at;
-    std::size_t unfixed = live.size();
-    while (unfixed > 0) {
-      std::uint32_t best = 0;
-      double best_share = -1;
-      for (std::uint32_t r : touched_)
-        if (users_[r] > 0) {
-          const double s = room_[r] / users_[r];
-          if (best_share < 0 || s < best_share) best_share = s, best = r;
-        }
-      work_ += touched_.size();
-      for (std::uint32_t i = first_user_[best]; i < fill_[best]; ++i) {
-        const std::uint32_t f = user_list_[i];
-        if (fixed_[f]) continue;
-        fixed_[f] = 1, --unfixed;
-        rate[f] = std::max(best_share, 1e-12 * bytes_per_ns_);
-        for (std::uint32_t r : flows[f].resources) room_[r] = std::max(0.0, room_[r] - best_share), --users_[r];
-      }
-    }
-    for (std::uint32_t f : live) fixed_[f] = 0;
-  }
-
-  double bytes_per_ns_;
-  std::vector<double> capacity_;
-  std::vector<double> room_;
-  std::vector<std::uint32_t> users_, first_user_, fill_, touched_, user_list_;
-  std::vector<char> fixed_;
-  std::uint64_t work_ = 0;
-};
+using detail::Flow;
+using detail::kFlowModelWork;
+using detail::PhaseSimulator;
+using detail::resource_rates;
 
 // The messages of one traffic kind, one per pair of distinct ranks that
 // exchange any, with the latency and route of the mapping.
 std::vector<Flow> flows_of(const Graph& graph, const Machine& machine, const detail::NodeGeometry& geometry,
                            const Mapping& mapping, std::size_t nodes) {
-  const Network& net = machine.network;
-  const std::size_t links = net.num_links();
   std::vector<Flow> flows;
   for (std::uint32_t r = 0; r < graph.ranks; ++r)
     for (std::uint64_t e = graph.offsets[r]; e < graph.offsets[r + 1]; ++e) {
       const std::uint32_t s = graph.targets[e];
       if (s == r || graph.msgs[e] == 0) continue;
-      Flow f;
-      f.src = r, f.dst = s, f.messages = graph.msgs[e];
+      Flow f = detail::routed_flow(machine.network, geometry, mapping, nodes, r, s);
+      f.messages = graph.msgs[e];
       f.bytes = static_cast<double>(graph.bytes[e]) / static_cast<double>(graph.msgs[e]);
-      const int a = mapping.ranks[r].node, b = mapping.ranks[s].node;
-      if (a == b) {
-        f.start_ns = net.local_ns();
-      } else {
-        f.start_ns = message_time_ns(net, geometry.hops(a, b));
-        const bool nics = !net.routes_include_nics();  // as resources of their own
-        if (nics) f.resources.push_back(static_cast<std::uint32_t>(links + static_cast<std::size_t>(a)));
-        for_each_link(net, geometry.coord_index(a), geometry.coord_index(b),
-                      [&](std::size_t link) { f.resources.push_back(static_cast<std::uint32_t>(link)); });
-        if (nics) f.resources.push_back(static_cast<std::uint32_t>(links + nodes + static_cast<std::size_t>(b)));
-      }
       flows.push_back(std::move(f));
     }
   return flows;
 }
 
+// Whether every record names ranks of the mapping.
+bool usable(const std::vector<CollectiveCalls>* calls, std::size_t ranks) {
+  if (!calls || calls->empty()) return false;
+  for (const CollectiveCalls& c : *calls) {
+    if (c.rank >= ranks || c.calls == 0) return false;
+    for (const CollectiveCalls::Send& s : c.sends)
+      if (s.peer >= ranks) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 FlowTimes flow_times(const Graph& p2p, const Graph& collective, const Machine& machine,
-                     const Allocation& allocation, const Mapping& mapping) {
+                     const Allocation& allocation, const Mapping& mapping,
+                     const std::vector<CollectiveCalls>* calls) {
   detail::require_mapping_of(p2p, mapping);
   if (collective.ranks != 0) detail::require_mapping_of(collective, mapping);
   const Network& net = machine.network;
@@ -224,6 +105,14 @@ FlowTimes flow_times(const Graph& p2p, const Graph& collective, const Machine& m
     const auto repeats = static_cast<double>(count - done);
     for (std::size_t r = 0; r < rank_ns.size(); ++r) rank_ns[r] += repeats * phase_end[r];
     done = count;
+  }
+  if (usable(calls, rank_ns.size())) {
+    const detail::RoundsTime rounds =
+        detail::collective_rounds_time(*calls, rank_ns, machine, geometry, mapping, nodes, simulate);
+    if (!rounds.computed) return t;
+    t.slowest_ns = rounds.total_ns, t.p2p_ns = rounds.p2p_ns, t.chain_ns = rounds.total_ns - rounds.p2p_ns;
+    t.rounds = t.computed = true;
+    return t;
   }
 
   // Collectives: each message after the one before, and no faster than the

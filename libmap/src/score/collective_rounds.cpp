@@ -1,0 +1,128 @@
+// Collectives as the MPI library runs them: rounds one after another, every
+// rank's sends of a round at once, each message leaving when its ends are
+// ready. A chain of a rank's own messages misses two things this catches:
+// a round's messages share links with the rest of the job's (a large
+// all-to-all in each row at once), and a rank waits for its partner's
+// previous round too (a recursive-doubling allreduce ends on the
+// butterfly's longest path).
+#include "score/collective_rounds.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <tuple>
+#include <utility>
+
+namespace rankmap::detail {
+
+namespace {
+
+// One algorithm on one communicator slot, over all the ranks that ran it.
+struct Group {
+  std::vector<std::uint64_t> calls, firsts;  // per rank that ran it
+  struct Round {
+    std::vector<Flow> flows;  // one call's messages
+    std::vector<double> latency;
+  };
+  std::map<std::uint32_t, Round> rounds;  // in round order
+  double calls_median = 0, first_median = 0;
+};
+
+template <class T>
+double median(std::vector<T> v) {
+  const auto middle = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
+  std::nth_element(v.begin(), middle, v.end());
+  return static_cast<double>(*middle);
+}
+
+std::vector<Group> groups_of(const std::vector<CollectiveCalls>& calls, const Network& net,
+                             const NodeGeometry& geometry, const Mapping& mapping, std::size_t nodes) {
+  std::map<std::pair<std::string, std::uint32_t>, Group> by_key;
+  for (const CollectiveCalls& c : calls) {
+    Group& g = by_key[{c.algorithm, c.slot}];
+    g.calls.push_back(c.calls);
+    g.firsts.push_back(c.first);
+    for (const CollectiveCalls::Send& s : c.sends) {
+      if (s.peer == c.rank || s.msgs == 0) continue;
+      Flow f = routed_flow(net, geometry, mapping, nodes, c.rank, s.peer);
+      f.bytes = static_cast<double>(s.bytes) / static_cast<double>(c.calls);  // one call's
+      f.messages = 1;
+      Group::Round& round = g.rounds[s.round];
+      round.latency.push_back(f.start_ns);
+      round.flows.push_back(std::move(f));
+    }
+  }
+  std::vector<Group> groups;
+  for (auto& [key, g] : by_key) {
+    g.calls_median = median(g.calls);
+    g.first_median = median(g.firsts);
+    groups.push_back(std::move(g));
+  }
+  // In the order of an iteration: by the calls' first appearance. (std::map
+  // gave them in name order, which breaks ties the same way every run.)
+  std::stable_sort(groups.begin(), groups.end(),
+                   [](const Group& a, const Group& b) { return a.first_median < b.first_median; });
+  return groups;
+}
+
+}  // namespace
+
+RoundsTime collective_rounds_time(const std::vector<CollectiveCalls>& calls, const std::vector<double>& p2p_rank_ns,
+                                  const Machine& machine, const NodeGeometry& geometry, const Mapping& mapping,
+                                  std::size_t nodes, PhaseSimulator& simulate) {
+  const Network& net = machine.network;
+  std::vector<Group> groups = groups_of(calls, net, geometry, mapping, nodes);
+  RoundsTime t;
+  // The run as I periods, I the most frequent group's calls: in each, a
+  // rank's share of its point-to-point time, then every group once in order
+  // (a group of fewer calls weighs calls / I).
+  double periods = 0;
+  for (const Group& g : groups) periods = std::max(periods, g.calls_median);
+  if (periods < 1) periods = 1;
+  std::vector<double> ready(p2p_rank_ns.size(), 0.0), before, after;
+  std::vector<std::uint32_t> active;
+  // Ready times carry over from one period to the next: a late rank stays
+  // late. Three periods show the steady growth; the rest is extrapolated.
+  const int simulated = static_cast<int>(std::min(periods, 3.0));
+  double last_end = 0, growth = 0;
+  for (int period = 0; period < simulated; ++period) {
+    for (std::size_t r = 0; r < ready.size(); ++r) ready[r] += p2p_rank_ns[r] / periods;
+    for (Group& g : groups) {
+      before = ready;
+      for (auto& [number, round] : g.rounds) {
+        std::vector<Flow>& flows = round.flows;
+        // A message leaves when its sender is ready, and a large one
+        // (rendezvous) only when the receiver is ready too.
+        active.clear();
+        for (std::uint32_t i = 0; i < flows.size(); ++i) {
+          Flow& f = flows[i];
+          const double go = f.bytes >= kEagerLimitBytes ? std::max(ready[f.src], ready[f.dst]) : ready[f.src];
+          f.start_ns = go + round.latency[i];
+          active.push_back(i);
+        }
+        const std::vector<double> end = simulate.run(flows, active);
+        if (simulate.work() > kFlowModelWork) return t;
+        after = ready;
+        for (std::uint32_t i = 0; i < flows.size(); ++i) {
+          after[flows[i].dst] = std::max(after[flows[i].dst], end[i]);
+          if (flows[i].bytes >= kEagerLimitBytes) after[flows[i].src] = std::max(after[flows[i].src], end[i]);
+        }
+        ready.swap(after);
+      }
+      const double weight = std::min(1.0, g.calls_median / periods);
+      if (weight < 1)
+        for (std::size_t r = 0; r < ready.size(); ++r) ready[r] = before[r] + weight * (ready[r] - before[r]);
+    }
+    const double end = *std::max_element(ready.begin(), ready.end());
+    growth = end - last_end;
+    last_end = end;
+  }
+  t.total_ns = last_end + (periods - simulated) * growth;
+  const auto last = static_cast<std::size_t>(std::max_element(ready.begin(), ready.end()) - ready.begin());
+  t.p2p_ns = p2p_rank_ns[last];
+  t.computed = true;
+  return t;
+}
+
+}  // namespace rankmap::detail
