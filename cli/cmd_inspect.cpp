@@ -1,6 +1,7 @@
 // rankmap inspect FILE: a summary of a machine (.toml) or a graph.
 #include <algorithm>
 #include <iostream>
+#include <map>
 
 #include "commands.hpp"
 #include "common.hpp"
@@ -110,6 +111,21 @@ void inspect_profile(const Profile& p, int top) {
   kind("one-sided  ", p.rma);
   if (p.incomplete_ranks)
     std::cout << "warning    " << p.incomplete_ranks << " rank(s) ran out of memory for their counts: totals are low\n";
+  // Call records (version 2): each algorithm on each communicator slot,
+  // with its ranks and the most calls one of them made.
+  std::map<std::pair<std::uint32_t, std::string>, std::pair<std::size_t, std::uint64_t>> groups;
+  for (const CollectiveCalls& c : p.calls) {
+    auto& g = groups[{c.slot, c.algorithm}];
+    ++g.first, g.second = std::max(g.second, c.calls);
+  }
+  std::cout << "calls      "
+            << (p.calls.empty() ? "no records (collectives timed as chains)"
+                                : !p.calls_complete ? "records incomplete (collectives timed as chains)"
+                                                    : "by algorithm and communicator slot (timed by rounds)")
+            << "\n";
+  for (const auto& [key, g] : groups)
+    std::cout << "  slot " << key.first << "  " << key.second << "  " << g.first << " ranks, up to " << g.second
+              << " calls\n";
   std::cout << "all traffic:\n";
   inspect_graph(p.total(), top);
 }

@@ -61,6 +61,7 @@ nlohmann::ordered_json report_json(const Metrics& mapping, const Metrics& baseli
                                     {"slowest_ns", t.slowest_ns},
                                     {"p2p_ns", t.p2p_ns},
                                     {"chain_ns", t.chain_ns},
+                                    {"collectives", t.rounds ? "rounds" : "chains"},
                                     {"collective_floor_ns", t.collective_floor_ns}};
     };
     if (prediction->pipeline.computed) {

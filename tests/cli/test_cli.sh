@@ -260,6 +260,18 @@ mtx_msgs=$("$rankmap" inspect melt.mtx | sed -n 's/^bytes .* in \([0-9]*\) messa
 if [ -n "$profile_msgs" ] && [ "$csv_msgs" = "$profile_msgs" ] && [ "$mtx_msgs" = 100 ]; then ok
 else bad "message counts: profile $profile_msgs, csv $csv_msgs, mtx $mtx_msgs (100 pairs)"; fi
 
+# inspect lists a version 2 profile's call records: fft2d 4 x 4, 5
+# iterations, is a barrier on the world (slot 0, before and after) and an
+# all-to-all in each rank's row (slot 1) and column (slot 2), 5 calls each,
+# on all 16 ranks; a version 1 profile has none.
+"$rankmap" inspect "$src/tests/data/fft2d-16.rmp" >calls.txt
+if grep -qx "  slot 0  barrier_dissemination  16 ranks, up to 2 calls" calls.txt &&
+  grep -qx "  slot 1  alltoall_linear  16 ranks, up to 5 calls" calls.txt &&
+  grep -qx "  slot 2  alltoall_linear  16 ranks, up to 5 calls" calls.txt && [ "$(grep -c '^  slot' calls.txt)" = 3 ]; then ok
+else bad "inspect's call records: $(cat calls.txt)"; fi
+"$rankmap" inspect "$src/data/profiles/lammps-melt-16.rmp" | grep -qx "calls      no records (collectives timed as chains)" &&
+  ok || bad "inspect of a version 1 profile"
+
 # machine new writes a file that inspect reads back; a wrong host count
 # writes nothing.
 "$rankmap" machine new -o new.toml --dims 4x2x2x2 --hosts 'node[00-31]' --hwloc 'package:1 core:6 pu:2' --t-hop-ns 129 \

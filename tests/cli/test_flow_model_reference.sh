@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # The flow model (libmap/src/score/flow_model.cpp, rankmap's predicted_gain)
 # against its second implementation, bench/smpi/flow_model.py, on a real
-# LAMMPS profile from data/profiles/ (uneven message counts, collectives),
-# one rank a node and four: the slowest rank's time under two mappings
+# LAMMPS profile from data/profiles/ (uneven message counts, collectives;
+# profile version 1: collectives as chains), one rank a node and four, and
+# on two version 2 profiles of the mini-apps (tests/data: collectives
+# replayed by rounds; fft2d's row and column all-to-alls, halo3d's
+# allreduce after its faces): the slowest rank's time under two mappings
 # must agree to the reference's printed precision. (The 64-rank profiles
 # agree too, but take the Python minutes.)
 # Usage: test_flow_model_reference.sh RANKMAP SOURCE_DIR
@@ -13,17 +16,19 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 fail=0
-check() {  # profile machine ppn against
-  local profile=$src/data/profiles/$1 machine=$src/$2 ppn=$3 against=$4
+check() {  # profile machine ppn against collectives
+  local profile=$src/$1 machine=$src/$2 ppn=$3 against=$4 collectives=$5
   "$rankmap" map "$profile" -m "$machine" --ppn "$ppn" -f csv -o ours.csv -q >/dev/null
   "$rankmap" map "$profile" -m "$machine" --ppn "$ppn" --baseline "$against" --seed 3 -f csv -o base.csv -q >/dev/null
   "$rankmap" eval "$profile" -m "$machine" --ppn "$ppn" --mapping ours.csv --against base.csv --p-mpi 0.5 \
     --json eval.json -q >/dev/null
   python3 "$src/bench/smpi/flow_model.py" "$profile" "$machine" base.csv ours.csv --build "$(dirname "$(dirname "$rankmap")")" \
     --p-mpi 0.5 >reference.txt
-  if python3 - eval.json reference.txt <<'PY'
+  if python3 - eval.json reference.txt "$collectives" <<'PY'
 import json, re, sys
 d = json.load(open(sys.argv[1]))
+for side in ("baseline", "mapping"):
+    assert d["flow_model"][side]["collectives"] == sys.argv[3], d["flow_model"][side]["collectives"]
 before, after = map(float, re.findall(r"([0-9.]+) us", open(sys.argv[2]).read())[:2])
 f = d["flow_model"]
 assert d["gain_model"] == "flow", d["gain_model"]
@@ -34,6 +39,8 @@ print(f"ok: {before} / {after} us")
 PY
   then echo "ok: $1 on $2, $against"; else echo "FAIL: $1 on $2, $against"; fail=1; fi
 }
-check lammps-melt-16.rmp data/machines/desmos.toml 1 random
-check lammps-melt-16.rmp data/machines/desmos.toml 4 rr
+check data/profiles/lammps-melt-16.rmp data/machines/desmos.toml 1 random chains
+check data/profiles/lammps-melt-16.rmp data/machines/desmos.toml 4 rr chains
+check tests/data/fft2d-16.rmp bench/machines/torus-4x4x4.toml 1 random rounds
+check tests/data/halo3d-16.rmp data/machines/desmos.toml 2 rr rounds
 exit $fail
