@@ -195,21 +195,74 @@ void rm_model_allgather(MPI_Comm comm, uint64_t bytes_each) {
   for (int s = 0; s < c.size - 1; ++s) to(&c, (c.local_rank + 1) % c.size, bytes_each, s);
 }
 
-/* Alltoall: each block straight to its owner, none to self, all in one
- * round (the linear algorithm that Open MPI picks for small communicators
- * and large blocks, posted at once). */
-void rm_model_alltoall_to(MPI_Comm comm, const uint64_t* bytes_to) {
+/* Alltoall by Open MPI 4.1's fixed decision (coll_tuned_decision_fixed.c,
+ * also SimGrid's "ompi" selector): by communicator size and block bytes,
+ * the linear algorithm (every block at once; its "linear_sync" variant too),
+ * pairwise exchange (step s to r + s) or the modified Bruck (round k: to
+ * r + 2^k, the blocks whose index has bit k set). */
+enum { A2A_LINEAR, A2A_PAIRWISE, A2A_BRUCK };
+typedef struct {
+  int below_ranks;           /* the row holds for communicators smaller than this */
+  uint64_t below_bytes[8];   /* block bytes thresholds, 0 ends the list ... */
+  int algorithm[9];          /* ... the algorithm below each, then past the last */
+} a2a_rule;
+static const a2a_rule a2a_rules[] = {
+    {3, {2, 4, 16, 64, 256, 4096, 32768, 1048576}, {A2A_PAIRWISE, A2A_LINEAR, A2A_PAIRWISE, A2A_LINEAR, A2A_PAIRWISE,
+                                                  A2A_LINEAR, A2A_PAIRWISE, A2A_LINEAR, A2A_PAIRWISE}},
+    {8, {8192, 16384, 65536, 524288, 1048576, 0}, {A2A_LINEAR, A2A_LINEAR, A2A_LINEAR, A2A_LINEAR, A2A_PAIRWISE,
+                                                  A2A_LINEAR}},
+    {16, {0}, {A2A_LINEAR}},
+    {32, {4, 512, 0}, {A2A_LINEAR, A2A_BRUCK, A2A_LINEAR}},
+    {64, {512, 0}, {A2A_BRUCK, A2A_LINEAR}},
+    {128, {1024, 262144, 0}, {A2A_BRUCK, A2A_LINEAR, A2A_PAIRWISE}},
+    {256, {1024, 262144, 0}, {A2A_BRUCK, A2A_LINEAR, A2A_PAIRWISE}},
+    {512, {1024, 32768, 0}, {A2A_BRUCK, A2A_LINEAR, A2A_PAIRWISE}},
+    {1024, {512, 262144, 0}, {A2A_BRUCK, A2A_LINEAR, A2A_PAIRWISE}},
+    {2048, {512, 0}, {A2A_BRUCK, A2A_LINEAR}},
+    {4096, {1024, 0}, {A2A_BRUCK, A2A_LINEAR}},
+    {0, {2048, 0}, {A2A_BRUCK, A2A_LINEAR}},
+};
+
+static int alltoall_algorithm(int p, uint64_t block) {
+  const a2a_rule* rule = a2a_rules;
+  while (rule->below_ranks && p >= rule->below_ranks) ++rule;
+  int i = 0;
+  while (i < 8 && rule->below_bytes[i] && block >= rule->below_bytes[i]) ++i;
+  return rule->algorithm[i];
+}
+
+/* Alltoallv and alltoallw: pairwise or linear, by communicator size only. */
+static int alltoallv_algorithm(int p) {
+  return p < 4 || (p >= 64 && p < 128) || (p >= 256 && p < 1024) ? A2A_PAIRWISE : A2A_LINEAR;
+}
+
+static const char* const a2a_names[] = {"alltoall_linear", "alltoall_pairwise", "alltoall_bruck"};
+
+/* bytes_to[i] to rank i, or `each` to every rank when bytes_to is NULL. */
+static void alltoall(MPI_Comm comm, const uint64_t* bytes_to, uint64_t each, int algorithm) {
   rm_comm_info c;
-  if (info(comm, &c, "alltoall_linear")) return;
-  for (int i = 0; i < c.size; ++i)
-    if (c.is_inter || i != c.local_rank) to(&c, i, bytes_to[i], 0);
+  if (info(comm, &c, a2a_names[algorithm])) return;
+  const int p = c.size, r = c.local_rank;
+  if (c.is_inter || algorithm == A2A_LINEAR) {
+    for (int i = 0; i < p; ++i)
+      if (c.is_inter || i != r) to(&c, i, bytes_to ? bytes_to[i] : each, 0);
+  } else if (algorithm == A2A_PAIRWISE) {
+    for (int s = 1; s < p; ++s) to(&c, (r + s) % p, bytes_to ? bytes_to[(r + s) % p] : each, s - 1);
+  } else {
+    for (int distance = 1; distance < p; distance <<= 1) {
+      uint64_t blocks = 0;
+      for (int i = 1; i < p; ++i) blocks += (i & distance) != 0;
+      to(&c, (r + distance) % p, blocks * each, log2_of(distance));
+    }
+  }
+}
+
+void rm_model_alltoall_to(MPI_Comm comm, const uint64_t* bytes_to) {
+  alltoall(comm, bytes_to, 0, alltoallv_algorithm(comm_size(comm)));
 }
 
 void rm_model_alltoall(MPI_Comm comm, uint64_t bytes_each) {
-  rm_comm_info c;
-  if (info(comm, &c, "alltoall_linear")) return;
-  for (int i = 0; i < c.size; ++i)
-    if (c.is_inter || i != c.local_rank) to(&c, i, bytes_each, 0);
+  alltoall(comm, NULL, bytes_each, alltoall_algorithm(comm_size(comm), bytes_each));
 }
 
 /* Reduce-scatter: ring; at step s a rank passes on its partial sum of the

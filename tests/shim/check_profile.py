@@ -160,6 +160,54 @@ class Expected:
                 self.add(group[r], "coll", group[(r + k) % p], 0, rnd=k.bit_length() - 1)
                 k <<= 1
 
+    # Open MPI 4.1's fixed decision for Alltoall, as (ranks below, [(block
+    # bytes below, algorithm)], algorithm past them); linear_sync and
+    # two_proc count as linear.
+    A2A = [(3, [(2, "pairwise"), (4, "linear"), (16, "pairwise"), (64, "linear"), (256, "pairwise"),
+                (4096, "linear"), (32768, "pairwise"), (1048576, "linear")], "pairwise"),
+           (8, [(1048576 // 2, "linear"), (1048576, "pairwise")], "linear"),
+           (16, [], "linear"),
+           (32, [(4, "linear"), (512, "bruck")], "linear"),
+           (64, [(512, "bruck")], "linear"),
+           (128, [(1024, "bruck"), (262144, "linear")], "pairwise"),
+           (256, [(1024, "bruck"), (262144, "linear")], "pairwise"),
+           (512, [(1024, "bruck"), (32768, "linear")], "pairwise"),
+           (1024, [(512, "bruck"), (262144, "linear")], "pairwise"),
+           (2048, [(512, "bruck")], "linear"),
+           (4096, [(1024, "bruck")], "linear"),
+           (None, [(2048, "bruck")], "linear")]
+
+    def alltoall(self, group, slot, block):
+        p = len(group)
+        rule = next(r for r in self.A2A if r[0] is None or p < r[0])
+        algorithm = next((a for below, a in rule[1] if block < below), rule[2])
+        self.alltoall_as(group, slot, algorithm, lambda r, i: block)
+
+    def alltoallv(self, group, slot, nbytes):
+        """nbytes(r, i): what rank r sends rank i (group positions)."""
+        p = len(group)
+        pairwise = p < 4 or 64 <= p < 128 or 256 <= p < 1024
+        self.alltoall_as(group, slot, "pairwise" if pairwise else "linear", nbytes)
+
+    def alltoall_as(self, group, slot, algorithm, nbytes):
+        p = len(group)
+        self.call(group, slot, "alltoall_" + algorithm)
+        for r in range(p):
+            if algorithm == "linear":
+                for i in range(p):
+                    if i != r:
+                        self.add(group[r], "coll", group[i], nbytes(r, i), rnd=0)
+            elif algorithm == "pairwise":  # step s to r + s
+                for s in range(1, p):
+                    self.add(group[r], "coll", group[(r + s) % p], nbytes(r, (r + s) % p), rnd=s - 1)
+            else:  # modified Bruck: round k to r + 2^k, the blocks with bit k set
+                distance = 1
+                while distance < p:
+                    blocks = sum(1 for i in range(1, p) if i & distance)
+                    self.add(group[r], "coll", group[(r + distance) % p], blocks * nbytes(r, 0),
+                             rnd=distance.bit_length() - 1)
+                    distance <<= 1
+
     def linear(self, group, slot, algorithm, sends):
         """One round: (src, dst, bytes) triples of world ranks."""
         self.call(group, slot, algorithm)
@@ -190,6 +238,7 @@ def traffic(e, p, mpi):
         half = sorted((x for x in world if x % 2 == parity), reverse=True)
         e.bcast(half, 1, 0, 64)
         e.allreduce(half, 1, 8)
+        e.alltoall(half, 1, 1)  # 1 byte: pairwise on 2 ranks (p = 4), linear on 4
     e.linear(world, 2, "inter_linear", [(0, upper, 24) for upper in range(p // 2, p)])
     e.bcast(world, 0, 1, 800)
     e.bcast(world, 0, 0, 200000)
@@ -202,8 +251,8 @@ def traffic(e, p, mpi):
     e.linear(world, 0, "scatter_linear", [(1, i, 4 * (i + 1)) for i in world if i != 1])
     e.ring(world, 0, "allgather_ring", [4] * p, 0)
     e.ring(world, 0, "allgather_ring", [i + 1 for i in world], 0)
-    e.linear(world, 0, "alltoall_linear", [(r, i, 8) for r in world for i in world if i != r])
-    e.linear(world, 0, "alltoall_linear", [(r, i, (r + i) % 3 + 1) for r in world for i in world if i != r])
+    e.alltoall(world, 0, 8)
+    e.alltoallv(world, 0, lambda r, i: (r + i) % 3 + 1)
     e.ring(world, 0, "reduce_scatter_ring", [12] * p, 1)
     e.ring(world, 0, "reduce_scatter_ring", [4 * (i + 1) for i in world], 1)
     for nbytes in (16, 4):  # scan, exscan: recursive doubling, round k over 2^k
@@ -235,8 +284,8 @@ def fortran(e, p, mpi):
     e.linear(world, 0, "gather_linear", [(r, 1, 8) for r in world if r != 1])  # Gatherv, linear to the root
     e.linear(world, 0, "scatter_linear", [(2, r, 8 * (r + 1)) for r in world if r != 2])  # Scatterv from the root
     e.ring(world, 0, "allgather_ring", [4 * (i + 2) for i in world], 0)  # Allgatherv
-    e.linear(world, 0, "alltoall_linear", [(r, j, 4 * (j + 1)) for r in world for j in world if j != r])  # Alltoallw
-    e.linear(world, 0, "alltoall_linear", [(r, j, 12) for r in world for j in world if j != r])  # Alltoallv in place
+    e.alltoallv(world, 0, lambda r, j: 4 * (j + 1))  # Alltoallw
+    e.alltoallv(world, 0, lambda r, j: 12)  # Alltoallv in place
     e.ring(world, 0, "reduce_scatter_ring", [8 * (i + 1) for i in world], 1)  # Reduce_scatter
     e.allreduce(world, 0, 24)  # Iallreduce
     e.linear(world, 1, "neighbour", [(r, d, 8) for r in world for d in ((r - 1) % p, (r + 1) % p)])  # left, right

@@ -91,6 +91,7 @@ int main(int argc, char** argv) {
     MPI_Send(buf, 41, MPI_CHAR, 0, 10, half);
   MPI_Bcast(buf, 64, MPI_CHAR, 0, half);            /* collective on reordered ranks */
   MPI_Allreduce(MPI_IN_PLACE, buf, 1, MPI_DOUBLE, MPI_SUM, half);
+  MPI_Alltoall(buf, 1, MPI_CHAR, rbuf, 1, MPI_CHAR, half); /* pairwise on 2 ranks, linear on 4 */
 
   /* An inter-communicator between the lower and the upper half of the
    * world: each rank sends 43 bytes to the remote rank of its own index. */
