@@ -283,16 +283,65 @@ void rm_model_scan(MPI_Comm comm, uint64_t bytes, int exclusive) {
     if (c.local_rank + mask < c.size) to(&c, c.local_rank + mask, bytes, log2_of(mask));
 }
 
-/* Barrier: dissemination, an empty message to r + 1, r + 2, r + 4, ...
- * (mod p); inter-communicators: to every remote rank. */
+/* Barrier by Open MPI 4.1's fixed decision on the communicator size:
+ * recursive doubling below 4 and from 8 to 63 ranks, linear from 4 to 7,
+ * dissemination ("bruck") from 64 to 255, 512 to 1023 and from 4096, a
+ * tree from 256 to 511 and 1024 to 4095. Every message is empty.
+ * Inter-communicators: to every remote rank. */
+static void barrier_recursive_doubling(const rm_comm_info* c) {
+  const int p = c->size, r = c->local_rank;
+  int adjsize = 1;
+  while (adjsize * 2 <= p) adjsize *= 2; /* the largest power of two <= p */
+  /* Round 0: the ranks past it report to rank - adjsize; then exchanges
+   * over 2^k in round 1 + k; last, the release of those ranks. */
+  if (r >= adjsize) to(c, r - adjsize, 0, 0);
+  if (r < adjsize)
+    for (int mask = 1; mask < adjsize; mask <<= 1) to(c, r ^ mask, 0, 1 + log2_of(mask));
+  if (r < p - adjsize) to(c, r + adjsize, 0, 1 + log2_of(adjsize));
+}
+
+static void barrier_tree(const rm_comm_info* c) {
+  const int p = c->size, r = c->local_rank, top = levels(p);
+  /* Fan-in: in round k a rank whose lowest set bit is k reports to the rank
+   * without it; fan-out mirrors it in rounds top .. 2 top - 1. */
+  for (int jump = 1; jump < (1 << top); jump <<= 1) {
+    const int partner = r ^ jump;
+    if ((partner & (jump - 1)) == 0 && partner < p && partner < r) to(c, partner, 0, log2_of(jump));
+  }
+  for (int jump = 1 << top >> 1; jump > 0; jump >>= 1) {
+    const int partner = r ^ jump;
+    if ((partner & (jump - 1)) == 0 && partner < p && partner > r) to(c, partner, 0, 2 * top - 1 - log2_of(jump));
+  }
+}
+
+enum { BARRIER_DOUBLING, BARRIER_LINEAR, BARRIER_TREE, BARRIER_DISSEMINATION };
+static const char* const barrier_names[] = {"barrier_recursive_doubling", "barrier_linear", "barrier_tree",
+                                            "barrier_dissemination"};
+
+static int barrier_algorithm(int p) {
+  if (p < 4 || (p >= 8 && p < 64)) return BARRIER_DOUBLING;
+  if (p < 8) return BARRIER_LINEAR;
+  if ((p >= 256 && p < 512) || (p >= 1024 && p < 4096)) return BARRIER_TREE;
+  return BARRIER_DISSEMINATION;
+}
+
 void rm_model_barrier(MPI_Comm comm) {
+  const int algorithm = barrier_algorithm(comm_size(comm));
   rm_comm_info c;
-  if (info(comm, &c, "barrier_dissemination")) return;
+  if (info(comm, &c, barrier_names[algorithm])) return;
   if (c.is_inter) {
     for (int i = 0; i < c.size; ++i) to(&c, i, 0, 0);
-    return;
+  } else if (algorithm == BARRIER_DOUBLING) {
+    barrier_recursive_doubling(&c);
+  } else if (algorithm == BARRIER_LINEAR) { /* everyone to rank 0, then rank 0 to everyone */
+    if (c.local_rank != 0) to(&c, 0, 0, 0);
+    else
+      for (int i = 1; i < c.size; ++i) to(&c, i, 0, 1);
+  } else if (algorithm == BARRIER_TREE) {
+    barrier_tree(&c);
+  } else {
+    for (int k = 1; k < c.size; k <<= 1) to(&c, (c.local_rank + k) % c.size, 0, log2_of(k));
   }
-  for (int k = 1; k < c.size; k <<= 1) to(&c, (c.local_rank + k) % c.size, 0, log2_of(k));
 }
 
 /* Out-neighbours in the order the neighbourhood collectives use: for a

@@ -18,13 +18,14 @@ with the last message it receives, or sends when of the eager limit (SMPI's
 Collectives, when the profile has call records (version 2), are replayed
 round by round: the run is I periods (I the most frequent collective's
 calls); in each, a rank spends its share of its phases, then every
-collective (algorithm and communicator slot) runs once in the order of its
-first call. A round holds one call's messages of all ranks at once, shared
-as in a phase; a message leaves when its sender is ready (and its receiver
-too from the eager limit), and a rank is ready again when its last message
-of the round arrives (or, from the eager limit, leaves). A collective of
-fewer calls weighs calls / I. Ready times carry over; three periods are
-simulated and the rest extrapolated from the last one's growth.
+collective (algorithm and communicator slot) of at least I / 2 calls runs
+once in the order of its first call, weighing calls / I. A round holds one
+call's messages of all ranks at once, shared as in a phase; a message
+moves once both its ends are ready, and a rank is ready again when its
+last message of the round arrives (or, from the eager limit, leaves).
+Ready times carry over; three periods are simulated and the rest
+extrapolated from the last one's growth. Rarer collectives run apart, each
+call from ranks that start together.
 
 Without call records, collective traffic (the coll kind: the partners of
 the MPI library's algorithms, e.g. recursive doubling) is a chain of rounds. Each message
@@ -257,27 +258,35 @@ def rounds_time(machine, groups, p2p, ranks, nodes):
         order.append((median([r[2] for r in records]), key, median([r[1] for r in records]), rounds))
     order.sort(key=lambda g: (g[0], g[1]))
     periods = max([1] + [g[2] for g in order])
+
+    def one_call(rounds, ready):
+        for rnd in sorted(rounds):
+            messages = [(s, d, b, max(ready[s], ready[d])) for s, d, b in rounds[rnd]]
+            after = dict(ready)
+            for (s, d, b, _), end in zip(messages, flow_ends(machine, messages, nodes)):
+                after[d] = max(after[d], end)
+                if b >= EAGER_LIMIT:
+                    after[s] = max(after[s], end)
+            ready = after
+        return ready
+
+    apart = sum(calls * max(one_call(rounds, {r: 0.0 for r in ranks}).values())
+                for _, _, calls, rounds in order if calls < periods / 2)
     ready = {r: 0.0 for r in ranks}
     last = growth = 0.0
     for _ in range(min(periods, 3)):
         for r in ranks:
             ready[r] += p2p.get(r, 0.0) / periods
         for _, _, calls, rounds in order:
-            before = dict(ready)
-            for rnd in sorted(rounds):
-                messages = [(s, d, b, max(ready[s], ready[d]) if b >= EAGER_LIMIT else ready[s])
-                            for s, d, b in rounds[rnd]]
-                after = dict(ready)
-                for (s, d, b, _), end in zip(messages, flow_ends(machine, messages, nodes)):
-                    after[d] = max(after[d], end)
-                    if b >= EAGER_LIMIT:
-                        after[s] = max(after[s], end)
-                ready = after
+            if calls < periods / 2:
+                continue
+            before = ready
+            ready = one_call(rounds, ready)
             weight = min(1.0, calls / periods)
             ready = {r: before[r] + weight * (ready[r] - before[r]) for r in ranks}
         end = max(ready.values())
         last, growth = end, end - last
-    return last + (periods - min(periods, 3)) * growth
+    return last + (periods - min(periods, 3)) * growth + apart
 
 
 def run_time(machine, p2p, coll, nodes, groups=None):

@@ -261,11 +261,12 @@ if [ -n "$profile_msgs" ] && [ "$csv_msgs" = "$profile_msgs" ] && [ "$mtx_msgs" 
 else bad "message counts: profile $profile_msgs, csv $csv_msgs, mtx $mtx_msgs (100 pairs)"; fi
 
 # inspect lists a version 2 profile's call records: fft2d 4 x 4, 5
-# iterations, is a barrier on the world (slot 0, before and after) and an
+# iterations, is a barrier on the world (slot 0, before and after: recursive
+# doubling on 16 ranks) and an
 # all-to-all in each rank's row (slot 1) and column (slot 2), 5 calls each,
 # on all 16 ranks; a version 1 profile has none.
 "$rankmap" inspect "$src/tests/data/fft2d-16.rmp" >calls.txt
-if grep -qx "  slot 0  barrier_dissemination  16 ranks, up to 2 calls" calls.txt &&
+if grep -qx "  slot 0  barrier_recursive_doubling  16 ranks, up to 2 calls" calls.txt &&
   grep -qx "  slot 1  alltoall_linear  16 ranks, up to 5 calls" calls.txt &&
   grep -qx "  slot 2  alltoall_linear  16 ranks, up to 5 calls" calls.txt && [ "$(grep -c '^  slot' calls.txt)" = 3 ]; then ok
 else bad "inspect's call records: $(cat calls.txt)"; fi

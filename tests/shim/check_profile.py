@@ -152,13 +152,49 @@ class Expected:
                 self.add(group[r], "coll", group[(r + 1) % p], blocks[(r - s - offset) % p], rnd=s)
 
     def barrier(self, group, slot):
+        """Open MPI 4.1's choice by size: recursive doubling (p < 4, 8 <= p
+        < 64), linear (4 <= p < 8), a tree (256-511, 1024-4095), else
+        dissemination. Empty messages."""
         p = len(group)
-        self.call(group, slot, "barrier_dissemination")
+        if p < 4 or 8 <= p < 64:
+            algorithm = "recursive_doubling"
+        elif p < 8:
+            algorithm = "linear"
+        elif 256 <= p < 512 or 1024 <= p < 4096:
+            algorithm = "tree"
+        else:
+            algorithm = "dissemination"
+        self.call(group, slot, "barrier_" + algorithm)
         for r in range(p):
-            k = 1
-            while k < p:
-                self.add(group[r], "coll", group[(r + k) % p], 0, rnd=k.bit_length() - 1)
-                k <<= 1
+            if algorithm == "recursive_doubling":
+                adj = 1 << (p.bit_length() - 1)  # the largest power of two <= p
+                if r >= adj:
+                    self.add(group[r], "coll", group[r - adj], 0, rnd=0)
+                else:
+                    for k in range(adj.bit_length() - 1):
+                        self.add(group[r], "coll", group[r ^ (1 << k)], 0, rnd=1 + k)
+                if r < p - adj:
+                    self.add(group[r], "coll", group[r + adj], 0, rnd=adj.bit_length())
+            elif algorithm == "linear":
+                if r:
+                    self.add(group[r], "coll", group[0], 0, rnd=0)
+                else:
+                    for i in range(1, p):
+                        self.add(group[0], "coll", group[i], 0, rnd=1)
+            elif algorithm == "tree":  # fan-in to the rank without the lowest set bit, fan-out back
+                top = (p - 1).bit_length()
+                if r:
+                    low = (r & -r).bit_length() - 1
+                    self.add(group[r], "coll", group[r - (1 << low)], 0, rnd=low)
+                for k in range(top):
+                    child = r + (1 << k)
+                    if (r == 0 or (1 << k) < (r & -r)) and child < p:
+                        self.add(group[r], "coll", group[child], 0, rnd=2 * top - 1 - k)
+            else:
+                k = 1
+                while k < p:
+                    self.add(group[r], "coll", group[(r + k) % p], 0, rnd=k.bit_length() - 1)
+                    k <<= 1
 
     # Open MPI 4.1's fixed decision for Alltoall, as (ranks below, [(block
     # bytes below, algorithm)], algorithm past them); linear_sync and

@@ -222,12 +222,13 @@ Graph butterfly_graph() {
 
 // Rounds wait for partners: ranks 0-3 on nodes 0, 1, 2 and 5 of an 8-ring,
 // no bandwidth. Rank 1 sends rank 0 an empty message first (1 hop), so
-// rank 0 starts the allreduce at 900 ns, the others at 0. Round 1: 0->1
-// arrives at 900 + 900 = 1800, 2<->3 (3 hops) at 1100. Round 2: 1->3 (4
-// hops) leaves at 1800 and arrives at 3000; 2->0 at 1100 + 1000 = 2100;
-// 0->2 at 1900; 3->1 at 2300. The run ends at 3000 ns, on the butterfly's
-// path 1->0->1->3. The chain reading (each rank's own messages in a row)
-// misses the path: rank 0's 900 + 900 + 1000 = 2800 ns is its longest.
+// rank 0 starts the allreduce at 900 ns, the others at 0. A message moves
+// once both its ends have reached the round. Round 1: 0<->1 at max(900, 0)
+// + 900 = 1800, 2<->3 (3 hops) at 1100. Round 2: 1<->3 (4 hops) at
+// max(1800, 1100) + 1200 = 3000, 0<->2 at 1800 + 1000 = 2800. The run ends
+// at 3000 ns, on the butterfly's path. The chain reading (each rank's own
+// messages in a row) misses the path: rank 0's 900 + 900 + 1000 = 2800 ns
+// is its longest.
 TEST(FlowModel, CollectiveRoundsFollowTheButterfly) {
   const Machine m = test::make_machine("[8]", "", "n[0-7]");
   const Allocation a = make_allocation(m, {});
@@ -277,14 +278,18 @@ TEST(FlowModel, CollectiveRoundsShareLinks) {
 //
 // Then a barrier of 5 calls after each all-to-all (first call 1): empty
 // messages 0->1 and 1->2 in one round, weighing 5 / 10 a period. Period 1:
-// the all-to-all leaves (1000, 900, 1000); the barrier's 0->1 arrives at
-// 1900 and 1->2 at 1800, half of each wait counts: (1000, 1400, 1400).
-// Period 2: the all-to-all ends at (1400 + 1000, 1400 + 900, 1400 + 900)
-// = (2400, 2300, 2300); barrier 0->1 at 3300, 1->2 at 3200: (2400, 2800,
-// 2750). Period 3: the all-to-all ends at (2750 + 1000, 2750 + 900, 2800 +
-// 900) = (3750, 3650, 3700); barrier 0->1 at 4650, 1->2 at 4550: (3750,
-// 4150, 4125). The last period grew by 4150 - 2800 = 1350 ns; seven more
-// of those: 4150 + 7 x 1350 = 13,600 ns.
+// the all-to-all leaves (1000, 900, 1000); the barrier's 0->1 moves at
+// max(1000, 900) + 900 = 1900 and 1->2 at max(900, 1000) + 900 = 1900;
+// half of each wait counts: (1000, 1400, 1450). Period 2: the all-to-all
+// ends at (1450 + 1000, 1450 + 900, 1450 + 1000) = (2450, 2350, 2450); the
+// barrier's messages at 3350: (2450, 2850, 2900). Period 3: the all-to-all
+// ends at (2900 + 1000, 2900 + 900, 2900 + 1000) = (3900, 3800, 3900); the
+// barrier's at 4800: (3900, 4300, 4350). The last period grew by 4350 -
+// 2900 = 1450 ns; seven more of those: 4350 + 7 x 1450 = 14,500 ns.
+//
+// A barrier of 2 calls is rarer than half the periods: it runs apart, each
+// call from ranks that start together (900 ns: both messages move at once):
+// 10,000 + 2 x 900 ns.
 TEST(FlowModel, CollectiveRoundsCarryOverCalls) {
   const Machine m = test::make_machine("[4]", "", "n[0-3]");
   const Allocation a = make_allocation(m, {});
@@ -298,5 +303,9 @@ TEST(FlowModel, CollectiveRoundsCarryOverCalls) {
   calls.push_back(record(1, "barrier_dissemination", 5, {{0, 2, 0}}));
   calls[3].first = calls[4].first = 1;
   const FlowTimes barrier = flow_times(Graph{edges(3, {})}, Graph{edges(3, {})}, m, a, map, &calls);
-  EXPECT_DOUBLE_EQ(barrier.slowest_ns, 13600);
+  EXPECT_DOUBLE_EQ(barrier.slowest_ns, 14500);
+  calls[3].calls = calls[4].calls = 2;
+  for (CollectiveCalls* c : {&calls[3], &calls[4]}) c->sends[0].bytes = 0, c->sends[0].msgs = 2;
+  const FlowTimes rare = flow_times(Graph{edges(3, {})}, Graph{edges(3, {})}, m, a, map, &calls);
+  EXPECT_DOUBLE_EQ(rare.slowest_ns, 10000 + 2 * 900);
 }

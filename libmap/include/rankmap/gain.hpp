@@ -106,15 +106,17 @@ PhaseTimes phase_times(const Graph& graph, const Machine& machine, const Allocat
 //   - collectives, when the profile records its calls (version 2), are
 //     replayed as the library runs them. The run is I periods, I the most
 //     frequent collective's calls; in each, every rank spends its share of
-//     its phases, then each collective (algorithm and communicator) runs
-//     once, in the order of their first calls, round after round. A round
-//     holds one call's messages of every rank at once, shared as in a
-//     phase; a message leaves when its sender is ready (and its receiver,
-//     from kEagerLimitBytes), and a rank is ready again when its last
+//     its phases, then each collective (algorithm and communicator) of at
+//     least I / 2 calls runs once, in the order of their first calls,
+//     round after round, weighing calls / I. A round holds one call's
+//     messages of every rank at once, shared as in a phase; a message
+//     moves once both its ends have reached the round (the receive is
+//     posted: SMPI's matching), and a rank is ready again when its last
 //     message of the round is received (or sent, from kEagerLimitBytes).
-//     A collective of fewer calls weighs calls / I. Ready times carry over
-//     between periods; three are simulated and the rest extrapolated. The
-//     run's time is the last rank's.
+//     Ready times carry over between periods; three are simulated and the
+//     rest extrapolated. Rarer collectives (a barrier before and after the
+//     loop) run apart, each call from ranks that start together. The run's
+//     time is the last rank's.
 //   - without call records, collective traffic is a chain: a rank
 //     receives its messages one after another, each T(h) + size / bw. All
 //     ranks' rounds run at once, so a chain is no shorter than the busiest

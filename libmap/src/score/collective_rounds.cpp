@@ -66,50 +66,65 @@ std::vector<Group> groups_of(const std::vector<CollectiveCalls>& calls, const Ne
   return groups;
 }
 
+// One call of `g`, round after round, from and into the ranks' ready
+// times. False past the simulator's work limit.
+bool run_call(Group& g, std::vector<double>& ready, PhaseSimulator& simulate) {
+  std::vector<double> after;
+  std::vector<std::uint32_t> active;
+  for (auto& [number, round] : g.rounds) {
+    std::vector<Flow>& flows = round.flows;
+    // A message moves once both ends have reached the round: its sender
+    // has posted it and its receiver the matching receive.
+    active.clear();
+    for (std::uint32_t i = 0; i < flows.size(); ++i) {
+      flows[i].start_ns = std::max(ready[flows[i].src], ready[flows[i].dst]) + round.latency[i];
+      active.push_back(i);
+    }
+    const std::vector<double> end = simulate.run(flows, active);
+    if (simulate.work() > kFlowModelWork) return false;
+    after = ready;
+    for (std::uint32_t i = 0; i < flows.size(); ++i) {
+      after[flows[i].dst] = std::max(after[flows[i].dst], end[i]);
+      if (flows[i].bytes >= kEagerLimitBytes) after[flows[i].src] = std::max(after[flows[i].src], end[i]);
+    }
+    ready.swap(after);
+  }
+  return true;
+}
+
 }  // namespace
 
 RoundsTime collective_rounds_time(const std::vector<CollectiveCalls>& calls, const std::vector<double>& p2p_rank_ns,
                                   const Machine& machine, const NodeGeometry& geometry, const Mapping& mapping,
                                   std::size_t nodes, PhaseSimulator& simulate) {
-  const Network& net = machine.network;
-  std::vector<Group> groups = groups_of(calls, net, geometry, mapping, nodes);
+  std::vector<Group> groups = groups_of(calls, machine.network, geometry, mapping, nodes);
   RoundsTime t;
   // The run as I periods, I the most frequent group's calls: in each, a
-  // rank's share of its point-to-point time, then every group once in order
-  // (a group of fewer calls weighs calls / I).
-  double periods = 0;
+  // rank's share of its point-to-point time, then every group of at least
+  // I / 2 calls once, in order, weighing calls / I. Rarer groups (a
+  // barrier before and after the loop) run apart, each call from ranks
+  // that start together.
+  double periods = 1;
   for (const Group& g : groups) periods = std::max(periods, g.calls_median);
-  if (periods < 1) periods = 1;
-  std::vector<double> ready(p2p_rank_ns.size(), 0.0), before, after;
-  std::vector<std::uint32_t> active;
+  std::vector<double> ready(p2p_rank_ns.size(), 0.0), before;
+  double apart = 0;
+  for (Group& g : groups) {
+    if (g.calls_median >= periods / 2) continue;
+    std::fill(ready.begin(), ready.end(), 0.0);
+    if (!run_call(g, ready, simulate)) return t;
+    apart += g.calls_median * *std::max_element(ready.begin(), ready.end());
+  }
   // Ready times carry over from one period to the next: a late rank stays
   // late. Three periods show the steady growth; the rest is extrapolated.
+  std::fill(ready.begin(), ready.end(), 0.0);
   const int simulated = static_cast<int>(std::min(periods, 3.0));
   double last_end = 0, growth = 0;
   for (int period = 0; period < simulated; ++period) {
     for (std::size_t r = 0; r < ready.size(); ++r) ready[r] += p2p_rank_ns[r] / periods;
     for (Group& g : groups) {
+      if (g.calls_median < periods / 2) continue;
       before = ready;
-      for (auto& [number, round] : g.rounds) {
-        std::vector<Flow>& flows = round.flows;
-        // A message leaves when its sender is ready, and a large one
-        // (rendezvous) only when the receiver is ready too.
-        active.clear();
-        for (std::uint32_t i = 0; i < flows.size(); ++i) {
-          Flow& f = flows[i];
-          const double go = f.bytes >= kEagerLimitBytes ? std::max(ready[f.src], ready[f.dst]) : ready[f.src];
-          f.start_ns = go + round.latency[i];
-          active.push_back(i);
-        }
-        const std::vector<double> end = simulate.run(flows, active);
-        if (simulate.work() > kFlowModelWork) return t;
-        after = ready;
-        for (std::uint32_t i = 0; i < flows.size(); ++i) {
-          after[flows[i].dst] = std::max(after[flows[i].dst], end[i]);
-          if (flows[i].bytes >= kEagerLimitBytes) after[flows[i].src] = std::max(after[flows[i].src], end[i]);
-        }
-        ready.swap(after);
-      }
+      if (!run_call(g, ready, simulate)) return t;
       const double weight = std::min(1.0, g.calls_median / periods);
       if (weight < 1)
         for (std::size_t r = 0; r < ready.size(); ++r) ready[r] = before[r] + weight * (ready[r] - before[r]);
@@ -118,7 +133,7 @@ RoundsTime collective_rounds_time(const std::vector<CollectiveCalls>& calls, con
     growth = end - last_end;
     last_end = end;
   }
-  t.total_ns = last_end + (periods - simulated) * growth;
+  t.total_ns = last_end + (periods - simulated) * growth + apart;
   const auto last = static_cast<std::size_t>(std::max_element(ready.begin(), ready.end()) - ready.begin());
   t.p2p_ns = p2p_rank_ns[last];
   t.computed = true;
