@@ -11,6 +11,7 @@ packages=(
   libsimgrid-dev  # SMPI (smpicc, smpirun): simulated torus runs, bench/smpi
   libcairo2-dev   # rankmap plot: PNG, SVG and PDF from one drawing
   slurm-wlm       # slurmctld, slurmd, srun: tests/launch/run_slurm_test.sh
+  clang libclang-rt-14-dev  # libFuzzer and the sanitizers: scripts/fuzz.sh
 )
 
 missing=()

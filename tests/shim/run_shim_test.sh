@@ -7,8 +7,10 @@
 #            | unwritable (no profile can be written) | dies (killed before Finalize)
 #            | mismatch (built with the other MPI: refused before it runs)
 #            | special (the profile path is a device, a symlink or a directory: left alone)
+#            | abort, killone (rank 1 calls MPI_Abort, or is killed, while the others wait)
+#            | full (the profile's file system is full; skipped, 77, where tmpfs cannot be mounted)
 set -euo pipefail
-rankmap=$1 mpi=$2 program=$3 np=$4
+rankmap=$(realpath "$1") mpi=$2 program=$3 np=$4
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -18,7 +20,8 @@ case $mpi in
   mpich) launch=(mpiexec.mpich -np "$np") ;;
 esac
 case $program in
-  traffic | unwritable | special) mpicc."$mpi" -O1 "$here/traffic.c" -o "$work/app" ;;
+  traffic | unwritable | special | full) mpicc."$mpi" -O1 "$here/traffic.c" -o "$work/app" ;;
+  abort | killone) mpicc."$mpi" -O1 "$here/faults.c" -o "$work/app" ;;
   mismatch)
     other=$([ "$mpi" = openmpi ] && echo mpich || echo openmpi)
     mpicc."$other" -O1 "$here/traffic.c" -o "$work/app" 2>/dev/null ;;
@@ -47,6 +50,38 @@ if [ "$program" = dies ]; then
   [ -z "$leftovers" ] || { echo "left behind: $leftovers"; exit 1; }
   grep -q "app.rmp" out.txt || { cat out.txt; echo "rankmap profile did not say the profile is missing"; exit 1; }
   echo "killed job left no file; rankmap profile said: $(grep app.rmp out.txt)"
+  exit 0
+fi
+if [ "$program" = abort ] || [ "$program" = killone ]; then
+  # One rank fails while the others wait in MPI: with the shim the job ends
+  # as it does without it (same exit status, in bounded time), and no
+  # profile or temporary file is left.
+  how=$([ "$program" = killone ] && echo kill || echo abort)
+  rc_plain=0 rc_shim=0
+  timeout 120 "${launch[@]}" ./app "$how" >plain.txt 2>&1 || rc_plain=$?
+  RANKMAP_PROFILE=app.rmp LD_PRELOAD=$(dirname "$rankmap")/../lib/librankmap-pmpi-$mpi.so \
+    timeout 120 "${launch[@]}" ./app "$how" >shim.txt 2>&1 || rc_shim=$?
+  [ "$rc_plain" -ne 0 ] && [ "$rc_plain" -ne 124 ] || { cat plain.txt; echo "the failing job exited $rc_plain"; exit 1; }
+  [ "$rc_shim" -eq "$rc_plain" ] || { cat shim.txt; echo "exit $rc_shim with the shim, $rc_plain without"; exit 1; }
+  ! grep -q "cannot be preloaded" shim.txt || { cat shim.txt; exit 1; }
+  leftovers=$(ls -A | grep -v '^app$\|^plain.txt$\|^shim.txt$' || true)
+  [ -z "$leftovers" ] || { echo "left behind: $leftovers"; exit 1; }
+  echo "rank 1 ${how}ed: exit $rc_shim with the shim and without, no file left"
+  exit 0
+fi
+if [ "$program" = full ]; then
+  # The profile's file system fills up while the shim writes: the job still
+  # succeeds, the shim says so in one line, and neither a profile nor its
+  # temporary file is left. A 64 KiB tmpfs, filled before the run.
+  mkdir small
+  mount -t tmpfs -o size=64k tmpfs small 2>/dev/null || { echo "cannot mount a tmpfs here: skipped"; exit 77; }
+  trap 'umount "$work/small" 2>/dev/null; rm -rf "$work"' EXIT
+  dd if=/dev/zero of=small/fill bs=1k 2>/dev/null || true
+  RANKMAP_PROFILE=small/app.rmp LD_PRELOAD=$(dirname "$rankmap")/../lib/librankmap-pmpi-$mpi.so \
+    timeout 120 "${launch[@]}" ./app >/dev/null 2>err.txt || { cat err.txt; echo "the job failed"; exit 1; }
+  grep -c "rankmap shim: cannot \(write\|create\) small/app.rmp" err.txt | grep -qx 1 || { cat err.txt; exit 1; }
+  [ "$(ls -A small)" = fill ] || { echo "left in the full file system: $(ls -A small)"; exit 1; }
+  echo "full file system: the job succeeded, the shim said: $(cat err.txt)"
   exit 0
 fi
 if [ "$program" = special ]; then

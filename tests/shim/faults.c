@@ -1,0 +1,25 @@
+/* A job in which one rank fails mid-run, after traffic, while the others
+ * wait for it in MPI: `abort` (rank 1 calls MPI_Abort with 3) or `kill`
+ * (rank 1 is killed by SIGKILL). The launcher ends the job either way; the
+ * shim must neither hang it nor change its exit status, and leave no file. */
+#include <mpi.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank, size, x = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MPI_Sendrecv(&rank, 1, MPI_INT, (rank + 1) % size, 0, &x, 1, MPI_INT, (rank + size - 1) % size, 0, MPI_COMM_WORLD,
+               MPI_STATUS_IGNORE);
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 1) {
+    if (argc > 1 && strcmp(argv[1], "kill") == 0) kill(getpid(), SIGKILL);
+    MPI_Abort(MPI_COMM_WORLD, 3);
+  }
+  MPI_Recv(&x, 1, MPI_INT, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* never sent */
+  MPI_Finalize();
+  return 0;
+}
