@@ -49,6 +49,13 @@ TEST(Machine, HwlocTreeGivesLogicalIndices) {
   EXPECT_EQ(t.pus[13].pu_in_package, 1);
   EXPECT_EQ(t.core_pus[6], (std::vector<int>{12, 13}));
   expect_error([] { load_node_type("package:2 kore:6", "m.toml", 9); }, 9, "bad hwloc synthetic");
+  // Widths are checked before hwloc builds the tree (8,192 packages took it
+  // over a minute): at most 1,024 objects a level and 4,096 PUs a node.
+  expect_error([] { load_node_type("package:8192 core:1", "m.toml", 4); }, 4,
+               "has a level of 8192 objects; rankmap takes up to 1024 a level");
+  expect_error([] { load_node_type("package:8 core:512 pu:2", "m.toml", 4); }, 4,
+               "has more than 4096 PUs; rankmap takes up to 4096 a node");
+  EXPECT_EQ(load_node_type("package:2 core:1024 pu:2", "m.toml", 4).pus.size(), 4096u);
 }
 
 TEST(Machine, ExplicitCoordinatesAndMesh) {

@@ -2,6 +2,8 @@
 // errno convention becomes rankmap::Error here.
 #include <hwloc.h>
 
+#include <algorithm>
+#include <cctype>
 #include <map>
 #include <memory>
 
@@ -23,6 +25,30 @@ std::string with_pu_level(const std::string& spec) {
 
 int logical_or_zero(hwloc_obj_t obj) { return obj ? static_cast<int>(obj->logical_index) : 0; }
 
+// hwloc builds synthetic trees in time that grows fast with a level's width
+// (8,192 packages took over a minute, 16,384 cores three): the widths are
+// checked before hwloc sees them. No node has more PUs than this.
+constexpr unsigned long long kMaxPus = 4096, kMaxLevelWidth = 1024;
+
+void check_synthetic_size(const std::string& spec, const std::string& source, std::size_t line) {
+  unsigned long long pus = 1;
+  for (std::size_t at = spec.find(':'); at != std::string::npos; at = spec.find(':', at + 1)) {
+    unsigned long long width = 0;
+    std::size_t digits = 0;
+    for (std::size_t i = at + 1; i < spec.size() && std::isdigit(static_cast<unsigned char>(spec[i])) && width <= kMaxPus;
+         ++i, ++digits)
+      width = width * 10 + static_cast<unsigned long long>(spec[i] - '0');
+    if (digits == 0) continue;  // an attribute, not a level's width
+    if (width > kMaxLevelWidth)
+      throw Error(source, line, "hwloc description '" + spec + "' has a level of " + std::to_string(width) +
+                                    " objects; rankmap takes up to " + std::to_string(kMaxLevelWidth) + " a level");
+    pus *= std::max(width, 1ULL);
+    if (pus > kMaxPus)
+      throw Error(source, line, "hwloc description '" + spec + "' has more than " + std::to_string(kMaxPus) +
+                                    " PUs; rankmap takes up to " + std::to_string(kMaxPus) + " a node");
+  }
+}
+
 }  // namespace
 
 NodeType load_node_type(const std::string& hwloc_spec, const std::string& source,
@@ -35,7 +61,8 @@ NodeType load_node_type(const std::string& hwloc_spec, const std::string& source
     const std::string path = hwloc_spec.substr(4);
     if (hwloc_topology_set_xml(raw, path.c_str()) != 0)
       throw Error(source, line, "cannot read hwloc XML '" + path + "'");
-  } else if (hwloc_topology_set_synthetic(raw, with_pu_level(hwloc_spec).c_str()) != 0) {
+  } else if (check_synthetic_size(hwloc_spec, source, line),
+             hwloc_topology_set_synthetic(raw, with_pu_level(hwloc_spec).c_str()) != 0) {
     throw Error(source, line,
                 "bad hwloc synthetic description '" + hwloc_spec +
                     "' (expected e.g. \"package:2 core:6 pu:2\")");
