@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -379,4 +380,145 @@ TEST(CApi, ContextFromFileAndMachineFromText) {
   EXPECT_EQ(std::string(err.message).rfind("ranks_per_node", 0), 0u) << err.message;
   EXPECT_EQ(rankmap_allocation_create(a.machine, "node[00-31],nodeX", 0, 0, &other, &err), RANKMAP_ERR_INPUT);
   EXPECT_EQ(std::string(err.message).rfind("hostlist: unknown host 'nodeX'", 0), 0u) << err.message;
+}
+
+// Every entry point, every pointer argument NULL in turn and every number
+// out of range: RANKMAP_ERR_ARGUMENT (or the documented NULL / 0), the
+// message naming the argument, no handle made, and nothing written to the
+// caller's arrays. The handles are valid otherwise, so each call fails for
+// the one reason given.
+TEST(CApi, EveryEntryPointRefusesBadArguments) {
+  Handles h;
+  open_desmos(h);
+  use_twelve_ranks(h);
+  rankmap_error err{};
+  const auto refused = [&](rankmap_status status, const char* says) {
+    EXPECT_EQ(status, RANKMAP_ERR_ARGUMENT) << says << ": " << err.message;
+    EXPECT_EQ(err.status, RANKMAP_ERR_ARGUMENT);
+    EXPECT_NE(std::strstr(err.message, says), nullptr) << err.message;
+    err = rankmap_error{};
+  };
+  rankmap_machine* m = reinterpret_cast<rankmap_machine*>(&err);  // not NULL: must be reset
+  refused(rankmap_machine_load(nullptr, &m, &err), "path is NULL");
+  EXPECT_EQ(m, nullptr);
+  refused(rankmap_machine_load(kDesmos.c_str(), nullptr, &err), "out is NULL");
+  refused(rankmap_machine_parse(nullptr, &m, &err), "NULL");
+  refused(rankmap_machine_parse("", nullptr, &err), "out is NULL");
+  refused(rankmap_machine_create(nullptr, &m, &err), "spec is NULL");
+  const int dims[] = {2, 2}, bad_dims[] = {2, -2};
+  const rankmap_node_group group{"n[0-3]", "core:2"};
+  rankmap_machine_spec spec{2, dims, nullptr, 100, 400, 400, 1, &group};
+  refused(rankmap_machine_create(&spec, nullptr, &err), "out is NULL");
+  for (const int nd : {0, 7, -1}) {
+    spec.ndims = nd;
+    refused(rankmap_machine_create(&spec, &m, &err), "ndims");
+  }
+  spec.ndims = 2, spec.dims = nullptr;
+  refused(rankmap_machine_create(&spec, &m, &err), "dims");
+  spec.dims = bad_dims;
+  EXPECT_NE(rankmap_machine_create(&spec, &m, &err), RANKMAP_OK);
+  spec.dims = dims, spec.groups = nullptr;
+  refused(rankmap_machine_create(&spec, &m, &err), "groups");
+  spec.groups = &group, spec.ngroups = -1;
+  refused(rankmap_machine_create(&spec, &m, &err), "ngroups");
+  spec.ngroups = 1;
+  const rankmap_node_group no_hosts{nullptr, "core:2"};
+  spec.groups = &no_hosts;
+  refused(rankmap_machine_create(&spec, &m, &err), "hosts");
+  EXPECT_EQ(m, nullptr);
+
+  rankmap_graph* g = nullptr;
+  refused(rankmap_graph_load(nullptr, &g, &err), "path is NULL");
+  refused(rankmap_graph_load(kStencil.c_str(), nullptr, &err), "out is NULL");
+  const uint64_t offsets[] = {0, 1, 1};
+  const uint32_t targets[] = {1};
+  const uint64_t bytes[] = {8};
+  refused(rankmap_graph_create_csr(2, nullptr, targets, bytes, nullptr, &g, &err), "offsets is NULL");
+  refused(rankmap_graph_create_csr(2, offsets, nullptr, bytes, nullptr, &g, &err), "targets is NULL");
+  refused(rankmap_graph_create_csr(2, offsets, targets, nullptr, nullptr, &g, &err), "bytes is NULL");
+  refused(rankmap_graph_create_csr(2, offsets, targets, bytes, nullptr, nullptr, &err), "out is NULL");
+  EXPECT_EQ(g, nullptr);
+  EXPECT_EQ(rankmap_graph_ranks(nullptr), 0u);
+
+  rankmap_allocation* a = nullptr;
+  refused(rankmap_allocation_create(nullptr, nullptr, 0, 0, &a, &err), "machine is NULL");
+  refused(rankmap_allocation_create(h.machine, nullptr, 0, 0, nullptr, &err), "out is NULL");
+  refused(rankmap_allocation_create(h.machine, nullptr, -1, 0, &a, &err), "ranks_per_node");
+  EXPECT_EQ(a, nullptr);
+  EXPECT_EQ(rankmap_allocation_nodes(nullptr), 0u);
+  EXPECT_EQ(rankmap_allocation_slots(nullptr), 0u);
+  EXPECT_EQ(rankmap_allocation_host(nullptr, 0), nullptr);
+  EXPECT_EQ(rankmap_allocation_host(h.allocation, 8), nullptr);  // nodes 0 to 7
+  EXPECT_STREQ(rankmap_allocation_host(h.allocation, 7), "node07");
+
+  rankmap_context* c = nullptr;
+  refused(rankmap_context_create("fast", 1, nullptr, &err), "out is NULL");
+  refused(rankmap_context_load(nullptr, &c, &err), "path is NULL");
+  refused(rankmap_context_load("x.toml", nullptr, &err), "out is NULL");
+  refused(rankmap_context_set_oversubscribe(nullptr, 1, &err), "context is NULL");
+  EXPECT_EQ(c, nullptr);
+
+  // The mapping calls: each handle and array NULL in turn, ranks 0 and
+  // ranks other than the graph's; the caller's arrays stay untouched.
+  std::vector<int32_t> host(12, -7), cpu(12, -7);
+  const auto untouched = [&] {
+    EXPECT_TRUE(std::all_of(host.begin(), host.end(), [](int32_t v) { return v == -7; }));
+    EXPECT_TRUE(std::all_of(cpu.begin(), cpu.end(), [](int32_t v) { return v == -7; }));
+  };
+  refused(rankmap_map(nullptr, h.machine, h.allocation, h.context, 12, host.data(), cpu.data(), &err), "graph is NULL");
+  refused(rankmap_map(h.graph, nullptr, h.allocation, h.context, 12, host.data(), cpu.data(), &err), "machine is NULL");
+  refused(rankmap_map(h.graph, h.machine, nullptr, h.context, 12, host.data(), cpu.data(), &err), "allocation is NULL");
+  refused(rankmap_map(h.graph, h.machine, h.allocation, nullptr, 12, host.data(), cpu.data(), &err), "context is NULL");
+  refused(rankmap_map(h.graph, h.machine, h.allocation, h.context, 12, nullptr, cpu.data(), &err), "host is NULL");
+  refused(rankmap_map(h.graph, h.machine, h.allocation, h.context, 12, host.data(), nullptr, &err), "cpu is NULL");
+  refused(rankmap_map(h.graph, h.machine, h.allocation, h.context, 0, host.data(), cpu.data(), &err), "ranks is 0");
+  refused(rankmap_map(h.graph, h.machine, h.allocation, h.context, 13, host.data(), cpu.data(), &err), "ranks is 13");
+  refused(rankmap_map_block(nullptr, h.allocation, 12, host.data(), cpu.data(), &err), "graph is NULL");
+  refused(rankmap_map_block(h.graph, nullptr, 12, host.data(), cpu.data(), &err), "allocation is NULL");
+  refused(rankmap_map_block(h.graph, h.allocation, 12, nullptr, cpu.data(), &err), "host is NULL");
+  refused(rankmap_map_block(h.graph, h.allocation, 12, host.data(), nullptr, &err), "cpu is NULL");
+  refused(rankmap_map_block(h.graph, h.allocation, 11, host.data(), cpu.data(), &err), "ranks is 11");
+  untouched();
+
+  ASSERT_EQ(rankmap_map_block(h.graph, h.allocation, 12, host.data(), cpu.data(), &err), RANKMAP_OK);
+  rankmap_scores s{};
+  refused(rankmap_evaluate(nullptr, h.machine, h.allocation, 12, host.data(), cpu.data(), &s, &err), "graph is NULL");
+  refused(rankmap_evaluate(h.graph, nullptr, h.allocation, 12, host.data(), cpu.data(), &s, &err), "machine is NULL");
+  refused(rankmap_evaluate(h.graph, h.machine, nullptr, 12, host.data(), cpu.data(), &s, &err), "allocation is NULL");
+  refused(rankmap_evaluate(h.graph, h.machine, h.allocation, 12, nullptr, cpu.data(), &s, &err), "host is NULL");
+  refused(rankmap_evaluate(h.graph, h.machine, h.allocation, 12, host.data(), nullptr, &s, &err), "cpu is NULL");
+  refused(rankmap_evaluate(h.graph, h.machine, h.allocation, 12, host.data(), cpu.data(), nullptr, &err), "scores is NULL");
+  refused(rankmap_evaluate(h.graph, h.machine, h.allocation, 0, host.data(), cpu.data(), &s, &err), "ranks is 0");
+  host[3] = -1;
+  refused(rankmap_evaluate(h.graph, h.machine, h.allocation, 12, host.data(), cpu.data(), &s, &err), "host[3] = -1");
+  host[3] = 0, cpu[3] = -1;
+  refused(rankmap_evaluate(h.graph, h.machine, h.allocation, 12, host.data(), cpu.data(), &s, &err), "cpu[3] = -1");
+  cpu[3] = 2 * 3;  // back to block's: node 0's fourth core
+  double gain = 42;
+  refused(rankmap_predict_gain(h.graph, h.machine, h.allocation, 12, host.data(), cpu.data(), 0.5, nullptr, &err),
+          "gain is NULL");
+  for (const double p : {-0.1, 1.1, std::nan("")})
+    refused(rankmap_predict_gain(h.graph, h.machine, h.allocation, 12, host.data(), cpu.data(), p, &gain, &err),
+            "p_mpi");
+  EXPECT_EQ(gain, 42);
+  test::TempDir dir;
+  const std::string out = (dir.path() / "x.rf").string();
+  refused(rankmap_write_launch_file(nullptr, h.allocation, 12, host.data(), cpu.data(), "openmpi", out.c_str(), &err),
+          "machine is NULL");
+  refused(rankmap_write_launch_file(h.machine, nullptr, 12, host.data(), cpu.data(), "openmpi", out.c_str(), &err),
+          "allocation is NULL");
+  refused(rankmap_write_launch_file(h.machine, h.allocation, 12, nullptr, cpu.data(), "openmpi", out.c_str(), &err),
+          "host is NULL");
+  refused(rankmap_write_launch_file(h.machine, h.allocation, 12, host.data(), nullptr, "openmpi", out.c_str(), &err),
+          "cpu is NULL");
+  refused(rankmap_write_launch_file(h.machine, h.allocation, 12, host.data(), cpu.data(), nullptr, out.c_str(), &err),
+          "format is NULL");
+  refused(rankmap_write_launch_file(h.machine, h.allocation, 12, host.data(), cpu.data(), "openmpi", nullptr, &err),
+          "path is NULL");
+  refused(rankmap_write_launch_file(h.machine, h.allocation, 0, host.data(), cpu.data(), "openmpi", out.c_str(), &err),
+          "ranks is 0");
+  EXPECT_FALSE(std::filesystem::exists(out));
+  // The frees take NULL.
+  rankmap_machine_free(nullptr), rankmap_graph_free(nullptr), rankmap_allocation_free(nullptr),
+      rankmap_context_free(nullptr);
 }
