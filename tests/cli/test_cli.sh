@@ -362,6 +362,10 @@ expect_error "coordinates overflow" "overflow.toml:3: 'dims' make more than 1677
 expect_error "hostlist to 2^64-1" "unknown host 'node18446744073709551615'" x.rank -- map good.mtx "${m[@]}" --nodes 'node[18446744073709551615]' -o x.rank
 expect_error "hostlist of 10^8 hosts" "more than 10000000 hosts" x.rank -- map good.mtx "${m[@]}" --nodes 'a[0-999]b[0-999]c[0-99]' -o x.rank
 expect_error "hostlist range to 2^64-1" "is too large" x.rank -- map good.mtx "${m[@]}" --nodes 'n[0-18446744073709551615]' -o x.rank
+printf '[network]\ndims = [2]\nt_hop_ns = 1\nt_inj_ns = 1\nt_ej_ns = 1\n[[nodes]]\nhosts = "n[0-1]"\nhwloc = "package:8192 core:1"\n' >wide.toml
+expect_error "hwloc of 8,192 packages" "wide.toml:8: hwloc description 'package:8192 core:1' has a level of 8192 objects" none -- inspect wide.toml
+python3 -c "print(''.join('node%02d:1 binding=user:%s\\n' % (i, '+'.join(['0-1000000'] * 300)) for i in range(16)), end='')" >wide.mf
+expect_error "MPICH binding of 10^6 CPUs" "wide.mf:1: more than 65536 CPU numbers in one list" none -- eval good.mtx -m "$desmos" --mapping wide.mf --mapping-format mpich
 
 # Counts a header claims are checked against the file before any allocation.
 printf '%%%%MatrixMarket matrix coordinate integer general\n3 3 4611686018427387904\n1 2 5\n' >claims.mtx
