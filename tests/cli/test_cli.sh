@@ -355,6 +355,8 @@ ls -A | grep -q '\.tmp\.' && bad "temporary files left: $(ls -A | grep '\.tmp\.'
 # Issue 16's crashers and runaway inputs: one line, exit 1, no output.
 printf '0,40,10\n1,0,5\n# ranks=2\n' >late-ranks.csv
 expect_error "ranks= after the edges" "late-ranks.csv:3: ranks=2 but an edge above names rank 40" x.rank -- map late-ranks.csv "${m[@]}" -o x.rank
+printf '0,1,5\n0051,2110110617,1\n' >far-rank.csv
+expect_error "a rank id of 2*10^9 in a small file" "far-rank.csv:2: rank 2110110617 in a file of 24 bytes: at most 1050112 ranks" x.rank -- map far-rank.csv "${m[@]}" -o x.rank
 printf '# ranks=4294967297\n0,1,5\n' >huge-ranks.csv
 expect_error "ranks= beyond 2^31" "huge-ranks.csv:1: ranks=4294967297 is out of range (1 to 2147483647)" x.rank -- map huge-ranks.csv "${m[@]}" -o x.rank
 printf 'name = "x"\n[network]\ndims = [65536, 65536, 65536, 65536]\nt_hop_ns = 1\nt_inj_ns = 1\nt_ej_ns = 1\n[[nodes]]\nhosts = "n1"\ncoords = [[0,0,0,1]]\nhwloc = "core:1"\n' >overflow.toml

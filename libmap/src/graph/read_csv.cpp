@@ -55,6 +55,12 @@ Graph read_csv(std::string_view text, const std::string& source) {
     const std::uint64_t dst = parse_count(cells[1], in, "a receiver rank");
     if (src >= kMaxRanks || dst >= kMaxRanks)
       in.fail("rank " + std::to_string(std::max(src, dst)) + " is out of range (0 to " + std::to_string(kMaxRanks - 1) + ")");
+    // Ranks below the largest named are all allocated, as silent ones: the
+    // bound of a declared count holds here too ("0,2110110617,1" once
+    // asked for 17 GB).
+    if (std::max(src, dst) >= 64 * text.size() + (1u << 20))
+      in.fail("rank " + std::to_string(std::max(src, dst)) + " in a file of " + std::to_string(text.size()) +
+              " bytes: at most " + std::to_string(64 * text.size() + (1u << 20)) + " ranks");
     if (declared && std::max(src, dst) >= declared)
       in.fail("rank " + std::to_string(std::max(src, dst)) + " is beyond the declared ranks=" + std::to_string(declared));
     const std::uint64_t bytes = parse_bytes(cells[2], in, "a byte count");
