@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "core/toml_integer.hpp"
 #include "rankmap/error.hpp"
 #include "rankmap/hostlist.hpp"
 #include "rankmap/io.hpp"
@@ -69,7 +70,7 @@ class Reader {
 
   // A positive whole number no larger than `most`.
   int count(const toml::node& n, const std::string& key, std::int64_t most) {
-    auto v = n.value<std::int64_t>();
+    auto v = detail::toml_integer(n);
     if (!n.is_integer() || !v || *v < 1 || *v > most)
       fail(line_of(n), "'" + key + "' must be a whole number from 1 to " + std::to_string(most));
     return static_cast<int>(*v);
@@ -117,7 +118,7 @@ class Reader {
                                std::to_string(dims->size()));
     std::size_t coords = 1;
     for (const auto& d : *dims) {
-      auto v = d.value<std::int64_t>();
+      auto v = detail::toml_integer(d);
       if (!d.is_integer() || !v || *v < 1 || *v > 1'000'000)
         fail(line_of(d), "each of 'dims' must be a whole number from 1 to 1000000");
       net.dims.push_back(static_cast<int>(*v));
@@ -319,7 +320,7 @@ class Reader {
       fail(line_of(n), "each coordinate must list " + std::to_string(net.dims.size()) + " numbers");
     std::vector<int> c;
     for (std::size_t d = 0; d < a->size(); ++d) {
-      auto v = (*a)[d].value<std::int64_t>();
+      auto v = detail::toml_integer((*a)[d]);
       if (!(*a)[d].is_integer() || !v || *v < 0 || *v >= net.dims[d])
         fail(line_of((*a)[d]), "coordinate " + std::to_string(d) + " must be from 0 to " +
                                    std::to_string(net.dims[d] - 1));

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "core/toml_integer.hpp"
 #include "rankmap/error.hpp"
 #include "rankmap/io.hpp"
 
@@ -137,7 +138,7 @@ class ContextReader {
     }
   }
   std::int64_t integer(const toml::node& n, const char* key, std::int64_t lo, std::int64_t hi) {
-    auto v = n.value<std::int64_t>();
+    auto v = detail::toml_integer(n);
     if (!n.is_integer() || !v || *v < lo || *v > hi)
       fail(n, std::string("'") + key + "' must be a whole number from " + std::to_string(lo) + " to " + std::to_string(hi));
     return *v;
