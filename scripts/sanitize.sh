@@ -1,18 +1,44 @@
 #!/usr/bin/env bash
-# The unit and command-line tests under AddressSanitizer and UBSan, in a
-# build directory of their own (build-asan). MPI jobs are left out: the
-# sanitizer runtime and the MPI runtimes do not mix; the CLI test's
-# `rankmap profile` checks use the regular build's shim (scripts/build.sh
-# first). About 17 minutes to build on two cores, which is why CI does not
-# run it yet (issue 16, point 5). Exits non-zero on any finding.
+# The unit tests, the command-line tests and every fuzz corpus under
+# AddressSanitizer and UBSan (clang), in a build directory of their own
+# (build-sanitize), which scripts/fuzz.sh reuses for its libFuzzer
+# harnesses. MPI jobs are left out: the sanitizer runtime and the MPI
+# runtimes do not mix; the CLI test's `rankmap profile` checks use the
+# regular build's shim (scripts/build.sh first). scripts/test.sh, and so
+# CI, runs it. Exits non-zero on any finding.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-flags="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" \
-  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null
-cmake --build build-asan -j2 --target rankmap_unit_tests rankmap_cli
-export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-export LSAN_OPTIONS=suppressions=$PWD/scripts/sanitizers.supp:print_suppressions=0
-export RANKMAP_SHIM_DIR=$PWD/build/lib
-build-asan/tests/rankmap_unit_tests
-bash tests/cli/test_cli.sh build-asan/cli/rankmap "$PWD"
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=$root/build-sanitize
+command -v clang++ >/dev/null || { echo "sanitize.sh: clang++ not found (scripts/setup.sh installs it)" >&2; exit 2; }
+# The library is instrumented for libFuzzer's coverage too (fuzzer-no-link:
+# one build serves the tests and the fuzzers), and links the sanitizers'
+# shared runtime, as it is a shared library built with --no-undefined.
+runtime=$(dirname "$(clang++ -print-file-name=libclang_rt.asan-x86_64.so)")
+sanitize="-fsanitize=address,undefined -shared-libsan"
+flags="$sanitize -fsanitize=fuzzer-no-link -fno-sanitize-recover=undefined -fno-omit-frame-pointer -O1 -gline-tables-only"
+link="$sanitize -Wl,-rpath,$runtime"  # gtest's test discovery runs the tests while building
+mkdir -p "$build"
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Debug -DRANKMAP_LIBFUZZER=ON \
+  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+  -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_SHARED_LINKER_FLAGS="$link" \
+  -DCMAKE_EXE_LINKER_FLAGS="$link" >"$build/configure.log" 2>&1 ||
+  { cat "$build/configure.log"; exit 2; }
+harnesses=(graph_mtx graph_graph graph_grf graph_csv profile machine hostlist context
+           launch_openmpi launch_mpich launch_slurm launch_mvapich launch_intelmpi launch_csv)
+targets=("${harnesses[@]/#/fuzz_}")
+[ "${1:-}" = --fuzzers-only ] || targets+=(rankmap_unit_tests rankmap_cli)
+cmake --build "$build" -j2 --target "${targets[@]}" >"$build/build.log" 2>&1 || { tail -40 "$build/build.log"; exit 2; }
+[ "${1:-}" = --fuzzers-only ] && exit 0
+
+# verify_asan_link_order: the runtime is shared and comes after libc here.
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:verify_asan_link_order=0
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export LSAN_OPTIONS=suppressions=$root/scripts/sanitizers.supp:print_suppressions=0
+export RANKMAP_SHIM_DIR=$root/build/lib
+"$build/tests/rankmap_unit_tests" --gtest_brief=1
+bash "$root/tests/cli/test_cli.sh" "$build/cli/rankmap" "$root"
+for h in "${harnesses[@]}"; do
+  "$build/tests/fuzz/fuzz_$h" -runs=0 -timeout=10 -rss_limit_mb=2048 "$root/tests/fuzz/corpus/$h" \
+    >"$build/$h.replay.log" 2>&1 || { tail -30 "$build/$h.replay.log"; echo "sanitize.sh: fuzz_$h: FOUND"; exit 1; }
+done
+echo "sanitize.sh: unit tests, CLI tests and ${#harnesses[@]} fuzz corpora clean under ASan and UBSan"

@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test (unit tests, the
-# command line, real Open MPI and MPICH launches). Exits non-zero on failure.
+# command line, real Open MPI and MPICH launches), then the unit and
+# command-line tests and the fuzz corpora again under AddressSanitizer and
+# UBSan (scripts/sanitize.sh). Exits non-zero on failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 scripts/build.sh
 cd build
 ctest --output-on-failure -j2 --timeout 600
+cd ..
+scripts/sanitize.sh
