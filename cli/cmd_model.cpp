@@ -105,7 +105,7 @@ int run_formula(const ModelOptions& o) {
   return 0;
 }
 
-// The seed paper's scenarios (shared/domain.md), Desmos latencies.
+// The seed paper's scenarios (docs/design.md, "The gain model"), Desmos latencies.
 struct Scenario {
   const char* name;
   std::vector<int> dims;

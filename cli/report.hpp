@@ -37,7 +37,7 @@ struct Prediction {
   std::string model;
 };
 
-// The report of design.md: the mapping's keys, `baseline` with the same keys
+// The report of docs/formats.md: the mapping's keys, `baseline` with the same keys
 // for the baseline (block unless named), `map_seconds`, and `predicted_gain`
 // (null without p_mpi).
 nlohmann::ordered_json report_json(const Metrics& mapping, const Metrics& baseline, double map_seconds,

@@ -1,4 +1,4 @@
-// The gain model against hand-worked values (shared/domain.md) and a
+// The gain model against hand-worked values (docs/design.md) and a
 // brute-force mean distance.
 #include <gtest/gtest.h>
 
@@ -26,7 +26,7 @@ double percent(double x) { return std::round(x * 1000) / 10; }
 
 }  // namespace
 
-// domain.md: p_mpi 0.30, 850/129 ns, d = diameter: 10.4 %, 14.4 %, 14.4 %.
+// docs/design.md: p_mpi 0.30, 850/129 ns, d = diameter: 10.4 %, 14.4 %, 14.4 %.
 TEST(SeedGain, DomainWorkedValuesWithTheDiameter) {
   EXPECT_EQ(percent(seed_gain(torus({4, 2, 2, 2}), 0.30)), 10.4);
   EXPECT_EQ(percent(seed_gain(torus({8, 8}), 0.30)), 14.4);

@@ -35,7 +35,7 @@ TEST(Stencil, PeriodicSizeTwoSendsTwice) {
   EXPECT_EQ(g.msgs[0], 2u);
 }
 
-// The worked values of shared/domain.md: p_mpi 0.30, t_inj + t_ej = 850 ns,
+// The worked values of docs/design.md: p_mpi 0.30, t_inj + t_ej = 850 ns,
 // t_hop = 129 ns, d the diameter before and 1 after.
 TEST(Gain, DomainWorkedValues) {
   Network net;

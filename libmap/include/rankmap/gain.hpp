@@ -1,4 +1,4 @@
-// The gain model of shared/domain.md: what a better mapping buys.
+// The gain model (docs/design.md): what a better mapping buys.
 //
 //   T(d) = t_inj + t_ej + t_hop * d            zero-byte message time, d hops
 //   measured:  gain of B over A = p_mpi * (T_A - T_B) / T_A

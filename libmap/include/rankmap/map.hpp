@@ -1,4 +1,4 @@
-// rankmap::map: the mapping engine (shared/design.md, "Stages of map()").
+// rankmap::map: the mapping engine (docs/design.md, "The engine").
 //  1. Between nodes: partition the ranks into one part per node, each the
 //     size of its node's slots (METIS k-way, recursive bisection with the
 //     torus, or Scotch).

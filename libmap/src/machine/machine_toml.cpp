@@ -1,4 +1,4 @@
-// The machine description in TOML (shared/design.md, "Machine description").
+// The machine description in TOML (docs/formats.md, "Machine").
 #include <toml++/toml.h>
 
 #include <cmath>
