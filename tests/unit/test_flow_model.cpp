@@ -245,6 +245,23 @@ TEST(FlowModel, CollectiveRoundsFollowTheButterfly) {
   EXPECT_DOUBLE_EQ(chains.slowest_ns, 900 + 900 + 1000);
 }
 
+// Past kMaxCollectiveSends recorded sends the rounds are not replayed:
+// the butterfly's records plus a million empty ones read as chains again.
+TEST(FlowModel, CollectiveRoundsFallBackToChainsPastTheLimit) {
+  const Machine m = test::make_machine("[8]", "", "n[0-7]");
+  const Allocation a = make_allocation(m, {});
+  const Mapping map{{{0, 0}, {1, 0}, {2, 0}, {5, 0}}};
+  std::vector<CollectiveCalls> calls = butterfly();
+  CollectiveCalls many;
+  many.algorithm = "neighbour", many.calls = 1;
+  many.sends.assign(kMaxCollectiveSends, {0, 1, 0, 1});
+  calls.push_back(std::move(many));
+  const FlowTimes t = flow_times(edges(4, {{1, 0, 0, 1}}), butterfly_graph(), m, a, map, &calls);
+  ASSERT_TRUE(t.computed);
+  EXPECT_FALSE(t.rounds);
+  EXPECT_DOUBLE_EQ(t.slowest_ns, 900 + 900 + 1000);
+}
+
 // One round shares the links: an all-to-all of 1,000 B blocks among ranks
 // on nodes 0, 1 and 2 of a 4-ring, 1 B/ns. The 1-hop messages (0->1, 1->0,
 // 1->2, 2->1) start at 900 ns at half rate (each shares a NIC with

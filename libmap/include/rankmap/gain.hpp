@@ -138,12 +138,16 @@ struct FlowTimes {
   bool rounds = false;              // collectives replayed by rounds, not chains
 };
 inline constexpr std::size_t kMaxFlowsPerPhase = std::size_t{1} << 17;
+// Past this many recorded collective sends (all ranks, rounds and
+// algorithms), collectives are read as chains, not replayed by rounds.
+inline constexpr std::size_t kMaxCollectiveSends = std::size_t{1} << 20;
 // SMPI's detached-send threshold (smpi/send-is-detached-thresh): smaller
 // sends are buffered, this size and larger wait; Open MPI's TCP eager limit.
 inline constexpr double kEagerLimitBytes = 65536;
 // `collective` may be empty (a graph without traffic kinds is all p2p).
 // `calls`: the profile's call records (Profile::calls, when complete), or
-// null for chains; records naming ranks outside the mapping are ignored.
+// null for chains; records naming ranks outside the mapping, or more than
+// kMaxCollectiveSends sends, are ignored (chains again).
 FlowTimes flow_times(const Graph& p2p, const Graph& collective, const Machine& machine,
                      const Allocation& allocation, const Mapping& mapping,
                      const std::vector<CollectiveCalls>* calls = nullptr);

@@ -37,15 +37,18 @@ std::vector<Flow> flows_of(const Graph& graph, const Machine& machine, const det
   return flows;
 }
 
-// Whether every record names ranks of the mapping.
+// Whether every record names ranks of the mapping, and the rounds hold few
+// enough messages to replay (past that, collectives stay chains).
 bool usable(const std::vector<CollectiveCalls>* calls, std::size_t ranks) {
   if (!calls || calls->empty()) return false;
+  std::size_t sends = 0;
   for (const CollectiveCalls& c : *calls) {
     if (c.rank >= ranks || c.calls == 0) return false;
     for (const CollectiveCalls::Send& s : c.sends)
       if (s.peer >= ranks) return false;
+    sends += c.sends.size();
   }
-  return true;
+  return sends <= kMaxCollectiveSends;
 }
 
 }  // namespace
