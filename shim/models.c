@@ -1,6 +1,8 @@
 /* Collectives as rank-to-rank traffic: what the calling rank sends under the
- * algorithm an MPI library typically picks (docs/profile-format.md lists
- * them; tests/shim/expected.py implements them a second time). Each rank
+ * algorithm an MPI library typically picks, Open MPI 4.1's fixed decision
+ * where the rounds depend on it (Alltoall, Barrier), with each send's
+ * round (docs/profile-format.md lists them; tests/shim/check_profile.py
+ * implements them a second time). Each rank
  * records only its own sends, so the whole job adds up without any
  * exchange. Inter-communicators: every rank sends straight to the remote
  * group (linear), as their collectives have no tree over both groups. */
