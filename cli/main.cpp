@@ -6,11 +6,12 @@
 
 #include "commands.hpp"
 #include "rankmap/error.hpp"
+#include "rankmap/rankmap.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"rankmap: place MPI ranks on torus machines so that heavy talkers sit close",
                "rankmap"};
-  app.set_version_flag("--version", "rankmap " RANKMAP_VERSION);
+  app.set_version_flag("--version", std::string("rankmap ") + rankmap_version());  // the library's, one version
   app.require_subcommand(1);
   app.footer("Run 'rankmap COMMAND --help' for the options of a command.");
 

@@ -10,19 +10,12 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$root/build-sanitize
 command -v clang++ >/dev/null || { echo "sanitize.sh: clang++ not found (scripts/setup.sh installs it)" >&2; exit 2; }
-# The library is instrumented for libFuzzer's coverage too (fuzzer-no-link:
-# one build serves the tests and the fuzzers), and links the sanitizers'
-# shared runtime, as it is a shared library built with --no-undefined.
-runtime=$(dirname "$(clang++ -print-file-name=libclang_rt.asan-x86_64.so)")
-sanitize="-fsanitize=address,undefined -shared-libsan"
-flags="$sanitize -fsanitize=fuzzer-no-link -fno-sanitize-recover=undefined -fno-omit-frame-pointer -O1 -gline-tables-only"
-link="$sanitize -Wl,-rpath,$runtime"  # gtest's test discovery runs the tests while building
+# The build is CMakePresets.json's `sanitize`: the library instrumented for
+# libFuzzer's coverage too (one build serves the tests and the fuzzers),
+# linking the sanitizers' shared runtime, as it is a shared library built
+# with --no-undefined (rpath: Debian 12's clang 14).
 mkdir -p "$build"
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Debug -DRANKMAP_LIBFUZZER=ON \
-  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
-  -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_SHARED_LINKER_FLAGS="$link" \
-  -DCMAKE_EXE_LINKER_FLAGS="$link" >"$build/configure.log" 2>&1 ||
-  { cat "$build/configure.log"; exit 2; }
+cmake --preset sanitize -S "$root" >"$build/configure.log" 2>&1 || { cat "$build/configure.log"; exit 2; }
 harnesses=(graph_mtx graph_graph graph_grf graph_csv profile machine hostlist context
            launch_openmpi launch_mpich launch_slurm launch_mvapich launch_intelmpi launch_csv)
 targets=("${harnesses[@]/#/fuzz_}")

@@ -241,6 +241,9 @@ expect_error "launcher without --" "put '--' before the launcher" app.rmp -- pro
 expect_error "no subcommand" "A subcommand is required" out.rank --
 "$rankmap" >/dev/null 2>&1; [ $? -eq 1 ] && ok || bad "no subcommand exits 1"
 "$rankmap" --version >/dev/null && ok || bad "--version exits 0"
+# One version: the command prints the library's, which is the project's.
+project_version=$(sed -n 's/^project(rankmap VERSION \([0-9.]*\).*/\1/p' "$src/CMakeLists.txt")
+[ "$("$rankmap" --version)" = "rankmap $project_version" ] && ok || bad "--version: $("$rankmap" --version), project $project_version"
 # --help of map and eval names every graph format, the profile included.
 for cmd in map eval; do
   "$rankmap" $cmd --help | grep -qF "(.rmp .mtx .graph .grf .csv)" && ok || bad "$cmd --help lists the formats"
