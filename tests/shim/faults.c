@@ -1,7 +1,9 @@
-/* A job in which one rank fails mid-run, after traffic, while the others
- * wait for it in MPI: `abort` (rank 1 calls MPI_Abort with 3) or `kill`
- * (rank 1 is killed by SIGKILL). The launcher ends the job either way; the
- * shim must neither hang it nor change its exit status, and leave no file. */
+/* A job that fails mid-run, after traffic: `abort` (rank 1 calls MPI_Abort
+ * with 3 while the others wait for it in MPI), `kill` (rank 1 is killed by
+ * SIGKILL), or `all` (every rank is killed, before MPI_Finalize). The
+ * launcher ends the job either way; the shim must neither hang it nor
+ * change its exit status, and leave no file: it writes only at
+ * MPI_Finalize, through a rename. */
 #include <mpi.h>
 #include <signal.h>
 #include <string.h>
@@ -15,6 +17,7 @@ int main(int argc, char** argv) {
   MPI_Sendrecv(&rank, 1, MPI_INT, (rank + 1) % size, 0, &x, 1, MPI_INT, (rank + size - 1) % size, 0, MPI_COMM_WORLD,
                MPI_STATUS_IGNORE);
   MPI_Barrier(MPI_COMM_WORLD);
+  if (argc > 1 && strcmp(argv[1], "all") == 0) kill(getpid(), SIGKILL);
   if (rank == 1) {
     if (argc > 1 && strcmp(argv[1], "kill") == 0) kill(getpid(), SIGKILL);
     MPI_Abort(MPI_COMM_WORLD, 3);

@@ -21,11 +21,11 @@ case $mpi in
 esac
 case $program in
   traffic | unwritable | special | full) mpicc."$mpi" -O1 "$here/traffic.c" -o "$work/app" ;;
-  abort | killone) mpicc."$mpi" -O1 "$here/faults.c" -o "$work/app" ;;
+  abort | killone | dies) mpicc."$mpi" -O1 "$here/faults.c" -o "$work/app" ;;
   mismatch)
     other=$([ "$mpi" = openmpi ] && echo mpich || echo openmpi)
     mpicc."$other" -O1 "$here/traffic.c" -o "$work/app" 2>/dev/null ;;
-  partitioned | timing | dies) mpicc."$mpi" -O1 "$here/$program.c" -o "$work/app" ;;
+  partitioned | timing) mpicc."$mpi" -O1 "$here/$program.c" -o "$work/app" ;;
   threads) mpicc."$mpi" -O1 "$here/threads.c" -o "$work/app" -lpthread ;;
   fortran_mpif | fortran_f08) mpif90."$mpi" "$here/$program.f90" -o "$work/app" ;;
 esac
@@ -43,7 +43,7 @@ fi
 if [ "$program" = dies ]; then
   # Killed before MPI_Finalize: the launcher fails, and nothing is left in
   # the directory (the shim writes only at Finalize, through a rename).
-  if timeout 120 "$rankmap" profile --mpi "$mpi" -o app.rmp -- "${launch[@]}" ./app >out.txt 2>&1; then
+  if timeout 120 "$rankmap" profile --mpi "$mpi" -o app.rmp -- "${launch[@]}" ./app all >out.txt 2>&1; then
     cat out.txt; echo "the killed job reported success"; exit 1
   fi
   leftovers=$(ls -A | grep -v '^app$\|^out.txt$' || true)
