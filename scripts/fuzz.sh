@@ -13,8 +13,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
 [ $# -gt 0 ] && shift
 build=$root/build-sanitize
-all=(graph_mtx graph_graph graph_grf graph_csv profile machine hostlist context
-     launch_openmpi launch_mpich launch_slurm launch_mvapich launch_intelmpi launch_csv)
+all=($(ls "$root/tests/fuzz/corpus"))  # a corpus directory per harness
 harnesses=("$@")
 [ $# -gt 0 ] || harnesses=("${all[@]}")
 "$root/scripts/sanitize.sh" --fuzzers-only

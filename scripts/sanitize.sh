@@ -16,8 +16,7 @@ command -v clang++ >/dev/null || { echo "sanitize.sh: clang++ not found (scripts
 # with --no-undefined (rpath: Debian 12's clang 14).
 mkdir -p "$build"
 cmake --preset sanitize -S "$root" >"$build/configure.log" 2>&1 || { cat "$build/configure.log"; exit 2; }
-harnesses=(graph_mtx graph_graph graph_grf graph_csv profile machine hostlist context
-           launch_openmpi launch_mpich launch_slurm launch_mvapich launch_intelmpi launch_csv)
+harnesses=($(ls "$root/tests/fuzz/corpus"))  # a corpus directory per harness
 targets=("${harnesses[@]/#/fuzz_}")
 [ "${1:-}" = --fuzzers-only ] || targets+=(rankmap_unit_tests rankmap_cli)
 cmake --build "$build" -j2 --target "${targets[@]}" >"$build/build.log" 2>&1 || { tail -40 "$build/build.log"; exit 2; }

@@ -34,7 +34,8 @@ static size_t capacity, used;
 /* The group of the thread's current call; -1 when it is not recorded. */
 static __thread int current = -1;
 
-int rm_comm_slot(MPI_Comm comm, int* cached_slot) {
+/* The communicator's slot, numbered at its first collective (under lock). */
+static int comm_slot(MPI_Comm comm, int* cached_slot) {
   int* slot = comm == MPI_COMM_WORLD ? &world_slot : cached_slot;
   if (!slot) return -1;
   if (*slot < 0) *slot = next_slot++;
@@ -48,7 +49,7 @@ void rm_call_begin(MPI_Comm comm, const char* algorithm) {
   int* cached_slot = NULL;
   if (rm_comm_cached(comm, &c, &cached_slot) != 0) return;
   pthread_mutex_lock(&lock);
-  const int slot = rm_comm_slot(comm, cached_slot);
+  const int slot = comm_slot(comm, cached_slot);
   const uint64_t call = calls_so_far++;
   int g = 0;
   while (g < group_count && (groups[g].slot != slot || strcmp(groups[g].algorithm, algorithm) != 0)) ++g;

@@ -37,8 +37,9 @@ void rm_coll_gather(MPI_Comm comm, int root, int count, MPI_Datatype type) {
 void rm_coll_scatterv(MPI_Comm comm, int root, const int* counts, MPI_Datatype type) {
   rm_comm_info c;
   if (rm_comm(comm, &c) != 0) return;
+  /* The others send nothing, but the model records their call too. */
   if (c.is_inter ? root != MPI_ROOT : c.local_rank != root) {
-    if (rm_active()) rm_call_begin(comm, c.is_inter ? "inter_linear" : "scatter_linear"); /* a call that sends nothing */
+    rm_model_scatterv(comm, root, NULL);
     return;
   }
   uint64_t* bytes = block_bytes(comm, counts, NULL, type);

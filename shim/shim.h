@@ -173,7 +173,7 @@ void rm_model_bcast(MPI_Comm comm, int root, uint64_t bytes);
 void rm_model_reduce(MPI_Comm comm, int root, uint64_t bytes);
 void rm_model_allreduce(MPI_Comm comm, uint64_t bytes);
 void rm_model_gather(MPI_Comm comm, int root, uint64_t bytes);
-void rm_model_scatterv(MPI_Comm comm, int root, const uint64_t* bytes_to); /* bytes_to[size] at root */
+void rm_model_scatterv(MPI_Comm comm, int root, const uint64_t* bytes_to); /* bytes_to[size] at root, else NULL */
 void rm_model_scatter(MPI_Comm comm, int root, uint64_t bytes_each);
 void rm_model_allgatherv(MPI_Comm comm, const uint64_t* block); /* block[size]; intra-communicators */
 void rm_model_allgather(MPI_Comm comm, uint64_t bytes_each);
@@ -221,7 +221,6 @@ typedef struct {
 } rm_call_table;
 void rm_call_begin(MPI_Comm comm, const char* algorithm);
 void rm_call_step_to(int round, int world_dst, uint64_t bytes);
-int rm_comm_slot(MPI_Comm comm, int* cached_slot);
 rm_call_table rm_calls_take(void); /* at the end of the profile */
 void rm_calls_free(void);
 

@@ -1,5 +1,6 @@
 // The flow model of gain.hpp: exchange phases as max-min fair flows,
-// collectives as chains.
+// collectives replayed by rounds (collective_rounds.cpp) when the profile
+// records its calls, else as chains.
 #include <algorithm>
 #include <cstdint>
 #include <vector>
