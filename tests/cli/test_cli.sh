@@ -383,6 +383,10 @@ printf '3 9223372036854775808\n2\n1 3\n2\n' >wraps.graph
 expect_error "metis claiming 2^63 edges" "wraps.graph:1: the header announces 3 vertices and 9223372036854775808 edges" x.rank -- map wraps.graph "${m[@]}" -o x.rank
 printf '0\n2 4611686018427387904\n0 000\n1 1\n1 0\n' >arcs.grf
 expect_error "grf claiming absurd arcs" "arcs.grf:2: the header announces 2 vertices and 4611686018427387904 arcs" x.rank -- map arcs.grf "${m[@]}" -o x.rank
+printf 'rank 2147483647=node00 slot=0:0\n' >big.rf
+expect_error "rankfile rank 2^31-1" "big.rf:1: rank 2147483647 in a file of 32 bytes" none -- eval good.mtx "${m[@]}" --mapping big.rf --mapping-format openmpi
+printf 'name = "x"\n[network]\ndims = [1000000, 3000]\nt_hop_ns = 1\nt_inj_ns = 1\nt_ej_ns = 1\n[[nodes]]\nhosts = "n1"\ncoords = [[0,0]]\nhwloc = "core:1"\n' >slowdims.toml
+expect_error "dims of 10^6 x 3000" "slowdims.toml:3: 'dims' make more than 16777216 nodes" none -- inspect slowdims.toml
 printf 'rankmap-profile 1\nranks 2147483647\nrank 0 host a wall_s 1 mpi_s 0\nend\n' >claims.rmp
 expect_error "rmp claiming 2^31-1 ranks" "claims.rmp:3: 'ranks 2147483647' in a file of" x.rank -- map claims.rmp "${m[@]}" -o x.rank
 # Only regular files are read: /dev/zero and a FIFO would never end.
