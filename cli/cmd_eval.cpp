@@ -2,6 +2,7 @@
 // of an existing mapping (any launch format) next to another's: the
 // launcher's block mapping by default, rr or a seeded random one, or a
 // second launch file (what does my current launch file cost?).
+#include <algorithm>
 #include <optional>
 
 #include "commands.hpp"
@@ -24,7 +25,10 @@ struct EvalOptions {
 };
 
 // --against: a launcher's default by name, else a launch file.
-bool is_baseline_name(const std::string& what) { return what == "block" || what == "rr" || what == "random"; }
+bool is_baseline_name(const std::string& what) {
+  const std::vector<std::string> names = baseline_names();
+  return std::find(names.begin(), names.end(), what) != names.end();
+}
 
 int run_eval(const EvalOptions& o) {
   Progress progress(o.quiet);
@@ -65,13 +69,13 @@ void add_eval(CLI::App& app, Action& action) {
   o->machine.add_to(*cmd);
   cmd->add_option("--mapping", o->mapping, "Launch file to score (rankfile, machinefile, hostfile or csv)")->required();
   cmd->add_option("--mapping-format", o->format, "Its format (default: guessed from the content)")
-      ->check(CLI::IsMember({"openmpi", "mpich", "slurm", "mvapich", "intelmpi", "csv"}));
+      ->check(CLI::IsMember(launch_format_names()));
   cmd->add_option("--against", o->against,
                   "What to compare with: block (the launcher's default), rr, random (seeded by --seed), "
                   "or a second launch file (write ./rr for a file named rr)")
       ->capture_default_str();
   cmd->add_option("--against-format", o->against_format, "The second launch file's format (default: guessed)")
-      ->check(CLI::IsMember({"openmpi", "mpich", "slurm", "mvapich", "intelmpi", "csv"}));
+      ->check(CLI::IsMember(launch_format_names()));
   cmd->add_option("--seed", o->seed, "Seed of --against random")->capture_default_str();
   cmd->add_option("--json", o->json, "Also write the scores as JSON to this file");
   cmd->add_option("--p-mpi", o->p_mpi, "Fraction of run time spent in MPI, for predicted_gain (default: the profile's, when GRAPH is a .rmp)")

@@ -98,13 +98,13 @@ void add_map(CLI::App& app, Action& action) {
   CLI::App* cmd = app.add_subcommand("map", "Compute a mapping and write the launch file");
   cmd->add_option("graph", o->graph, "Communication graph (.rmp .mtx .graph .grf .csv)");
   o->machine.add_to(*cmd, false);
-  cmd->add_option("--baseline", o->baseline, "Write a launcher's default mapping instead: block, rr or random")
-      ->check(CLI::IsMember({"block", "rr", "random"}));
+  cmd->add_option("--baseline", o->baseline, "Write a launcher's default mapping instead: " + or_list(baseline_names()))
+      ->check(CLI::IsMember(baseline_names()));
   cmd->add_option("--format,-f", o->format, "Launch file format")->capture_default_str()
-      ->check(CLI::IsMember({"openmpi", "mpich", "slurm", "mvapich", "intelmpi", "csv"}));
+      ->check(CLI::IsMember(launch_format_names()));
   cmd->add_option("--output,-o", o->output, "Launch file to write");
-  cmd->add_option("--preset", o->preset, "How much the engine tries: fast, default or quality")
-      ->capture_default_str()->check(CLI::IsMember({"fast", "default", "quality"}));
+  cmd->add_option("--preset", o->preset, "How much the engine tries: " + or_list(preset_names()))
+      ->capture_default_str()->check(CLI::IsMember(preset_names()));
   cmd->add_option("-C,--config", o->config, "Read the engine's settings from a file written by --dump-config");
   cmd->add_flag("--dump-config", o->dump_config, "Print the engine's settings (preset and options) as TOML and stop");
   cmd->add_flag("--oversubscribe", o->oversubscribe, "Allow more ranks than slots (ranks then share slots)");

@@ -1,5 +1,6 @@
 // rankmap: topology-aware MPI rank mapping. A thin shell over libmap: it
 // parses the command line, calls the library and reports its errors.
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -7,6 +8,32 @@
 #include "commands.hpp"
 #include "rankmap/error.hpp"
 #include "rankmap/rankmap.h"
+
+namespace {
+
+// The flag that sets each of the library's parameters: its name with
+// dashes, but for the few the CLI spells its own way.
+std::string flag_of(const std::string& parameter) {
+  if (parameter == "ranks_per_node") return "--ppn";
+  std::string flag = "--" + parameter;
+  std::replace(flag.begin(), flag.end(), '_', '-');
+  return flag;
+}
+
+// The library's error in the CLI's words: its parameter as a flag, and for
+// ranks that do not fit, the flags that make room.
+std::string describe(const rankmap::Error& e, const CLI::App& app) {
+  std::string text = e.what_with_parameter_called(flag_of(e.parameter()));
+  if (e.kind() == rankmap::ErrorKind::fit) {
+    const auto given = app.get_subcommands();
+    const bool can_oversubscribe = !given.empty() && given[0]->get_option_no_throw("--oversubscribe") != nullptr;
+    text += std::string(" (more --nodes, another --ppn or --hwthreads") +
+            (can_oversubscribe ? ", or --oversubscribe" : "") + " make room)";
+  }
+  return text;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"rankmap: place MPI ranks on torus machines so that heavy talkers sit close",
@@ -45,7 +72,7 @@ int main(int argc, char** argv) {
   try {
     return action ? action() : 2;
   } catch (const rankmap::Error& e) {
-    std::fprintf(stderr, "rankmap: %s\n", e.what());
+    std::fprintf(stderr, "rankmap: %s\n", describe(e, app).c_str());
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "rankmap: out of memory\n");
   } catch (const std::exception& e) {

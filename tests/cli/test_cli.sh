@@ -74,12 +74,12 @@ expect_error "missing graph" "none.mtx: cannot open" out.rank -- map none.mtx "$
 expect_error "unknown host in --nodes" "--nodes: unknown host 'node99'" out.rank -- map good.mtx "${m[@]}" --nodes "node[00-03],node99" --baseline block -o out.rank
 expect_error "hostlist that does not parse" "--nodes: bad hostlist 'node[00-03': missing ']'" out.rank -- map good.mtx "${m[@]}" --nodes "node[00-03" --baseline block -o out.rank
 expect_error "more ranks than slots" "192 ranks do not fit the 24 slots of 4 nodes" out.rank -- map good.mtx "${m[@]}" --nodes "node[00-03]" --baseline block -o out.rank
-expect_error "ppn beyond cores" "7 ranks per node do not fit host 'node00'" out.rank -- map good.mtx "${m[@]}" --ppn 7 --baseline block -o out.rank
+expect_error "ppn beyond cores" "--ppn: 7 ranks per node do not fit host 'node00', which has 6 cores and 12 hardware threads (more --nodes, another --ppn or --hwthreads, or --oversubscribe make room)" out.rank -- map good.mtx "${m[@]}" --ppn 7 --baseline block -o out.rank
 expect_error "host count short of the torus" "short.toml:15: the [[nodes]] groups list 31 hosts but the network has 32 coordinates" out.rank -- map good.mtx -m short.toml --baseline block -o out.rank
 expect_error "machine hostlist" "badlist.toml:16: bad hostlist" out.rank -- map good.mtx -m badlist.toml --baseline block -o out.rank
 expect_error "coords count" "has 1 entries for 32 hosts" out.rank -- map good.mtx -m coordcount.toml --baseline block -o out.rank
 expect_error "duplicate coordinates" "dup.toml:10: coordinates of 'n1' are used twice" out.rank -- map good.mtx -m dup.toml --baseline block -o out.rank
-expect_error "slurm cannot express" "use --format openmpi or mpich" out.hosts -- map good.mtx "${m[@]}" --baseline random -f slurm -o out.hosts
+expect_error "slurm cannot express" "the openmpi and mpich formats bind each rank apart" out.hosts -- map good.mtx "${m[@]}" --baseline random -f slurm -o out.hosts
 expect_error "unknown host in a rankfile" "unknown-host.rank:2: unknown host 'nodeXX'" out.json -- eval good.mtx "${m[@]}" --mapping unknown-host.rank --json out.json
 expect_error "gen bad points" "--points: a 3D stencil has 7 or 27 points, not 9" g.mtx -- gen stencil --dims 4x4x4 --points 9 -o g.mtx
 

@@ -177,7 +177,7 @@ TEST(LaunchFiles, ReaderErrorsNameTheLine) {
     return [&, f, text] { read_launch_file(dir.write("f", text), f, m, part); };
   };
   expect_error(read(LaunchFormat::openmpi, "rank 0=n0 slot=0:0\nrank 1=zz slot=0:0\n"), 2, "unknown host 'zz'");
-  expect_error(read(LaunchFormat::openmpi, "rank 0=n1 slot=0:0\n"), 1, "host 'n1' is not in the allocation");
+  expect_error(read(LaunchFormat::openmpi, "rank 0=n1 slot=0:0\n"), 1, "host 'n1' is not among the allocated nodes");
   expect_error(read(LaunchFormat::openmpi, "rank 0=n0 slot=3:0\n"), 1, "socket 3 does not exist on host 'n0' (2 sockets)");
   expect_error(read(LaunchFormat::openmpi, "rank 0=n0 slot=0:2\n"), 1, "core 2 of socket 0 does not exist");
   expect_error(read(LaunchFormat::openmpi, "rank 0=n0 slot=0:0\nrank 0=n0 slot=0:1\n"), 2, "rank 0 is placed twice");

@@ -9,15 +9,15 @@
 
 namespace rankmap {
 
-// A place for one rank: a set of PUs of one node. Without --hwthreads a
-// slot is one core (or, with --ppn below the core count, a block of
-// consecutive cores); with --hwthreads it is one PU (or a block of PUs).
+// A place for one rank: a set of PUs of one node. Without `hwthreads` a
+// slot is one core (or, with `ppn` below the core count, a block of
+// consecutive cores); with `hwthreads` it is one PU (or a block of PUs).
 struct Slot {
   std::vector<int> pus;   // indices in NodeType::pus, ascending
   int package = 0;        // package of the first PU
 };
 
-// Where a host was given: a --nodes @file and its line (line 0 and an
+// Where a host was given: a nodes @file and its line (line 0 and an
 // empty file: on the command line).
 struct HostOrigin {
   std::string file;
@@ -28,7 +28,7 @@ struct AllocationOptions {
   std::vector<std::string> hosts;  // empty: every node of the machine
   int ppn = 0;                     // ranks per node; 0: one per core (or PU)
   bool hwthreads = false;          // slots are PUs rather than cores
-  std::vector<HostOrigin> origins = {};  // per host, for messages; empty: --nodes
+  std::vector<HostOrigin> origins = {};  // per host, for messages; empty: the hostlist itself
 };
 
 struct Allocation {
@@ -48,11 +48,12 @@ struct Allocation {
   std::vector<int> position_;  // machine node -> position, or -1
 };
 
-// Throws Error("--nodes", ...) for an unknown or repeated host, and
-// Error("--ppn", ...) when ppn exceeds a node's cores (or PUs).
+// Throws an input Error about Parameter "nodes" (or the host's @file and
+// line) for an unknown or repeated host, and a fit Error about
+// "ranks_per_node" when ppn exceeds a node's cores (or PUs).
 Allocation make_allocation(const Machine& machine, const AllocationOptions& options);
 
-// Reads "--nodes" values: a hostlist, or "@file" with one host (or
+// Reads a "nodes" value: a hostlist, or "@file" with one host (or
 // hostlist) per line; '#' starts a comment. `origins`, when given, gets
 // each host's file and line (for make_allocation's messages).
 std::vector<std::string> read_nodes_argument(const std::string& value, std::vector<HostOrigin>* origins = nullptr);

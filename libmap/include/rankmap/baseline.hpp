@@ -2,7 +2,9 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "rankmap/mapping.hpp"
 
@@ -14,7 +16,9 @@ enum class Baseline {
   random,  // a seeded uniform shuffle of the slots
 };
 
-Baseline parse_baseline(std::string_view name);  // throws Error("--baseline", ...)
+std::vector<std::string> baseline_names();  // block, rr, random
+// Throws an argument Error about Parameter "baseline" for an unknown name.
+Baseline parse_baseline(std::string_view name);
 std::string_view baseline_name(Baseline b);
 
 // Throws Error when `ranks` exceeds the allocation's slots, unless

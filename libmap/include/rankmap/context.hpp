@@ -1,5 +1,5 @@
 // rankmap::Context: every knob of the mapping engine, with named presets.
-// `--dump-config` writes one as TOML and `-C FILE` reads it back.
+// dump_context() writes one as TOML and load_context() reads it back.
 #pragma once
 
 #include <cstdint>
@@ -36,7 +36,6 @@ struct Context {
   struct Placement {
     bool greedy = true;            // grow from the heaviest part, nearest free node
     bool cuthill_mckee = true;     // Boost.Graph RCM order along a snake of the torus
-    bool scotch = false;           // Scotch maps the part graph onto the allocation
     int swap_passes = 8;           // part-swap passes on hop-bytes, then link load
   } placement;
 
@@ -49,7 +48,7 @@ struct Context {
 };
 
 std::vector<std::string> preset_names();  // fast, default, quality
-// Throws Error("--preset", ...) for an unknown name.
+// Throws an argument Error about Parameter "preset" for an unknown name.
 Context create_context(std::string_view preset);
 
 // TOML text of every field; load_context(dump) gives the same Context.

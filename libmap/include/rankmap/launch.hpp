@@ -37,7 +37,10 @@ namespace rankmap {
 
 enum class LaunchFormat { openmpi, mpich, slurm, mvapich, intelmpi, csv };
 
-LaunchFormat parse_launch_format(std::string_view name);  // throws Error("--format", ...)
+// Every format's name, in the order above: the list a caller offers.
+std::vector<std::string> launch_format_names();
+// Throws an argument Error about Parameter "format" for an unknown name.
+LaunchFormat parse_launch_format(std::string_view name);
 std::string_view launch_format_name(LaunchFormat f);
 
 // Renders a mapping as FILE itself (suffix "") and any companion (".env");

@@ -34,7 +34,7 @@ typedef enum {
   RANKMAP_OK = 0,
   RANKMAP_ERR_ARGUMENT = 1, /* a NULL or out-of-range argument */
   RANKMAP_ERR_INPUT = 2,    /* a malformed file, string, hostlist or array */
-  RANKMAP_ERR_FIT = 3,      /* more ranks than the allocation has slots */
+  RANKMAP_ERR_FIT = 3,      /* more ranks than the allocation has slots, or ranks_per_node above a node's cores */
   RANKMAP_ERR_IO = 4,       /* a file that cannot be read or written */
   RANKMAP_ERR_MEMORY = 5,
   RANKMAP_ERR_INTERNAL = 6

@@ -1,15 +1,26 @@
 #include "rankmap/baseline.hpp"
 
+#include "core/names.hpp"
 #include "rankmap/error.hpp"
 #include "rankmap/random.hpp"
 
 namespace rankmap {
 
+namespace {
+constexpr Baseline kBaselines[] = {Baseline::block, Baseline::rr, Baseline::random};
+}  // namespace
+
+std::vector<std::string> baseline_names() {
+  std::vector<std::string> names;
+  for (Baseline b : kBaselines) names.emplace_back(baseline_name(b));
+  return names;
+}
+
 Baseline parse_baseline(std::string_view name) {
-  if (name == "block") return Baseline::block;
-  if (name == "rr") return Baseline::rr;
-  if (name == "random") return Baseline::random;
-  throw Error("--baseline", 0, "unknown baseline '" + std::string(name) + "' (expected block, rr or random)");
+  for (Baseline b : kBaselines)
+    if (baseline_name(b) == name) return b;
+  throw Error(ErrorKind::argument, Parameter{"baseline"},
+              "unknown baseline '" + std::string(name) + "' (expected " + detail::one_of(baseline_names()) + ")");
 }
 
 std::string_view baseline_name(Baseline b) {
@@ -34,7 +45,8 @@ Mapping baseline_mapping(Baseline kind, const Allocation& allocation, std::size_
   }
   if (ranks > slots)
     throw Error(std::to_string(ranks) + " ranks do not fit the " + std::to_string(slots) + " slots of " +
-                std::to_string(allocation.size()) + " nodes (use more nodes, --ppn, or --hwthreads)");
+                std::to_string(allocation.size()) + " nodes",
+                ErrorKind::fit);
   Mapping m;
   m.ranks.reserve(ranks);
   const int nodes = static_cast<int>(allocation.size());

@@ -3,15 +3,10 @@
 #include "rankmap/rankmap.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
-#include <filesystem>
 #include <new>
 #include <sstream>
 #include <string>
-
-#include <unistd.h>
 
 #include "rankmap/allocation.hpp"
 #include "rankmap/baseline.hpp"
@@ -62,6 +57,21 @@ void report(rankmap_error* err, rankmap_status status, const std::string& messag
   std::snprintf(err->message, sizeof err->message, "%s", line.c_str());
 }
 
+// The status of each kind of library error (as mt-kahypar's to_error).
+rankmap_status status_of(rankmap::ErrorKind kind) {
+  switch (kind) {
+    case rankmap::ErrorKind::input: return RANKMAP_ERR_INPUT;
+    case rankmap::ErrorKind::argument: return RANKMAP_ERR_ARGUMENT;
+    case rankmap::ErrorKind::fit: return RANKMAP_ERR_FIT;
+    case rankmap::ErrorKind::io: return RANKMAP_ERR_IO;
+    case rankmap::ErrorKind::internal: return RANKMAP_ERR_INTERNAL;
+  }
+  return RANKMAP_ERR_INTERNAL;
+}
+
+// The library's parameters by the names of this API's arguments.
+std::string argument_name(const std::string& parameter) { return parameter == "nodes" ? "hostlist" : parameter; }
+
 // Runs body; every exception becomes a status and a message.
 template <class Body>
 rankmap_status guarded(rankmap_error* err, Body&& body) {
@@ -72,8 +82,9 @@ rankmap_status guarded(rankmap_error* err, Body&& body) {
     report(err, f.status, f.message);
     return f.status;
   } catch (const rankmap::Error& e) {
-    report(err, RANKMAP_ERR_INPUT, e.what());
-    return RANKMAP_ERR_INPUT;
+    const rankmap_status status = status_of(e.kind());
+    report(err, status, e.what_with_parameter_called(argument_name(e.parameter())));
+    return status;
   } catch (const std::bad_alloc&) {
     report(err, RANKMAP_ERR_MEMORY, "out of memory");
     return RANKMAP_ERR_MEMORY;
@@ -94,16 +105,6 @@ rankmap_status create(Handle** out, rankmap_error* err, Make&& make) {
     require(out, "out");
     *out = new Handle(make());
   });
-}
-
-// A file that is not there is an I/O error, not a malformed input.
-void require_readable(const char* path) {
-  require(path, "path");
-  if (std::FILE* f = std::fopen(path, "rb")) {
-    std::fclose(f);
-    return;
-  }
-  fail(RANKMAP_ERR_IO, std::string(path) + ": cannot be read (" + std::strerror(errno) + ")");
 }
 
 // The C arrays of a mapping as a Mapping; checks every entry.
@@ -159,20 +160,6 @@ void check_same_machine(const rankmap_machine* m, const rankmap_allocation* a) {
   if (a->machine != &m->machine) fail(RANKMAP_ERR_ARGUMENT, "the allocation was made for another machine");
 }
 
-// A launch file goes where the caller can write: else an I/O error.
-void require_writable_directory(const char* path) {
-  std::filesystem::path dir = std::filesystem::path(path).parent_path();
-  if (dir.empty()) dir = ".";
-  if (::access(dir.c_str(), W_OK) != 0)
-    fail(RANKMAP_ERR_IO, std::string(path) + ": cannot write in " + dir.string() + " (" + std::strerror(errno) + ")");
-}
-
-void check_fit(const rankmap_graph* g, const rankmap_allocation* a, bool oversubscribe) {
-  if (!oversubscribe && g->graph.ranks > a->allocation.total_slots())
-    fail(RANKMAP_ERR_FIT, std::to_string(g->graph.ranks) + " ranks do not fit the allocation's " +
-                              std::to_string(a->allocation.total_slots()) + " slots");
-}
-
 std::string toml_string(const char* s) {
   std::string out = "\"";
   for (const char* c = s; *c; ++c) {
@@ -220,7 +207,7 @@ int rankmap_api_version(void) { return RANKMAP_API_VERSION; }
 
 rankmap_status rankmap_machine_load(const char* toml_path, rankmap_machine** out, rankmap_error* err) {
   return create(out, err, [&] {
-    require_readable(toml_path);
+    require(toml_path, "toml_path");
     return rankmap_machine{rankmap::load_machine(toml_path)};
   });
 }
@@ -243,7 +230,7 @@ void rankmap_machine_free(rankmap_machine* machine) { delete machine; }
 
 rankmap_status rankmap_graph_load(const char* path, rankmap_graph** out, rankmap_error* err) {
   return create(out, err, [&] {
-    require_readable(path);
+    require(path, "path");
     return rankmap_graph{rankmap::read_graph(path)};
   });
 }
@@ -287,21 +274,11 @@ rankmap_status rankmap_allocation_create(const rankmap_machine* machine, const c
                                          int hwthreads, rankmap_allocation** out, rankmap_error* err) {
   return create(out, err, [&] {
     require(machine, "machine");
-    if (ranks_per_node < 0)
-      fail(RANKMAP_ERR_ARGUMENT, "ranks_per_node is " + std::to_string(ranks_per_node) + ", expected 0 or more");
     rankmap::AllocationOptions options;
     options.ppn = ranks_per_node;
     options.hwthreads = hwthreads != 0;
-    try {
-      if (hostlist) options.hosts = rankmap::read_nodes_argument(hostlist);
-      return rankmap_allocation{&machine->machine, rankmap::make_allocation(machine->machine, options)};
-    } catch (const rankmap::Error& e) {
-      // The library names the CLI's options; here they are arguments.
-      std::string message = e.what();
-      for (const auto& [option, argument] : {std::pair{"--nodes", "hostlist"}, {"--ppn", "ranks_per_node"}})
-        if (message.rfind(option, 0) == 0) message = argument + message.substr(std::strlen(option));
-      fail(RANKMAP_ERR_INPUT, message);
-    }
+    if (hostlist) options.hosts = rankmap::read_nodes_argument(hostlist);
+    return rankmap_allocation{&machine->machine, rankmap::make_allocation(machine->machine, options)};
   });
 }
 
@@ -330,7 +307,7 @@ rankmap_status rankmap_context_create(const char* preset, uint64_t seed, rankmap
 
 rankmap_status rankmap_context_load(const char* toml_path, rankmap_context** out, rankmap_error* err) {
   return create(out, err, [&] {
-    require_readable(toml_path);
+    require(toml_path, "toml_path");
     return rankmap_context{rankmap::load_context(toml_path)};
   });
 }
@@ -353,7 +330,6 @@ rankmap_status rankmap_map(const rankmap_graph* graph, const rankmap_machine* ma
     require(context, "context");
     require(host, "host");
     require(cpu, "cpu");
-    check_fit(graph, allocation, context->context.oversubscribe);
     const rankmap::Mapping m = rankmap::map(graph->graph, machine->machine, allocation->allocation, context->context);
     from_mapping(allocation, m, host, cpu);
   });
@@ -366,7 +342,6 @@ rankmap_status rankmap_map_block(const rankmap_graph* graph, const rankmap_alloc
     require(allocation, "allocation");
     require(host, "host");
     require(cpu, "cpu");
-    check_fit(graph, allocation, false);
     from_mapping(allocation, rankmap::baseline_mapping(rankmap::Baseline::block, allocation->allocation, ranks), host,
                  cpu);
   });
@@ -420,7 +395,6 @@ rankmap_status rankmap_write_launch_file(const rankmap_machine* machine, const r
     require(path, "path");
     const rankmap::LaunchFormat f = rankmap::parse_launch_format(format);
     if (ranks == 0) fail(RANKMAP_ERR_ARGUMENT, "ranks is 0: a launch file places at least one rank");
-    require_writable_directory(path);
     const rankmap::Mapping m = to_mapping(allocation, ranks, host, cpu);
     rankmap::write_launch_files(path, f, machine->machine, allocation->allocation, m);
   });

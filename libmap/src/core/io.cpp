@@ -17,17 +17,17 @@ std::string read_text_file(const std::filesystem::path& path) {
   // Only regular files: /dev/zero would be read until memory runs out, and
   // a FIFO would block forever.
   struct stat st{};
-  if (::stat(path.c_str(), &st) != 0) throw Error(path.string(), 0, std::string("cannot open: ") + std::strerror(errno));
-  if (!S_ISREG(st.st_mode)) throw Error(path.string(), 0, "not a regular file");
+  if (::stat(path.c_str(), &st) != 0) throw Error(path.string(), 0, std::string("cannot open: ") + std::strerror(errno), ErrorKind::io);
+  if (!S_ISREG(st.st_mode)) throw Error(path.string(), 0, "not a regular file", ErrorKind::io);
   std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) throw Error(path.string(), 0, std::string("cannot open: ") + std::strerror(errno));
+  if (!f) throw Error(path.string(), 0, std::string("cannot open: ") + std::strerror(errno), ErrorKind::io);
   std::string text;
   char buffer[1 << 16];
   std::size_t n;
   while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0) text.append(buffer, n);
   const bool failed = std::ferror(f);
   std::fclose(f);
-  if (failed) throw Error(path.string(), 0, "read error");
+  if (failed) throw Error(path.string(), 0, "read error", ErrorKind::io);
   return text;
 }
 
@@ -36,8 +36,8 @@ void require_replaceable(const std::filesystem::path& path) {
   struct stat st{};
   if (::lstat(path.c_str(), &st) != 0) return;  // not there yet
   if (S_ISLNK(st.st_mode))
-    throw Error(path.string(), 0, "is a symbolic link; refusing to replace it (write to its target)");
-  if (!S_ISREG(st.st_mode)) throw Error(path.string(), 0, "is not a regular file; refusing to replace it");
+    throw Error(path.string(), 0, "is a symbolic link; refusing to replace it (write to its target)", ErrorKind::io);
+  if (!S_ISREG(st.st_mode)) throw Error(path.string(), 0, "is not a regular file; refusing to replace it", ErrorKind::io);
 }
 
 namespace {
@@ -61,10 +61,10 @@ void write_all(int fd, const std::string& text, const std::string& name) {
   while (done < text.size()) {
     const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) throw Error(name, 0, std::string("write failed: ") + std::strerror(errno));
+    if (n <= 0) throw Error(name, 0, std::string("write failed: ") + std::strerror(errno), ErrorKind::io);
     done += static_cast<std::size_t>(n);
   }
-  if (::fsync(fd) != 0 && errno != EINVAL) throw Error(name, 0, std::string("write failed: ") + std::strerror(errno));
+  if (::fsync(fd) != 0 && errno != EINVAL) throw Error(name, 0, std::string("write failed: ") + std::strerror(errno), ErrorKind::io);
 }
 
 // A temporary file beside `target`, created by mkstemp (O_EXCL, a name
@@ -73,7 +73,7 @@ std::pair<std::string, int> temporary_beside(const std::filesystem::path& target
   const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : ".";
   std::string pattern = (dir / ("." + target.filename().string() + ".tmp.XXXXXX")).string();
   const int fd = ::mkstemp(pattern.data());
-  if (fd < 0) throw Error(target.string(), 0, std::string("cannot write: ") + std::strerror(errno));
+  if (fd < 0) throw Error(target.string(), 0, std::string("cannot write: ") + std::strerror(errno), ErrorKind::io);
   return {pattern, fd};
 }
 
@@ -110,7 +110,7 @@ void write_files_atomically(const std::filesystem::path& base, const std::vector
       } else {
         temp_of[i] = temp_base + part.suffix;
         fd = ::open(temp_of[i].c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-        if (fd < 0) throw Error(name, 0, std::string("cannot write: ") + std::strerror(errno));
+        if (fd < 0) throw Error(name, 0, std::string("cannot write: ") + std::strerror(errno), ErrorKind::io);
         temps.push_back(temp_of[i]);
       }
       try {
@@ -133,7 +133,7 @@ void write_files_atomically(const std::filesystem::path& base, const std::vector
     for (std::size_t i = 0; i < parts.size(); ++i) {
       const std::string name = final_name(parts[i]);
       if (::rename(temp_of[i].c_str(), name.c_str()) != 0)
-        throw Error(name, 0, std::string("cannot rename into place: ") + std::strerror(errno));
+        throw Error(name, 0, std::string("cannot rename into place: ") + std::strerror(errno), ErrorKind::io);
       landed.push_back(name);
     }
   } catch (...) {

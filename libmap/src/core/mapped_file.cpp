@@ -14,11 +14,11 @@ namespace rankmap::detail {
 
 MappedFile::MappedFile(const std::filesystem::path& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw Error(path.string(), 0, std::string("cannot open: ") + std::strerror(errno));
+  if (fd < 0) throw Error(path.string(), 0, std::string("cannot open: ") + std::strerror(errno), ErrorKind::io);
   struct stat st {};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     ::close(fd);
-    throw Error(path.string(), 0, "cannot open: not a regular file");
+    throw Error(path.string(), 0, "cannot open: not a regular file", ErrorKind::io);
   }
   size_ = static_cast<std::size_t>(st.st_size);
   if (size_ > 0) {
@@ -26,7 +26,7 @@ MappedFile::MappedFile(const std::filesystem::path& path) {
     if (p == MAP_FAILED) {
       const int err = errno;
       ::close(fd);
-      throw Error(path.string(), 0, std::string("cannot map: ") + std::strerror(err));
+      throw Error(path.string(), 0, std::string("cannot map: ") + std::strerror(err), ErrorKind::io);
     }
     ::madvise(p, size_, MADV_SEQUENTIAL);
     data_ = static_cast<const char*>(p);

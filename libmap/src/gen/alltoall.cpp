@@ -4,7 +4,7 @@
 namespace rankmap {
 
 Graph make_row_alltoall(const RowAlltoallSpec& spec) {
-  if (spec.rows < 1 || spec.cols < 1) throw Error("--grid", 0, "expected a grid like 16x32");
+  if (spec.rows < 1 || spec.cols < 1) throw Error(ErrorKind::argument, Parameter{"grid"}, "expected a grid like 16x32");
   const auto n = static_cast<std::uint32_t>(spec.rows * spec.cols);
   GraphBuilder builder(n);
   for (int i = 0; i < spec.rows; ++i)

@@ -14,8 +14,8 @@
 namespace rankmap {
 
 Graph make_geometric(const GeometricSpec& spec) {
-  if (spec.ranks < 2) throw Error("--ranks", 0, "expected at least 2 ranks");
-  if (!(spec.degree > 0) || spec.degree > 1000) throw Error("--degree", 0, "expected a mean degree in (0, 1000]");
+  if (spec.ranks < 2) throw Error(ErrorKind::argument, Parameter{"ranks"}, "expected at least 2 ranks");
+  if (!(spec.degree > 0) || spec.degree > 1000) throw Error(ErrorKind::argument, Parameter{"degree"}, "expected a mean degree in (0, 1000]");
   Rng rng(spec.seed);
   const std::vector<detail::Point> p = detail::random_points(spec.ranks, rng);
   // n * 4/3 pi r^3 neighbours inside the cube, fewer near its faces.

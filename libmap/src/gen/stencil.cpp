@@ -10,13 +10,13 @@ namespace rankmap {
 Graph make_stencil(const StencilSpec& spec) {
   const int nd = static_cast<int>(spec.dims.size());
   if (nd < 1 || nd > kMaxDims)
-    throw Error("--dims", 0, "expected 1 to " + std::to_string(kMaxDims) + " dimensions, e.g. 16x8x8");
+    throw Error(ErrorKind::argument, Parameter{"dims"}, "expected 1 to " + std::to_string(kMaxDims) + " dimensions, e.g. 16x8x8");
   std::uint64_t n = 1;
   for (int d : spec.dims) {
-    if (d < 1) throw Error("--dims", 0, "every dimension must be at least 1");
+    if (d < 1) throw Error(ErrorKind::argument, Parameter{"dims"}, "every dimension must be at least 1");
     n *= static_cast<std::uint64_t>(d);
   }
-  if (n > 0xffffffffULL) throw Error("--dims", 0, "too many ranks");
+  if (n > 0xffffffffULL) throw Error(ErrorKind::argument, Parameter{"dims"}, "too many ranks");
 
   // Neighbour offsets: faces only, or the full 3^d cube without the centre.
   std::vector<std::array<int, kMaxDims>> offsets;

@@ -1,15 +1,26 @@
+#include "core/names.hpp"
 #include "rankmap/error.hpp"
 #include "rankmap/io.hpp"
 #include "rankmap/launch.hpp"
 
 namespace rankmap {
 
+namespace {
+constexpr LaunchFormat kFormats[] = {LaunchFormat::openmpi, LaunchFormat::mpich,    LaunchFormat::slurm,
+                                     LaunchFormat::mvapich, LaunchFormat::intelmpi, LaunchFormat::csv};
+}  // namespace
+
+std::vector<std::string> launch_format_names() {
+  std::vector<std::string> names;
+  for (LaunchFormat f : kFormats) names.emplace_back(launch_format_name(f));
+  return names;
+}
+
 LaunchFormat parse_launch_format(std::string_view name) {
-  for (auto f : {LaunchFormat::openmpi, LaunchFormat::mpich, LaunchFormat::slurm, LaunchFormat::mvapich,
-                 LaunchFormat::intelmpi, LaunchFormat::csv})
+  for (LaunchFormat f : kFormats)
     if (launch_format_name(f) == name) return f;
-  throw Error("--format", 0,
-              "unknown format '" + std::string(name) + "' (expected openmpi, mpich, slurm, mvapich, intelmpi or csv)");
+  throw Error(ErrorKind::argument, Parameter{"format"},
+              "unknown format '" + std::string(name) + "' (expected " + detail::one_of(launch_format_names()) + ")");
 }
 
 std::string_view launch_format_name(LaunchFormat f) {

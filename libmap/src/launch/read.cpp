@@ -357,7 +357,7 @@ Mapping read_launch_file(const std::filesystem::path& path, LaunchFormat format,
     case LaunchFormat::intelmpi: return read_intelmpi(text, path, allocation, look);
     case LaunchFormat::csv: return read_csv_mapping(text, path.string(), look);
   }
-  throw Error("unknown launch format");
+  throw Error("unknown launch format", ErrorKind::internal);
 }
 
 }  // namespace rankmap

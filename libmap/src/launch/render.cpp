@@ -76,10 +76,10 @@ std::vector<std::string> per_local_rank_cpus(const Machine& m, const Allocation&
     for (std::size_t i = 0; i < local[k].size(); ++i) {
       if (i == common.size()) common.push_back(local[k][i]);
       if (common[i] != local[k][i])
-        throw Error("--format", 0, std::string(format) + " binds local rank " + std::to_string(i) +
+        throw Error(ErrorKind::argument, Parameter{"format"}, std::string(format) + " binds local rank " + std::to_string(i) +
                                        " to the same CPUs on every node, but this mapping puts it on CPU " +
                                        common[i] + " on one node and " + local[k][i] + " on host " +
-                                       host_of(m, a, static_cast<int>(k)) + "; use --format openmpi or mpich");
+                                       host_of(m, a, static_cast<int>(k)) + "; the openmpi and mpich formats bind each rank apart");
     }
   return common;
 }
@@ -170,7 +170,7 @@ std::vector<FilePart> render_launch_files(LaunchFormat format, const Machine& ma
               {".env", render_intelmpi_env(machine, allocation, mapping)}};
     case LaunchFormat::csv: return {{"", render_csv(machine, allocation, mapping)}};
   }
-  throw Error("unknown launch format");
+  throw Error("unknown launch format", ErrorKind::internal);
 }
 
 }  // namespace rankmap

@@ -24,7 +24,7 @@ int SlotLookup::node(std::string_view host, const LineScanner& at) const {
   const int i = machine_.find_host(host);
   if (i < 0) at.fail("unknown host '" + std::string(host) + "' (not in machine '" + machine_.name + "')");
   const int k = allocation_.position_of(i);
-  if (k < 0) at.fail("host '" + std::string(host) + "' is not in the allocation (--nodes)");
+  if (k < 0) at.fail("host '" + std::string(host) + "' is not among the allocated nodes");
   return k;
 }
 

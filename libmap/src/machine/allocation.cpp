@@ -50,21 +50,24 @@ Allocation make_allocation(const Machine& machine, const AllocationOptions& opti
   } else {
     for (std::size_t k = 0; k < options.hosts.size(); ++k) {
       const std::string& host = options.hosts[k];
-      // An @file's host is blamed on its file and line, not on --nodes.
+      // An @file's host is blamed on its file and line, not on the list.
       const bool known = k < options.origins.size() && !options.origins[k].file.empty();
-      const std::string source = known ? options.origins[k].file : "--nodes";
-      const std::size_t line = known ? options.origins[k].line : 0;
+      auto fail = [&](const std::string& message) -> Error {
+        if (known) return Error(options.origins[k].file, options.origins[k].line, message);
+        return Error(ErrorKind::input, Parameter{"nodes"}, message);
+      };
       const int i = machine.find_host(host);
-      if (i < 0)
-        throw Error(source, line, "unknown host '" + host + "' (not in machine '" + machine.name + "')");
-      if (a.position_[i] >= 0) throw Error(source, line, "host '" + host + "' is given twice");
+      if (i < 0) throw fail("unknown host '" + host + "' (not in machine '" + machine.name + "')");
+      if (a.position_[i] >= 0) throw fail("host '" + host + "' is given twice");
       a.position_[i] = static_cast<int>(a.nodes.size());
       a.nodes.push_back(i);
     }
   }
   for (std::size_t k = 0; k < a.nodes.size(); ++k) a.position_[a.nodes[k]] = static_cast<int>(k);
 
-  if (options.ppn < 0) throw Error("--ppn", 0, "expected a positive number of ranks per node");
+  if (options.ppn < 0)
+    throw Error(ErrorKind::argument, Parameter{"ranks_per_node"},
+                "expected 0 (one rank per core) or more, got " + std::to_string(options.ppn));
   std::vector<int> layout_of_type(machine.node_types.size(), -1);
   for (int node : a.nodes) {
     const int t = machine.nodes[node].type;
@@ -72,11 +75,11 @@ Allocation make_allocation(const Machine& machine, const AllocationOptions& opti
       const NodeType& type = machine.node_types[t];
       const int units = options.hwthreads ? static_cast<int>(type.pus.size()) : type.cores;
       if (options.ppn > units)
-        throw Error("--ppn", 0,
-                    std::to_string(options.ppn) + " ranks per node do not fit host '" +
-                        machine.nodes[node].host + "', which has " + std::to_string(units) +
-                        (options.hwthreads ? " hardware threads" : " cores") +
-                        (options.hwthreads ? "" : " (use --hwthreads to place ranks on hardware threads)"));
+        throw Error(ErrorKind::fit, Parameter{"ranks_per_node"},
+                    std::to_string(options.ppn) + " ranks per node do not fit host '" + machine.nodes[node].host +
+                        "', which has " + std::to_string(units) +
+                        (options.hwthreads ? " hardware threads"
+                                           : " cores and " + std::to_string(type.pus.size()) + " hardware threads"));
       layout_of_type[t] = static_cast<int>(a.layouts.size());
       a.layouts.push_back(slot_layout(type, options.ppn, options.hwthreads));
     }
@@ -86,7 +89,13 @@ Allocation make_allocation(const Machine& machine, const AllocationOptions& opti
 }
 
 std::vector<std::string> read_nodes_argument(const std::string& value, std::vector<HostOrigin>* origins) {
-  if (value.empty() || value[0] != '@') return expand_hostlist(value, "--nodes");
+  if (value.empty() || value[0] != '@') {
+    try {
+      return expand_hostlist(value, "nodes");
+    } catch (const Error& e) {  // the list is a parameter's value, not a file
+      throw Error(e.kind(), Parameter{"nodes"}, e.message());
+    }
+  }
   const std::string path = value.substr(1);
   const std::string text = read_text_file(path);
   std::vector<std::string> hosts;

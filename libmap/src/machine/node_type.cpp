@@ -101,13 +101,13 @@ NodeType load_node_type(const std::string& hwloc_spec, const std::string& source
 
 std::string this_node_xml() {
   hwloc_topology_t raw = nullptr;
-  if (hwloc_topology_init(&raw) != 0) throw Error("hwloc_topology_init failed");
+  if (hwloc_topology_init(&raw) != 0) throw Error("hwloc_topology_init failed", ErrorKind::internal);
   Topology topo(raw);
-  if (hwloc_topology_load(raw) != 0) throw Error("hwloc could not read this node");
+  if (hwloc_topology_load(raw) != 0) throw Error("hwloc could not read this node", ErrorKind::io);
   char* buffer = nullptr;
   int length = 0;
   if (hwloc_topology_export_xmlbuffer(raw, &buffer, &length, 0) != 0 || !buffer)
-    throw Error("hwloc could not export this node as XML");
+    throw Error("hwloc could not export this node as XML", ErrorKind::internal);
   std::string xml(buffer, length > 0 ? static_cast<std::size_t>(length - 1) : 0);  // length counts the final NUL
   hwloc_free_xmlbuffer(raw, buffer);
   return xml;

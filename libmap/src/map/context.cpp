@@ -5,35 +5,69 @@
 #include <algorithm>
 #include <sstream>
 
+#include "core/names.hpp"
 #include "core/toml_integer.hpp"
 #include "rankmap/error.hpp"
 #include "rankmap/io.hpp"
 
 namespace rankmap {
 
-std::vector<std::string> preset_names() { return {"fast", "default", "quality"}; }
+namespace {
+
+// Each preset is the default (the struct's own initialisers) with the
+// settings it overrides named, as KaMinPar's presets are.
+
+// One partition, one cheap start, a short refinement: for very large jobs.
+// The partition is the joint bisection of graph and torus (its own order is
+// a good start); k-way with only the RCM start lost to block on irregular
+// graphs (bench/RESULTS.md).
+void override_fast(Context& c) {
+  c.partition.metis_kway = false;
+  c.partition.coarsen_to = 65536;
+  c.partition.trials = 1;
+  c.placement.greedy = false;
+  c.placement.swap_passes = 1;
+  c.refinement.rank_swap_passes = 0;
+}
+
+void override_default(Context&) {}
+
+// Every partitioner, Scotch included, on the whole graph, with more seeds
+// and passes; the general pipelines run even where a grid layout applies.
+void override_quality(Context& c) {
+  c.partition.scotch = true;
+  c.partition.metis_cuts = 4;
+  c.partition.coarsen_to = 0;
+  c.partition.grid_only = false;
+  c.partition.trials = 16;
+  c.placement.swap_passes = 32;
+  c.refinement.rank_swap_passes = 8;
+}
+
+struct Preset {
+  std::string_view name;
+  void (*override)(Context&);
+};
+constexpr Preset kPresets[] = {{"fast", override_fast}, {"default", override_default}, {"quality", override_quality}};
+
+}  // namespace
+
+std::vector<std::string> preset_names() {
+  std::vector<std::string> names;
+  for (const Preset& p : kPresets) names.emplace_back(p.name);
+  return names;
+}
 
 Context create_context(std::string_view preset) {
-  Context c;
-  c.preset = std::string(preset);
-  if (preset == "fast") {
-    // One partition, one cheap start, a short refinement: for very large jobs.
-    // The partition is the joint bisection of graph and torus (its own order
-    // is a good start); k-way with only the RCM start lost to block on
-    // irregular graphs (bench/RESULTS.md).
-    c.partition = {true, false, true, false, 1, 65536, true, 1};
-    c.placement = {false, true, false, 1};
-    c.refinement.rank_swap_passes = 0;
-  } else if (preset == "default") {
-    // Defaults of the struct.
-  } else if (preset == "quality") {
-    c.partition = {true, true, true, true, 4, 0, false, 16};
-    c.placement = {true, true, true, 32};
-    c.refinement.rank_swap_passes = 8;
-  } else {
-    throw Error("--preset", 0, "unknown preset '" + std::string(preset) + "' (expected fast, default or quality)");
-  }
-  return c;
+  for (const Preset& p : kPresets)
+    if (p.name == preset) {
+      Context c;
+      c.preset = std::string(preset);
+      p.override(c);
+      return c;
+    }
+  throw Error(ErrorKind::argument, Parameter{"preset"},
+              "unknown preset '" + std::string(preset) + "' (expected " + detail::one_of(preset_names()) + ")");
 }
 
 std::string dump_context(const Context& c) {
@@ -56,7 +90,6 @@ std::string dump_context(const Context& c) {
       << "[placement]\n"
       << "greedy = " << b(c.placement.greedy) << "\n"
       << "cuthill_mckee = " << b(c.placement.cuthill_mckee) << "\n"
-      << "scotch = " << b(c.placement.scotch) << "\n"
       << "swap_passes = " << c.placement.swap_passes << "\n\n"
       << "[refinement]\n"
       << "rank_swap_passes = " << c.refinement.rank_swap_passes << "\n";
@@ -79,7 +112,7 @@ class ContextReader {
       try {
         c = create_context(*name);
       } catch (const Error& e) {
-        fail(*p, "unknown preset '" + *name + "' (expected fast, default or quality)");
+        fail(*p, e.message());
       }
     }
     if (auto* s = root.get("seed")) c.seed = static_cast<std::uint64_t>(integer(*s, "seed", 0, INT64_MAX));
@@ -102,10 +135,9 @@ class ContextReader {
                  "(cartesian alone does not apply to every graph)");
     }
     if (const toml::table* t = table(root, "placement")) {
-      known(*t, {"greedy", "cuthill_mckee", "scotch", "swap_passes"}, "[placement]");
+      known(*t, {"greedy", "cuthill_mckee", "swap_passes"}, "[placement]");
       flag(*t, "greedy", c.placement.greedy);
       flag(*t, "cuthill_mckee", c.placement.cuthill_mckee);
-      flag(*t, "scotch", c.placement.scotch);
       if (auto* n = t->get("swap_passes")) c.placement.swap_passes = static_cast<int>(integer(*n, "swap_passes", 0, 10000));
     }
     if (const toml::table* t = table(root, "refinement")) {

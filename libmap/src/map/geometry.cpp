@@ -14,7 +14,8 @@ std::vector<std::uint32_t> ranks_per_node(const Allocation& a, std::size_t ranks
   if (ranks > slots) {
     if (!oversubscribe)
       throw Error(std::to_string(ranks) + " ranks do not fit the " + std::to_string(slots) + " slots of " +
-                  std::to_string(n) + " nodes (use more nodes, --ppn, --hwthreads, or --oversubscribe)");
+                  std::to_string(n) + " nodes",
+                  ErrorKind::fit);
     // Shares in proportion to slots; the remainder goes to the first nodes.
     std::size_t given = 0;
     for (int k = 0; k < n; ++k) given += count[k] = static_cast<std::uint32_t>(ranks * a.slots(k).size() / slots);

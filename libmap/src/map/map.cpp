@@ -74,7 +74,8 @@ class Engine {
       candidates_.push_back({"block", block, node_hop_bytes(node_of_rank)});
     }
     if (candidates_.empty())
-      throw Error("no mapping pipeline applies: enable metis_kway, recursive_bisection or scotch in [partition]");
+      throw Error("no mapping pipeline applies: enable metis_kway, recursive_bisection or scotch in [partition]",
+                  ErrorKind::argument);
     return choose();
   }
 

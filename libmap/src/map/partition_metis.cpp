@@ -35,7 +35,8 @@ MetisGraph to_metis(const UndirectedGraph& g) {
 void check(int status, const char* call) {
   if (status != METIS_OK)
     throw Error(std::string(call) + " failed (" +
-                (status == METIS_ERROR_MEMORY ? "out of memory" : status == METIS_ERROR_INPUT ? "bad input" : "error") + ")");
+                (status == METIS_ERROR_MEMORY ? "out of memory" : status == METIS_ERROR_INPUT ? "bad input" : "error") + ")",
+                ErrorKind::internal);
 }
 
 }  // namespace

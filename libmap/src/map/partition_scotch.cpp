@@ -28,7 +28,7 @@ struct Scoped {
 };
 
 void check(int status, const char* call) {
-  if (status != 0) throw Error(std::string(call) + " failed: " + take_scotch_error());
+  if (status != 0) throw Error(std::string(call) + " failed: " + take_scotch_error(), ErrorKind::internal);
 }
 
 // A target from its text form ("torusXD 3 4 4 4", "tleaf 2 8 4 16 2"), as
@@ -36,7 +36,7 @@ void check(int status, const char* call) {
 void load_target(const std::string& text, SCOTCH_Arch& arch) {
   std::string buffer = text + "\n";
   FILE* stream = fmemopen(buffer.data(), buffer.size(), "r");
-  if (!stream) throw Error("fmemopen failed for the Scotch target '" + text + "'");
+  if (!stream) throw Error("fmemopen failed for the Scotch target '" + text + "'", ErrorKind::internal);
   const int status = SCOTCH_archLoad(&arch, stream);
   std::fclose(stream);
   check(status, "SCOTCH_archLoad");
