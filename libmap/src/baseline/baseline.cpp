@@ -10,15 +10,10 @@ namespace {
 constexpr Baseline kBaselines[] = {Baseline::block, Baseline::rr, Baseline::random};
 }  // namespace
 
-std::vector<std::string> baseline_names() {
-  std::vector<std::string> names;
-  for (Baseline b : kBaselines) names.emplace_back(baseline_name(b));
-  return names;
-}
+std::vector<std::string> baseline_names() { return detail::names_of<Baseline>(kBaselines, baseline_name); }
 
 Baseline parse_baseline(std::string_view name) {
-  for (Baseline b : kBaselines)
-    if (baseline_name(b) == name) return b;
+  if (auto b = detail::find_named<Baseline>(kBaselines, baseline_name, name)) return *b;
   throw Error(ErrorKind::argument, Parameter{"baseline"},
               "unknown baseline '" + std::string(name) + "' (expected " + detail::one_of(baseline_names()) + ")");
 }

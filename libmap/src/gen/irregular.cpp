@@ -3,7 +3,8 @@
 #include <unordered_map>
 
 #include "gen/points.hpp"
-#include "map/engine.hpp"
+#include "graph/undirected.hpp"
+#include "partition/metis.hpp"
 #include "rankmap/error.hpp"
 #include "rankmap/generate.hpp"
 #include "rankmap/random.hpp"

@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "graph/readers.hpp"
-#include "graph/text_scanner.hpp"
+#include "core/text_scanner.hpp"
 
 namespace rankmap::detail {
 

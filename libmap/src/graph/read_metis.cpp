@@ -3,7 +3,7 @@
 // vertex weights, edge weights. An edge weight is the bytes sent from the
 // line's vertex to that neighbour; unweighted edges carry 1 byte.
 #include "graph/readers.hpp"
-#include "graph/text_scanner.hpp"
+#include "core/text_scanner.hpp"
 
 namespace rankmap::detail {
 

@@ -9,7 +9,7 @@
 #include <initializer_list>
 
 #include "core/mapped_file.hpp"
-#include "graph/text_scanner.hpp"
+#include "core/text_scanner.hpp"
 #include "rankmap/error.hpp"
 #include "rankmap/profile.hpp"
 

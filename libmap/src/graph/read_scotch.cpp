@@ -6,7 +6,7 @@
 #include <unordered_map>
 
 #include "graph/readers.hpp"
-#include "graph/text_scanner.hpp"
+#include "core/text_scanner.hpp"
 
 namespace rankmap::detail {
 namespace {

@@ -10,15 +10,10 @@ constexpr LaunchFormat kFormats[] = {LaunchFormat::openmpi, LaunchFormat::mpich,
                                      LaunchFormat::mvapich, LaunchFormat::intelmpi, LaunchFormat::csv};
 }  // namespace
 
-std::vector<std::string> launch_format_names() {
-  std::vector<std::string> names;
-  for (LaunchFormat f : kFormats) names.emplace_back(launch_format_name(f));
-  return names;
-}
+std::vector<std::string> launch_format_names() { return detail::names_of<LaunchFormat>(kFormats, launch_format_name); }
 
 LaunchFormat parse_launch_format(std::string_view name) {
-  for (LaunchFormat f : kFormats)
-    if (launch_format_name(f) == name) return f;
+  if (auto f = detail::find_named<LaunchFormat>(kFormats, launch_format_name, name)) return *f;
   throw Error(ErrorKind::argument, Parameter{"format"},
               "unknown format '" + std::string(name) + "' (expected " + detail::one_of(launch_format_names()) + ")");
 }

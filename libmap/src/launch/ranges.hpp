@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "graph/text_scanner.hpp"
+#include "core/text_scanner.hpp"
 
 namespace rankmap::detail {
 

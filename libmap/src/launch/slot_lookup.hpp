@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "graph/text_scanner.hpp"
+#include "core/text_scanner.hpp"
 #include "rankmap/mapping.hpp"
 
 namespace rankmap::detail {

@@ -1,11 +1,10 @@
 // The machine description in TOML (docs/formats.md, "Machine").
 #include <toml++/toml.h>
 
-#include <cmath>
 #include <map>
-#include <set>
 
 #include "core/toml_integer.hpp"
+#include "core/toml_reader.hpp"
 #include "rankmap/error.hpp"
 #include "rankmap/hostlist.hpp"
 #include "rankmap/io.hpp"
@@ -18,10 +17,12 @@ namespace {
 // are sized by its coordinates.
 constexpr std::size_t kMaxCoords = std::size_t{1} << 24;
 
-class Reader {
+class Reader : private detail::TomlReader {
  public:
-  Reader(std::string source, std::filesystem::path base_dir)
-      : source_(std::move(source)), base_dir_(std::move(base_dir)) {}
+  Reader(const std::string& source, std::filesystem::path base_dir)
+      : TomlReader(source), source_(source), base_dir_(std::move(base_dir)) {}
+
+  using TomlReader::parse;
 
   Machine read(const toml::table& root) {
     reject_unknown(root, {"name", "network", "nodes", "hosts"}, "top level");
@@ -39,41 +40,23 @@ class Reader {
   }
 
  private:
-  [[noreturn]] void fail(std::size_t line, const std::string& what) const {
-    throw Error(source_, line, what);
-  }
-  static std::size_t line_of(const toml::node& n) { return n.source().begin.line; }
+  using TomlReader::fail;
+  using TomlReader::line_of;
+  using TomlReader::reject_unknown;
+  std::string string_value(const toml::node& n, const std::string& key) const { return string(n, key); }
 
-  void reject_unknown(const toml::table& t, std::set<std::string> known, const std::string& where) {
-    for (auto&& [key, value] : t)
-      if (!known.count(std::string(key.str())))
-        fail(line_of(value), "unknown key '" + std::string(key.str()) + "' in " + where);
-  }
-
-  std::string string_value(const toml::node& n, const std::string& key) {
-    auto v = n.value<std::string>();
-    if (!n.is_string() || !v) fail(line_of(n), "'" + key + "' must be a string");
-    return *v;
-  }
-
-  double nonnegative(const toml::table& t, const std::string& key, bool required) {
+  double nonnegative(const toml::table& t, const std::string& key, bool required) const {
     const toml::node* n = t.get(key);
     if (!n) {
       if (required) fail(line_of(t), "[network] needs '" + key + "' (a number of nanoseconds)");
       return 0;
     }
-    auto v = n->value<double>();
-    if (!(n->is_number()) || !v || !std::isfinite(*v) || *v < 0)
-      fail(line_of(*n), "'" + key + "' must be a non-negative number");
-    return *v;
+    return TomlReader::nonnegative(*n, key);
   }
 
   // A positive whole number no larger than `most`.
-  int count(const toml::node& n, const std::string& key, std::int64_t most) {
-    auto v = detail::toml_integer(n);
-    if (!n.is_integer() || !v || *v < 1 || *v > most)
-      fail(line_of(n), "'" + key + "' must be a whole number from 1 to " + std::to_string(most));
-    return static_cast<int>(*v);
+  int count(const toml::node& n, const std::string& key, std::int64_t most) const {
+    return static_cast<int>(integer(n, key, 1, most));
   }
 
   // The latency and rate a tree level may override.
@@ -351,13 +334,8 @@ class Reader {
 
 // Relative hwloc_xml paths are taken from the directory of `source`.
 Machine parse_machine(std::string_view toml_text, const std::string& source) {
-  toml::table root;
-  try {
-    root = toml::parse(toml_text, source);
-  } catch (const toml::parse_error& e) {
-    throw Error(source, e.source().begin.line, "TOML syntax: " + std::string(e.description()));
-  }
-  return Reader(source, std::filesystem::path(source).parent_path()).read(root);
+  Reader reader(source, std::filesystem::path(source).parent_path());
+  return reader.read(reader.parse(toml_text));
 }
 
 Machine load_machine(const std::filesystem::path& path) {

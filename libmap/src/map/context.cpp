@@ -1,12 +1,10 @@
 #include "rankmap/context.hpp"
 
-#include <toml++/toml.h>
-
 #include <algorithm>
 #include <sstream>
 
 #include "core/names.hpp"
-#include "core/toml_integer.hpp"
+#include "core/toml_reader.hpp"
 #include "rankmap/error.hpp"
 #include "rankmap/io.hpp"
 
@@ -50,22 +48,19 @@ struct Preset {
 };
 constexpr Preset kPresets[] = {{"fast", override_fast}, {"default", override_default}, {"quality", override_quality}};
 
+std::string_view name_of(const Preset& p) { return p.name; }
+
 }  // namespace
 
-std::vector<std::string> preset_names() {
-  std::vector<std::string> names;
-  for (const Preset& p : kPresets) names.emplace_back(p.name);
-  return names;
-}
+std::vector<std::string> preset_names() { return detail::names_of<Preset>(kPresets, name_of); }
 
 Context create_context(std::string_view preset) {
-  for (const Preset& p : kPresets)
-    if (p.name == preset) {
-      Context c;
-      c.preset = std::string(preset);
-      p.override(c);
-      return c;
-    }
+  if (auto p = detail::find_named<Preset>(kPresets, name_of, preset)) {
+    Context c;
+    c.preset = std::string(preset);
+    p->override(c);
+    return c;
+  }
   throw Error(ErrorKind::argument, Parameter{"preset"},
               "unknown preset '" + std::string(preset) + "' (expected " + detail::one_of(preset_names()) + ")");
 }
@@ -98,36 +93,39 @@ std::string dump_context(const Context& c) {
 
 namespace {
 
-class ContextReader {
+class ContextReader : private detail::TomlReader {
  public:
-  explicit ContextReader(std::string source) : source_(std::move(source)) {}
+  using TomlReader::parse;
+  using TomlReader::TomlReader;
 
-  Context read(const toml::table& root) {
+  Context read(const toml::table& root) const {
     Context c;
-    known(root, {"preset", "seed", "within_node", "oversubscribe", "partition", "placement", "refinement"}, "top level");
+    reject_unknown(root, {"preset", "seed", "within_node", "oversubscribe", "partition", "placement", "refinement"},
+                   "top level");
     if (auto* p = root.get("preset")) {
       // A preset sets the defaults; the keys below override them.
-      auto name = p->value<std::string>();
-      if (!name) fail(*p, "'preset' must be a string");
       try {
-        c = create_context(*name);
+        c = create_context(string(*p, "preset"));
       } catch (const Error& e) {
-        fail(*p, e.message());
+        if (!e.parameter().empty()) fail(*p, e.message());  // an unknown name, not a type error
+        throw;
       }
     }
     if (auto* s = root.get("seed")) c.seed = static_cast<std::uint64_t>(integer(*s, "seed", 0, INT64_MAX));
-    flag(root, "within_node", c.within_node);
-    flag(root, "oversubscribe", c.oversubscribe);
+    boolean(root, "within_node", c.within_node);
+    boolean(root, "oversubscribe", c.oversubscribe);
     if (const toml::table* t = table(root, "partition")) {
-      known(*t, {"cartesian", "metis_kway", "recursive_bisection", "scotch", "metis_cuts", "coarsen_to", "grid_only", "trials"},
-            "[partition]");
+      reject_unknown(*t,
+                     {"cartesian", "metis_kway", "recursive_bisection", "scotch", "metis_cuts", "coarsen_to", "grid_only",
+                      "trials"},
+                     "[partition]");
       if (auto* n = t->get("coarsen_to"))
         c.partition.coarsen_to = static_cast<std::uint32_t>(integer(*n, "coarsen_to", 0, 0xffffffffLL));
-      flag(*t, "cartesian", c.partition.cartesian);
-      flag(*t, "metis_kway", c.partition.metis_kway);
-      flag(*t, "recursive_bisection", c.partition.recursive_bisection);
-      flag(*t, "scotch", c.partition.scotch);
-      flag(*t, "grid_only", c.partition.grid_only);
+      boolean(*t, "cartesian", c.partition.cartesian);
+      boolean(*t, "metis_kway", c.partition.metis_kway);
+      boolean(*t, "recursive_bisection", c.partition.recursive_bisection);
+      boolean(*t, "scotch", c.partition.scotch);
+      boolean(*t, "grid_only", c.partition.grid_only);
       if (auto* n = t->get("metis_cuts")) c.partition.metis_cuts = static_cast<int>(integer(*n, "metis_cuts", 1, 100));
       if (auto* n = t->get("trials")) c.partition.trials = static_cast<int>(integer(*n, "trials", 1, 1000));
       if (!c.partition.metis_kway && !c.partition.recursive_bisection && !c.partition.scotch)
@@ -135,59 +133,25 @@ class ContextReader {
                  "(cartesian alone does not apply to every graph)");
     }
     if (const toml::table* t = table(root, "placement")) {
-      known(*t, {"greedy", "cuthill_mckee", "swap_passes"}, "[placement]");
-      flag(*t, "greedy", c.placement.greedy);
-      flag(*t, "cuthill_mckee", c.placement.cuthill_mckee);
+      reject_unknown(*t, {"greedy", "cuthill_mckee", "swap_passes"}, "[placement]");
+      boolean(*t, "greedy", c.placement.greedy);
+      boolean(*t, "cuthill_mckee", c.placement.cuthill_mckee);
       if (auto* n = t->get("swap_passes")) c.placement.swap_passes = static_cast<int>(integer(*n, "swap_passes", 0, 10000));
     }
     if (const toml::table* t = table(root, "refinement")) {
-      known(*t, {"rank_swap_passes"}, "[refinement]");
+      reject_unknown(*t, {"rank_swap_passes"}, "[refinement]");
       if (auto* n = t->get("rank_swap_passes"))
         c.refinement.rank_swap_passes = static_cast<int>(integer(*n, "rank_swap_passes", 0, 10000));
     }
     return c;
   }
-
- private:
-  [[noreturn]] void fail(const toml::node& n, const std::string& what) const {
-    throw Error(source_, n.source().begin.line, what);
-  }
-  void known(const toml::table& t, std::initializer_list<std::string_view> keys, const std::string& where) {
-    for (auto&& [k, v] : t)
-      if (std::find(keys.begin(), keys.end(), k.str()) == keys.end())
-        fail(v, "unknown key '" + std::string(k.str()) + "' in " + where);
-  }
-  const toml::table* table(const toml::table& root, const char* key) {
-    const toml::node* n = root.get(key);
-    if (n && !n->is_table()) fail(*n, std::string("'") + key + "' must be a table");
-    return n ? n->as_table() : nullptr;
-  }
-  void flag(const toml::table& t, const char* key, bool& out) {
-    if (const toml::node* n = t.get(key)) {
-      auto v = n->value<bool>();
-      if (!n->is_boolean() || !v) fail(*n, std::string("'") + key + "' must be true or false");
-      out = *v;
-    }
-  }
-  std::int64_t integer(const toml::node& n, const char* key, std::int64_t lo, std::int64_t hi) {
-    auto v = detail::toml_integer(n);
-    if (!n.is_integer() || !v || *v < lo || *v > hi)
-      fail(n, std::string("'") + key + "' must be a whole number from " + std::to_string(lo) + " to " + std::to_string(hi));
-    return *v;
-  }
-  std::string source_;
 };
 
 }  // namespace
 
 Context parse_context(std::string_view text, const std::string& source) {
-  toml::table root;
-  try {
-    root = toml::parse(text, source);
-  } catch (const toml::parse_error& e) {
-    throw Error(source, e.source().begin.line, "TOML syntax: " + std::string(e.description()));
-  }
-  return ContextReader(source).read(root);
+  const ContextReader reader(source);
+  return reader.read(reader.parse(text));
 }
 
 Context load_context(const std::filesystem::path& path) { return parse_context(read_text_file(path), path.string()); }

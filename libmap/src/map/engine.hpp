@@ -12,6 +12,8 @@
 
 #include "graph/undirected.hpp"
 #include "machine/node_geometry.hpp"
+#include "partition/metis.hpp"
+#include "partition/part_sizes.hpp"
 #include "rankmap/context.hpp"
 #include "rankmap/graph.hpp"
 #include "rankmap/mapping.hpp"
@@ -25,9 +27,7 @@ std::vector<std::uint32_t> ranks_per_node(const Allocation& allocation, std::siz
                                           bool oversubscribe, const NodeGeometry& geometry);
 
 // Stage 1: a part (0..sizes.size()-1) for every rank, with exactly sizes[p]
-// ranks in part p.
-std::vector<int> partition_metis_kway(const UndirectedGraph& g, const std::vector<std::uint32_t>& sizes,
-                                      std::uint64_t seed, int cuts);
+// ranks in part p (METIS k-way: partition/metis.hpp).
 std::vector<int> partition_scotch(const UndirectedGraph& g, const std::vector<std::uint32_t>& sizes,
                                   const std::vector<int>& used_nodes, const NodeGeometry& geometry,
                                   std::uint64_t seed);
@@ -82,8 +82,6 @@ int refine_rank_swaps(const UndirectedGraph& g, const NodeGeometry& geo, std::ve
 std::vector<int> partition_hierarchy(const UndirectedGraph& g, const std::vector<std::uint32_t>& sizes,
                                      const std::vector<int>& used_nodes, const NodeGeometry& geometry,
                                      std::uint64_t seed);
-// Moves ranks between parts, cheapest first, until every part has its size.
-void enforce_part_sizes(const UndirectedGraph& g, std::vector<int>& part, const std::vector<std::uint32_t>& sizes);
 
 // Traffic between parts, both ways (hop-bytes is symmetric in the pair).
 struct PartGraph {

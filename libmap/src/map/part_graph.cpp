@@ -1,5 +1,6 @@
 #include <algorithm>
 
+#include "core/sparse_accumulator.hpp"
 #include "map/engine.hpp"
 
 namespace rankmap::detail {
@@ -10,23 +11,19 @@ PartGraph make_part_graph(const UndirectedGraph& g, const std::vector<int>& part
   PartGraph q;
   q.parts = parts;
   q.xadj.assign(static_cast<std::size_t>(parts) + 1, 0);
-  std::vector<std::uint64_t> acc(parts, 0);
-  std::vector<int> touched;
+  SparseAccumulator<std::uint64_t> to_part(static_cast<std::size_t>(parts));
   for (int p = 0; p < parts; ++p) {
     for (std::uint32_t v : members[p])
       for (std::uint64_t e = g.xadj[v]; e < g.xadj[v + 1]; ++e) {
         const int r = part[g.adjncy[e]];
-        if (r == p) continue;
-        if (acc[r] == 0) touched.push_back(r);
-        acc[r] += g.weight[e];
+        if (r != p) to_part.add(static_cast<std::uint32_t>(r), g.weight[e]);
       }
-    std::sort(touched.begin(), touched.end());
-    for (int r : touched) {
-      q.adjncy.push_back(r);
-      q.weight.push_back(acc[r]);
-      acc[r] = 0;
+    std::sort(to_part.mutable_keys().begin(), to_part.mutable_keys().end());
+    for (std::uint32_t r : to_part.keys()) {
+      q.adjncy.push_back(static_cast<int>(r));
+      q.weight.push_back(to_part[r]);
     }
-    touched.clear();
+    to_part.clear();
     q.xadj[p + 1] = q.adjncy.size();
   }
   return q;

@@ -13,11 +13,9 @@
 
 #include "map/network_kind.hpp"
 #include "map/stages.hpp"
+#include "partition/metis.hpp"
 
 namespace rankmap::detail {
-
-std::vector<int> metis_split(const UndirectedGraph& g, const std::vector<std::uint32_t>& sizes, std::uint64_t seed,
-                             int cuts, bool recursive);
 
 namespace {
 

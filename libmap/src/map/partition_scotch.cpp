@@ -13,6 +13,8 @@
 #include "map/network_kind.hpp"
 #include "map/stages.hpp"
 #include "map/scotch_errors.hpp"
+#include "partition/integer_weights.hpp"
+#include "partition/part_sizes.hpp"
 #include "rankmap/error.hpp"
 
 namespace rankmap::detail {
@@ -53,11 +55,7 @@ std::vector<int> partition_scotch(const UndirectedGraph& g, const std::vector<st
   if (k <= 1 || g.n == 0) return part;
 
   std::vector<SCOTCH_Num> verttab(g.xadj.begin(), g.xadj.end()), edgetab(g.adjncy.begin(), g.adjncy.end());
-  std::vector<SCOTCH_Num> edlotab(g.weight.size());
-  const double total = std::accumulate(g.weight.begin(), g.weight.end(), 0.0);
-  const double scale = total > (1 << 30) ? (1 << 30) / total : 1.0;
-  for (std::size_t e = 0; e < g.weight.size(); ++e)
-    edlotab[e] = static_cast<SCOTCH_Num>(std::max(1.0, std::floor(static_cast<double>(g.weight[e]) * scale)));
+  std::vector<SCOTCH_Num> edlotab = integer_weights<SCOTCH_Num>(g.weight);
 
   Scoped<SCOTCH_Graph, SCOTCH_graphExit> graph;
   check(SCOTCH_graphInit(&graph.value), "SCOTCH_graphInit");

@@ -5,6 +5,7 @@
 // clusters of a node's ranks before single ranks (RankSwaps, below).
 #include <algorithm>
 
+#include "core/sparse_accumulator.hpp"
 #include "map/stages.hpp"
 
 namespace rankmap::detail {
@@ -25,8 +26,7 @@ int refine_rank_swaps(const UndirectedGraph& g, const NodeGeometry& geo, std::ve
       c += g.weight[e] * static_cast<std::uint64_t>(geo.hops(x, node_of_rank[g.adjncy[e]]));
     return c;
   };
-  std::vector<std::uint64_t> conn(geo.size(), 0);
-  std::vector<int> touched;
+  SparseAccumulator<std::uint64_t> conn(geo.size());  // r's bytes to each node
   std::vector<std::pair<long long, int>> gains;  // (r's gain on node, node)
   int pass = 0;
   for (; pass < passes; ++pass) {
@@ -34,17 +34,14 @@ int refine_rank_swaps(const UndirectedGraph& g, const NodeGeometry& geo, std::ve
     for (std::uint32_t r = 0; r < g.n; ++r) {
       const int x = node_of_rank[r];
       // The other node r talks to most is where a swap can help.
-      for (std::uint64_t e = g.xadj[r]; e < g.xadj[r + 1]; ++e) {
-        const int y = node_of_rank[g.adjncy[e]];
-        if (conn[y] == 0) touched.push_back(y);
-        conn[y] += g.weight[e];
-      }
+      for (std::uint64_t e = g.xadj[r]; e < g.xadj[r + 1]; ++e)
+        conn.add(static_cast<std::uint32_t>(node_of_rank[g.adjncy[e]]), g.weight[e]);
       // Nodes r would gain most on, given where its partners are: each
       // is searched for the partner whose swap lowers hop-bytes most.
       const long long r_x = static_cast<long long>(cost(r, x));
       gains.clear();
-      for (int t : touched) {
-        conn[t] = 0;
+      for (std::uint32_t node : conn.keys()) {
+        const int t = static_cast<int>(node);
         if (t == x) continue;
         const long long r_t = static_cast<long long>(cost(r, t));
         // Only swaps that r gains from are looked for: scanning a node's
@@ -53,7 +50,7 @@ int refine_rank_swaps(const UndirectedGraph& g, const NodeGeometry& geo, std::ve
         // own side.
         if (r_t < r_x) gains.emplace_back(r_x - r_t, t);
       }
-      touched.clear();
+      conn.clear();
       const std::size_t keep = std::min(gains.size(), kTargets);
       std::partial_sort(gains.begin(), gains.begin() + static_cast<std::ptrdiff_t>(keep), gains.end(),
                         [](const auto& u, const auto& v) { return u.first != v.first ? u.first > v.first : u.second < v.second; });

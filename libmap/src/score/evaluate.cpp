@@ -2,6 +2,7 @@
 #include <array>
 #include <future>
 
+#include "core/sparse_accumulator.hpp"
 #include "core/two_halves.hpp"
 #include "machine/node_geometry.hpp"
 #include "rankmap/error.hpp"
@@ -17,7 +18,7 @@ namespace {
 struct NodeScores {
   NodeScores(const Network& net, std::size_t nodes)
       : loads(net), msgs_at_hops(static_cast<std::size_t>(net.diameter()) + 1, 0),
-        bytes_at_hops(msgs_at_hops.size(), 0), pair_bytes(nodes, 0), pair_msgs(nodes, 0), touched_mark(nodes, 0) {}
+        bytes_at_hops(msgs_at_hops.size(), 0), to_node(nodes) {}
 
   std::uint64_t total_bytes = 0, total_msgs = 0, distinct_bytes = 0, distinct_msgs = 0;
   std::uint64_t cross_socket_bytes = 0, same_host_bytes = 0, inter_node_bytes = 0, inter_node_msgs = 0, hop_bytes = 0, hop_msgs = 0;
@@ -56,13 +57,11 @@ struct NodeScores {
           continue;
         }
         if (!(b || msg)) continue;
-        if (!touched_mark[v]) touched_mark[v] = 1, touched.push_back(v);
-        pair_bytes[v] += b;
-        pair_msgs[v] += msg;
+        to_node.add(v, {b, msg});
       }
     }
-    for (std::uint32_t v : touched) {
-      const std::uint64_t b = pair_bytes[v], msg = pair_msgs[v];
+    for (std::uint32_t v : to_node.keys()) {
+      const std::uint64_t b = to_node[v].bytes, msg = to_node[v].msgs;
       const int h = geometry.hops(static_cast<int>(u), static_cast<int>(v));
       inter_node_bytes += b;
       inter_node_msgs += msg;
@@ -73,10 +72,8 @@ struct NodeScores {
       bytes_at_hops[static_cast<std::size_t>(h)] += b;
       if (geometry.same_host(static_cast<int>(u), static_cast<int>(v))) same_host_bytes += b;
       if (b) loads.add_route(geometry.coords(static_cast<int>(u)), geometry.coords(static_cast<int>(v)), b);
-      pair_bytes[v] = pair_msgs[v] = 0;
-      touched_mark[v] = 0;
     }
-    touched.clear();
+    to_node.clear();
   }
 
   void merge(NodeScores&& other) {
@@ -97,9 +94,14 @@ struct NodeScores {
   }
 
  private:
-  std::vector<std::uint64_t> pair_bytes, pair_msgs;
-  std::vector<char> touched_mark;
-  std::vector<std::uint32_t> touched;
+  struct Traffic {
+    std::uint64_t bytes = 0, msgs = 0;
+    Traffic& operator+=(const Traffic& t) {
+      bytes += t.bytes, msgs += t.msgs;
+      return *this;
+    }
+  };
+  detail::SparseAccumulator<Traffic> to_node;  // a node's traffic to each other node
 };
 
 }  // namespace

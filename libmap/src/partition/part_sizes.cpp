@@ -1,9 +1,9 @@
-// Partitioners balance within a tolerance; a node has an exact number of
-// slots. This moves ranks out of over-full parts into under-full ones,
-// those that lose the least traffic first.
+// Moves ranks out of over-full parts into under-full ones (part_sizes.hpp).
+#include "partition/part_sizes.hpp"
+
 #include <algorithm>
 
-#include "map/engine.hpp"
+#include "core/sparse_accumulator.hpp"
 
 namespace rankmap::detail {
 namespace {
@@ -17,7 +17,7 @@ struct Move {
 class Balancer {
  public:
   Balancer(const UndirectedGraph& g, std::vector<int>& part, const std::vector<std::uint32_t>& sizes)
-      : g_(g), part_(part), sizes_(sizes), count_(sizes.size(), 0), conn_(sizes.size(), 0) {
+      : g_(g), part_(part), sizes_(sizes), count_(sizes.size(), 0), conn_(sizes.size()) {
     for (int p : part) ++count_[p];
   }
 
@@ -46,18 +46,16 @@ class Balancer {
  private:
   Move best_move(std::uint32_t v) {
     const int p = part_[v];
-    for (std::uint64_t e = g_.xadj[v]; e < g_.xadj[v + 1]; ++e) {
-      const int q = part_[g_.adjncy[e]];
-      if (conn_[q] == 0) touched_.push_back(q);
-      conn_[q] += g_.weight[e];
-    }
+    for (std::uint64_t e = g_.xadj[v]; e < g_.xadj[v + 1]; ++e)
+      conn_.add(static_cast<std::uint32_t>(part_[g_.adjncy[e]]), g_.weight[e]);
     int to = -1;
-    for (int q : touched_)
+    for (std::uint32_t key : conn_.keys()) {
+      const int q = static_cast<int>(key);
       if (q != p && count_[q] < sizes_[q] && (to < 0 || conn_[q] > conn_[to] || (conn_[q] == conn_[to] && q < to)))
         to = q;
+    }
     const long long gain = (to >= 0 ? static_cast<long long>(conn_[to]) : 0) - static_cast<long long>(conn_[p]);
-    for (int q : touched_) conn_[q] = 0;
-    touched_.clear();
+    conn_.clear();
     return {gain, v, to};
   }
 
@@ -65,8 +63,7 @@ class Balancer {
   std::vector<int>& part_;
   const std::vector<std::uint32_t>& sizes_;
   std::vector<std::uint32_t> count_;
-  std::vector<std::uint64_t> conn_;
-  std::vector<int> touched_;
+  SparseAccumulator<std::uint64_t> conn_;  // v's traffic to each part
 };
 
 }  // namespace

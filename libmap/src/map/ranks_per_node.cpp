@@ -1,3 +1,5 @@
+// How many ranks each allocated node takes (engine.hpp): where the
+// pipelines put ranks before any partition.
 #include <algorithm>
 #include <numeric>
 
