@@ -47,8 +47,7 @@ int main(int argc, char** argv) {
   }
   MPI_Barrier(grid);
   const double elapsed = MPI_Wtime() - t0;
-  if (r == p - 1)
-    printf("wavefront: %d ranks, %d sweeps, corner value %g, time %.9f s\n", p, sweeps, a[0], elapsed);
+  if (r == p - 1) printf("wavefront: %d ranks, %d sweeps, corner value %g, time %.9f s\n", p, sweeps, a[0], elapsed);
   free(a), free(b);
   MPI_Comm_free(&grid);
   MPI_Finalize();

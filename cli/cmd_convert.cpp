@@ -17,8 +17,10 @@ int run_convert(const ConvertOptions& o) {
   Graph g;
   if (std::filesystem::path(o.input).extension() == ".rmp") {
     Profile p = read_profile(o.input);
-    g = o.traffic == "p2p" ? std::move(p.p2p) : o.traffic == "coll" ? std::move(p.collective)
-        : o.traffic == "rma" ? std::move(p.rma) : p.total();
+    g = o.traffic == "p2p"    ? std::move(p.p2p)
+        : o.traffic == "coll" ? std::move(p.collective)
+        : o.traffic == "rma"  ? std::move(p.rma)
+                              : p.total();
   } else {
     if (o.traffic != "all") throw Error("--traffic", 0, "only a profile (.rmp) keeps traffic kinds apart");
     g = read_graph(o.input);

@@ -78,7 +78,9 @@ void add_eval(CLI::App& app, Action& action) {
       ->check(CLI::IsMember(launch_format_names()));
   cmd->add_option("--seed", o->seed, "Seed of --against random")->capture_default_str();
   cmd->add_option("--json", o->json, "Also write the scores as JSON to this file");
-  cmd->add_option("--p-mpi", o->p_mpi, "Fraction of run time spent in MPI, for predicted_gain (default: the profile's, when GRAPH is a .rmp)")
+  cmd->add_option(
+         "--p-mpi", o->p_mpi,
+         "Fraction of run time spent in MPI, for predicted_gain (default: the profile's, when GRAPH is a .rmp)")
       ->check(CLI::Range(0.0, 1.0));
   cmd->add_flag("--quiet,-q", o->quiet, "No progress lines on stderr");
   cmd->callback([o, &action] { action = [o] { return run_eval(*o); }; });

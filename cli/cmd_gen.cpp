@@ -1,15 +1,15 @@
 // rankmap gen stencil --dims 16x8x8: synthetic communication graphs.
 #include <charconv>
-#include <optional>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "commands.hpp"
 #include "common.hpp"
 #include "rankmap/error.hpp"
-#include "rankmap/io.hpp"
 #include "rankmap/generate.hpp"
 #include "rankmap/graph.hpp"
+#include "rankmap/io.hpp"
 
 namespace rankmap::cli {
 namespace {
@@ -22,10 +22,9 @@ struct GenOptions {
   std::uint32_t ranks = 64, cells_per_rank = 64;
   double degree = 10;
   std::uint64_t peak_bytes = std::uint64_t{1} << 20;  // geometric: bytes at distance 0
-  std::optional<std::uint64_t> renumber;  // seed of a random renumbering of the ranks
+  std::optional<std::uint64_t> renumber;              // seed of a random renumbering of the ranks
   bool quiet = false;
 };
-
 
 void write_graph(Graph g, const GenOptions& o, std::string description, Progress& progress) {
   progress.done("generated");
@@ -48,11 +47,14 @@ int run_stencil(const GenOptions& o) {
   int full = 1;
   for (int d = 0; d < nd; ++d) full *= 3;
   const int faces = 2 * nd + 1;
-  if (o.points == 0 || o.points == faces) spec.full = false;
-  else if (o.points == full) spec.full = true;
+  if (o.points == 0 || o.points == faces)
+    spec.full = false;
+  else if (o.points == full)
+    spec.full = true;
   else
-    throw Error("--points", 0, "a " + std::to_string(nd) + "D stencil has " + std::to_string(faces) + " or " +
-                                   std::to_string(full) + " points, not " + std::to_string(o.points));
+    throw Error("--points", 0,
+                "a " + std::to_string(nd) + "D stencil has " + std::to_string(faces) + " or " + std::to_string(full) +
+                    " points, not " + std::to_string(o.points));
   write_graph(make_stencil(spec), o,
               "stencil --dims " + o.dims + " --points " + std::to_string(spec.full ? full : faces) +
                   (o.periodic ? " --periodic" : "") + " --bytes " + std::to_string(o.bytes),
@@ -106,15 +108,18 @@ void add_gen(CLI::App& app, Action& action) {
 
   CLI::App* stencil = gen->add_subcommand("stencil", "A structured-grid halo exchange, ranks X fastest");
   stencil->add_option("--dims", o->dims, "Ranks along each axis, e.g. 16x8x8")->required();
-  stencil->add_option("--points", o->points, "Stencil points: 2d+1 (faces, the default) or 3^d (with edges and corners)");
+  stencil->add_option("--points", o->points,
+                      "Stencil points: 2d+1 (faces, the default) or 3^d (with edges and corners)");
   stencil->add_flag("--periodic", o->periodic, "Neighbours wrap around the grid");
   stencil->add_option("--bytes", o->bytes, "Bytes sent to each neighbour (one message)")->capture_default_str();
   output(stencil);
   stencil->callback([o, &action] { action = [o] { return run_stencil(*o); }; });
 
-  CLI::App* irregular = gen->add_subcommand("irregular", "A random 3D mesh cut into ranks by METIS (the quotient graph)");
+  CLI::App* irregular =
+      gen->add_subcommand("irregular", "A random 3D mesh cut into ranks by METIS (the quotient graph)");
   irregular->add_option("--ranks", o->ranks, "Ranks")->capture_default_str()->check(CLI::Range(2u, 1u << 24));
-  irregular->add_option("--cells-per-rank", o->cells_per_rank, "Mesh cells per rank")->capture_default_str()
+  irregular->add_option("--cells-per-rank", o->cells_per_rank, "Mesh cells per rank")
+      ->capture_default_str()
       ->check(CLI::Range(1u, 1u << 16));
   irregular->add_option("--bytes", o->bytes, "Bytes per shared mesh edge")->capture_default_str();
   irregular->add_option("--seed", o->seed, "Seed of the random mesh")->capture_default_str();
@@ -124,9 +129,11 @@ void add_gen(CLI::App& app, Action& action) {
   CLI::App* geometric =
       gen->add_subcommand("geometric", "Ranks at random points in a cube, near ones exchanging more (particle codes)");
   geometric->add_option("--ranks", o->ranks, "Ranks")->capture_default_str()->check(CLI::Range(2u, 1u << 24));
-  geometric->add_option("--degree", o->degree, "Mean neighbours a rank")->capture_default_str()
+  geometric->add_option("--degree", o->degree, "Mean neighbours a rank")
+      ->capture_default_str()
       ->check(CLI::Range(0.1, 1000.0));
-  geometric->add_option("--bytes", o->peak_bytes, "Bytes between two ranks at the same point (falls to 0 at the radius)")
+  geometric
+      ->add_option("--bytes", o->peak_bytes, "Bytes between two ranks at the same point (falls to 0 at the radius)")
       ->capture_default_str();
   geometric->add_option("--seed", o->seed, "Seed of the random points")->capture_default_str();
   output(geometric);

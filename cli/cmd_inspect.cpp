@@ -35,7 +35,9 @@ void inspect_machine(const Machine& m) {
     }
   } else {
     for (int d = 0; d < net.num_dims(); ++d) std::cout << (d ? "x" : "") << net.dims[d];
-    std::cout << (std::all_of(net.wrap.begin(), net.wrap.end(), [](bool w) { return w; }) ? " torus" : " (mesh in some dimensions)")
+    std::cout << (std::all_of(net.wrap.begin(), net.wrap.end(), [](bool w) { return w; })
+                      ? " torus"
+                      : " (mesh in some dimensions)")
               << ", wrap";
     for (bool w : net.wrap) std::cout << ' ' << (w ? "yes" : "no");
   }
@@ -85,11 +87,14 @@ void inspect_graph(const Graph& g, int top) {
   }
   const auto n = std::min<std::size_t>(pairs.size(), static_cast<std::size_t>(top));
   std::partial_sort(pairs.begin(), pairs.begin() + static_cast<std::ptrdiff_t>(n), pairs.end(),
-                    [](const Pair& x, const Pair& y) { return x.bytes != y.bytes ? x.bytes > y.bytes : std::tie(x.a, x.b) < std::tie(y.a, y.b); });
+                    [](const Pair& x, const Pair& y) {
+                      return x.bytes != y.bytes ? x.bytes > y.bytes : std::tie(x.a, x.b) < std::tie(y.a, y.b);
+                    });
   std::cout << "ranks      " << g.ranks << "\nedges      " << g.num_edges() << " directed, max out-degree "
-            << max_degree << "\nbytes      " << g.total_bytes() << " in " << g.total_msgs() << " messages ("
-            << self << " to self)\nsymmetric  "
-            << (asymmetric ? "no (" + std::to_string(asymmetric) + " edges differ from their reverse)" : std::string("yes"))
+            << max_degree << "\nbytes      " << g.total_bytes() << " in " << g.total_msgs() << " messages (" << self
+            << " to self)\nsymmetric  "
+            << (asymmetric ? "no (" + std::to_string(asymmetric) + " edges differ from their reverse)"
+                           : std::string("yes"))
             << "\ntop pairs  (bytes both ways)\n";
   for (std::size_t i = 0; i < n; ++i)
     std::cout << "  " << pairs[i].a << " <-> " << pairs[i].b << "  " << pairs[i].bytes << "\n";
@@ -103,8 +108,8 @@ void inspect_profile(const Profile& p, int top) {
   auto kind = [](const char* name, const Graph& g) {
     std::cout << name << g.total_bytes() << " bytes in " << g.total_msgs() << " messages\n";
   };
-  std::cout << "profile    " << p.mpi_library << " (MPI " << p.mpi_version << ")\nhosts      " << hosts.size()
-            << ": " << compress_hostlist(hosts) << "\nwall       " << p.wall_seconds << " s (longest rank)\np_mpi      "
+  std::cout << "profile    " << p.mpi_library << " (MPI " << p.mpi_version << ")\nhosts      " << hosts.size() << ": "
+            << compress_hostlist(hosts) << "\nwall       " << p.wall_seconds << " s (longest rank)\np_mpi      "
             << p.p_mpi << " (share of time inside MPI)\n";
   kind("p2p        ", p.p2p);
   kind("collective ", p.collective);
@@ -119,9 +124,9 @@ void inspect_profile(const Profile& p, int top) {
     ++g.first, g.second = std::max(g.second, c.calls);
   }
   std::cout << "calls      "
-            << (p.calls.empty() ? "no records (collectives timed as chains)"
-                                : !p.calls_complete ? "records incomplete (collectives timed as chains)"
-                                                    : "by algorithm and communicator slot (timed by rounds)")
+            << (p.calls.empty()     ? "no records (collectives timed as chains)"
+                : !p.calls_complete ? "records incomplete (collectives timed as chains)"
+                                    : "by algorithm and communicator slot (timed by rounds)")
             << "\n";
   for (const auto& [key, g] : groups)
     std::cout << "  slot " << key.first << "  " << key.second << "  " << g.first << " ranks, up to " << g.second
@@ -140,8 +145,10 @@ int run_inspect(const InspectOptions& o) {
     inspect_graph(read_graph(o.file), o.top);
   else
     throw Error(o.file, 0,
-                "unknown format '" + ext.string() + "': inspect reads a machine (.toml), a profile (.rmp) or a graph "
-                "(.mtx, .graph, .grf, .csv)" + (ext == ".xml" ? "; an hwloc XML goes into a machine file as hwloc_xml" : ""));
+                "unknown format '" + ext.string() +
+                    "': inspect reads a machine (.toml), a profile (.rmp) or a graph "
+                    "(.mtx, .graph, .grf, .csv)" +
+                    (ext == ".xml" ? "; an hwloc XML goes into a machine file as hwloc_xml" : ""));
   return 0;
 }
 
@@ -151,7 +158,9 @@ void add_inspect(CLI::App& app, Action& action) {
   auto o = std::make_shared<InspectOptions>();
   CLI::App* cmd = app.add_subcommand("inspect", "Summarise a machine description (.toml), a profile (.rmp) or a graph");
   cmd->add_option("file", o->file, "Machine (.toml), profile (.rmp) or graph (.mtx .graph .grf .csv)")->required();
-  cmd->add_option("--top", o->top, "How many of the heaviest rank pairs to list")->capture_default_str()->check(CLI::NonNegativeNumber);
+  cmd->add_option("--top", o->top, "How many of the heaviest rank pairs to list")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   cmd->callback([o, &action] { action = [o] { return run_inspect(*o); }; });
 }
 

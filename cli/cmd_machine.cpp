@@ -60,7 +60,8 @@ std::string toml_string(const std::string& s) {
 
 int run_machine_new(const NewMachineOptions& o) {
   const int shapes = !o.dims.empty() + o.as_switch + !o.fattree.empty();
-  if (shapes != 1) throw Error("machine new", 0, "give the network once: --dims 4x2x2 (torus), --switch or --fattree 16:8,8");
+  if (shapes != 1)
+    throw Error("machine new", 0, "give the network once: --dims 4x2x2 (torus), --switch or --fattree 16:8,8");
   const int trees = !o.hwloc.empty() + !o.hwloc_xml.empty() + o.this_node;
   if (trees != 1) throw Error("machine new", 0, "give the nodes' tree once: --hwloc, --hwloc-xml or --this-node");
   const std::vector<std::string> hosts = expand_hostlist(o.hosts, "--hosts");
@@ -76,8 +77,9 @@ int run_machine_new(const NewMachineOptions& o) {
     std::size_t nodes = 1;
     for (int d : dims) nodes *= static_cast<std::size_t>(d);
     if (nodes != hosts.size())
-      throw Error("--hosts", 0, "lists " + std::to_string(hosts.size()) + " hosts, but --dims " + o.dims + " has " +
-                                    std::to_string(nodes) + " nodes");
+      throw Error("--hosts", 0,
+                  "lists " + std::to_string(hosts.size()) + " hosts, but --dims " + o.dims + " has " +
+                      std::to_string(nodes) + " nodes");
     t << "kind = \"" << (o.mesh ? "mesh" : "torus") << "\"\n"
       << "dims = [" << join(dims, ", ") << "]            # X Y Z ...; hosts fill coordinates, X fastest\n";
   } else if (o.as_switch) {
@@ -92,8 +94,10 @@ int run_machine_new(const NewMachineOptions& o) {
   time("t_inj_ns", o.t_inj_ns, o.t_inj_ns != 500, "injection, sender's NIC");
   time("t_ej_ns", o.t_ej_ns, o.t_ej_ns != 500, "ejection, receiver's NIC");
   if (o.t_local_ns) t << "t_local_ns = " << *o.t_local_ns << "   # a message inside a node\n";
-  if (o.link_gbps) t << "link_gbps = " << *o.link_gbps << "   # each link, each way\n";
-  else t << "# link_gbps = 100   # each link, each way: give it for the flow model's bandwidth terms\n";
+  if (o.link_gbps)
+    t << "link_gbps = " << *o.link_gbps << "   # each link, each way\n";
+  else
+    t << "# link_gbps = 100   # each link, each way: give it for the flow model's bandwidth terms\n";
   t << "\n[[nodes]]\nhosts = " << toml_string(compress_hostlist(hosts)) << "\n";
 
   std::vector<FilePart> parts;
@@ -150,7 +154,9 @@ void add_machine(CLI::App& app, Action& action) {
   cmd->add_option("--t-ej-ns", o->t_ej_ns, "Ejection")->capture_default_str()->check(CLI::NonNegativeNumber);
   cmd->add_option("--t-local-ns", o->t_local_ns, "A message inside a node")->check(CLI::NonNegativeNumber);
   cmd->add_option("--link-gbps", o->link_gbps, "Each link's rate, each way")->check(CLI::NonNegativeNumber);
-  cmd->footer("Example: rankmap machine new -o desmos.toml --dims 4x2x2x2 --hosts 'node[00-31]' --hwloc 'package:1 core:6 pu:2'");
+  cmd->footer(
+      "Example: rankmap machine new -o desmos.toml --dims 4x2x2x2 --hosts 'node[00-31]' --hwloc 'package:1 core:6 "
+      "pu:2'");
   cmd->callback([o, &action] { action = [o] { return run_machine_new(*o); }; });
 }
 

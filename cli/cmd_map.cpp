@@ -9,8 +9,8 @@
 #include "commands.hpp"
 #include "common.hpp"
 #include "rankmap/baseline.hpp"
-#include "rankmap/error.hpp"
 #include "rankmap/context.hpp"
+#include "rankmap/error.hpp"
 #include "rankmap/launch.hpp"
 #include "rankmap/map.hpp"
 #include "report.hpp"
@@ -56,17 +56,20 @@ int run_map(const MapOptions& o) {
   const Machine* m = &machine;
   const Allocation* a = &allocation;
   const bool over = context.oversubscribe;
-  std::shared_future<Metrics> block_score = std::async(std::launch::async, [g, m, a, over] {
-                                              return evaluate(*g, *m, *a, baseline_mapping(Baseline::block, *a, g->ranks, 1, over));
-                                            }).share();
+  std::shared_future<Metrics> block_score =
+      std::async(std::launch::async, [g, m, a, over] {
+        return evaluate(*g, *m, *a, baseline_mapping(Baseline::block, *a, g->ranks, 1, over));
+      }).share();
 
   const auto start = std::chrono::steady_clock::now();
   const MapResult result =
       o.baseline.empty()
-          ? map_explained(graph, machine, allocation, context, [&](std::string_view s) { progress.done(std::string(s)); },
-                          TrafficKinds{&p2p_traffic, &collective_traffic, &calls})
+          ? map_explained(
+                graph, machine, allocation, context, [&](std::string_view s) { progress.done(std::string(s)); },
+                TrafficKinds{&p2p_traffic, &collective_traffic, &calls})
           : MapResult{baseline_mapping(parse_baseline(o.baseline), allocation, graph.ranks, context.seed,
-                                       context.oversubscribe), "", ""};
+                                       context.oversubscribe),
+                      "", ""};
   const Mapping& mapping = result.mapping;
   const double map_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   progress.done("mapped");
@@ -74,7 +77,12 @@ int run_map(const MapOptions& o) {
   // Scored and reported first, then the launch file and the JSON report are
   // written together: both land, or neither.
   ReportRequest request{o.baseline.empty() ? "rankmap " + context.preset : o.baseline,
-                        o.json, map_seconds, p_mpi, p_mpi_source, result.kept, result.why};
+                        o.json,
+                        map_seconds,
+                        p_mpi,
+                        p_mpi_source,
+                        result.kept,
+                        result.why};
   request.warn_if_slower = o.baseline.empty();
   request.p2p = &p2p_traffic;
   request.collective = &collective_traffic;
@@ -100,18 +108,22 @@ void add_map(CLI::App& app, Action& action) {
   o->machine.add_to(*cmd, false);
   cmd->add_option("--baseline", o->baseline, "Write a launcher's default mapping instead: " + or_list(baseline_names()))
       ->check(CLI::IsMember(baseline_names()));
-  cmd->add_option("--format,-f", o->format, "Launch file format")->capture_default_str()
+  cmd->add_option("--format,-f", o->format, "Launch file format")
+      ->capture_default_str()
       ->check(CLI::IsMember(launch_format_names()));
   cmd->add_option("--output,-o", o->output, "Launch file to write");
   cmd->add_option("--preset", o->preset, "How much the engine tries: " + or_list(preset_names()))
-      ->capture_default_str()->check(CLI::IsMember(preset_names()));
+      ->capture_default_str()
+      ->check(CLI::IsMember(preset_names()));
   cmd->add_option("-C,--config", o->config, "Read the engine's settings from a file written by --dump-config");
   cmd->add_flag("--dump-config", o->dump_config, "Print the engine's settings (preset and options) as TOML and stop");
   cmd->add_flag("--oversubscribe", o->oversubscribe, "Allow more ranks than slots (ranks then share slots)");
   cmd->add_option("--seed", o->seed, "Seed of every random choice (default 1; same seed, same output)")
       ->check(CLI::Range(std::uint64_t{0}, static_cast<std::uint64_t>(INT64_MAX)));  // what a -C file holds
   cmd->add_option("--json", o->json, "Also write the report as JSON to this file");
-  cmd->add_option("--p-mpi", o->p_mpi, "Fraction of run time spent in MPI, for predicted_gain (default: the profile's, when GRAPH is a .rmp)")
+  cmd->add_option(
+         "--p-mpi", o->p_mpi,
+         "Fraction of run time spent in MPI, for predicted_gain (default: the profile's, when GRAPH is a .rmp)")
       ->check(CLI::Range(0.0, 1.0));
   cmd->add_flag("--quiet,-q", o->quiet, "No progress lines on stderr");
   cmd->add_flag("--verbose,-v", o->verbose, "A line on stderr for every stage and candidate, with its scores");

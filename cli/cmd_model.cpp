@@ -48,8 +48,9 @@ std::string worked(const Network& net, double p_mpi, double d) {
 int run_levels(const Machine& m, const ModelOptions& o) {
   const Network& net = m.network;
   const double p = *o.p_mpi;
-  std::cout << m.name << ": " << net.kind_name() << ", " << net.num_dims() << " level(s), t_inj + t_ej = "
-            << net.t_inj_ns + net.t_ej_ns << " ns, t_hop = " << net.t_hop_ns << " ns per link\n"
+  std::cout << m.name << ": " << net.kind_name() << ", " << net.num_dims()
+            << " level(s), t_inj + t_ej = " << net.t_inj_ns + net.t_ej_ns << " ns, t_hop = " << net.t_hop_ns
+            << " ns per link\n"
             << "per-level form: a message costs T_0 = " << net.local_ns() << " ns inside a node, T_L between nodes\n"
             << "  that meet at level L (2L hops: " << net.t_inj_ns + net.t_ej_ns << " + " << net.t_hop_ns
             << " * 2L ns unless the level gives its own):\n";
@@ -81,8 +82,8 @@ int run_formula(const ModelOptions& o) {
   const Network& net = m.network;
   const double p = *o.p_mpi, diameter = net.diameter(), mean = mean_distance(net);
   if (net.is_tree()) return run_levels(m, o);
-  std::cout << m.name << ": " << net.num_dims() << "D torus " << dims_text(net) << ", t_inj + t_ej = "
-            << net.t_inj_ns + net.t_ej_ns << " ns, t_hop = " << net.t_hop_ns << " ns\n"
+  std::cout << m.name << ": " << net.num_dims() << "D torus " << dims_text(net)
+            << ", t_inj + t_ej = " << net.t_inj_ns + net.t_ej_ns << " ns, t_hop = " << net.t_hop_ns << " ns\n"
             << "T(d) = " << net.t_inj_ns + net.t_ej_ns << " + " << net.t_hop_ns << " d ns\n"
             << "seed formula: dt/t = p_mpi * t_hop * (d - 1) / (t_inj + t_ej + t_hop * d)\n"
             << "  d = diameter      " << worked(net, p, diameter) << "\n"
@@ -144,8 +145,8 @@ int run_table(const ModelOptions& o) {
                           : by_d          ? "yes, with d = diameter"
                           : by_mean       ? "yes, with d = mean distance"
                                           : "no: neither reading gives it";
-    std::printf("%-28s %4.0f%% %4d %8.1f%% %8.3f %8.1f%%   %-18s %s\n", s.name, 100 * s.p_mpi, net.diameter(),
-                100 * gd, mean_distance(net), 100 * gm, s.text, verdict);
+    std::printf("%-28s %4.0f%% %4d %8.1f%% %8.3f %8.1f%%   %-18s %s\n", s.name, 100 * s.p_mpi, net.diameter(), 100 * gd,
+                mean_distance(net), 100 * gm, s.text, verdict);
     rows.push_back({{"scenario", s.name},
                     {"dims", s.dims},
                     {"p_mpi", s.p_mpi},
@@ -166,8 +167,7 @@ int run_table(const ModelOptions& o) {
 void add_model(CLI::App& app, Action& action) {
   auto o = std::make_shared<ModelOptions>();
   CLI::App* cmd = app.add_subcommand("model", "Show the gain model: the formula for a machine, or the seed scenarios");
-  cmd->footer(
-      "Examples:\n  rankmap model --machine data/machines/desmos.toml --p-mpi 0.3\n  rankmap model --table");
+  cmd->footer("Examples:\n  rankmap model --machine data/machines/desmos.toml --p-mpi 0.3\n  rankmap model --table");
   auto* machine = cmd->add_option("--machine,-m", o->machine, "Machine description (.toml)");
   auto* table = cmd->add_flag("--table", o->table, "The seed paper's scenarios side by side, both readings of d");
   machine->excludes(table);

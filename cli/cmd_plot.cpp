@@ -63,7 +63,8 @@ std::vector<std::uint32_t> positions(std::uint32_t ranks, const Mapping* mapping
   return at;
 }
 
-nlohmann::ordered_json plot_matrix(std::unique_ptr<Canvas>& canvas, const PlotOptions& o, const LoadedGraph& g, const Mapping* mapping) {
+nlohmann::ordered_json plot_matrix(std::unique_ptr<Canvas>& canvas, const PlotOptions& o, const LoadedGraph& g,
+                                   const Mapping* mapping) {
   std::vector<std::pair<std::string, const Graph*>> panels;
   if (g.p2p.ranks != 0)
     panels = {{"point-to-point and one-sided bytes", &g.p2p}, {"collective bytes (the shim's models)", &g.collective}};
@@ -73,7 +74,9 @@ nlohmann::ordered_json plot_matrix(std::unique_ptr<Canvas>& canvas, const PlotOp
   const int bins = static_cast<int>(std::min<std::uint32_t>(n, kBins));
   const double size = 512, cell = size / bins;
   const std::vector<std::uint32_t> at = positions(n, mapping);
-  auto bin = [&](std::uint32_t r) { return static_cast<int>(std::uint64_t{at[r]} * static_cast<std::uint64_t>(bins) / n); };
+  auto bin = [&](std::uint32_t r) {
+    return static_cast<int>(std::uint64_t{at[r]} * static_cast<std::uint64_t>(bins) / n);
+  };
   std::vector<std::vector<double>> sums;
   LogScale scale{0, 0};
   for (const auto& [title, graph] : panels) {
@@ -87,14 +90,23 @@ nlohmann::ordered_json plot_matrix(std::unique_ptr<Canvas>& canvas, const PlotOp
   }
   if (scale.high <= 0) scale = {1, 1};
   const double top = 60, panel_width = size + kMargin + 30;
-  const int width = static_cast<int>(kMargin + panels.size() * panel_width + 80), height = static_cast<int>(top + size + 70);
+  const int width = static_cast<int>(kMargin + panels.size() * panel_width + 80),
+            height = static_cast<int>(top + size + 70);
   canvas = std::make_unique<Canvas>(picture_format(o.output), width, height);
   Canvas& c = *canvas;
-  c.text(kMargin, 24, o.graph + ": traffic matrix" + (mapping ? ", ranks grouped by node under " + o.mapping : "") +
-                          (bins < static_cast<int>(n) ? " (" + std::to_string(n) + " ranks in " + std::to_string(bins) +
-                                                            " bins a side)" : ""), 13);
-  nlohmann::ordered_json doc = {{"what", "matrix"}, {"width", width}, {"height", height}, {"ranks", n}, {"bins", bins},
-                                {"cell", cell}, {"scale", {{"low", scale.low}, {"high", scale.high}}}};
+  c.text(
+      kMargin, 24,
+      o.graph + ": traffic matrix" + (mapping ? ", ranks grouped by node under " + o.mapping : "") +
+          (bins < static_cast<int>(n) ? " (" + std::to_string(n) + " ranks in " + std::to_string(bins) + " bins a side)"
+                                      : ""),
+      13);
+  nlohmann::ordered_json doc = {{"what", "matrix"},
+                                {"width", width},
+                                {"height", height},
+                                {"ranks", n},
+                                {"bins", bins},
+                                {"cell", cell},
+                                {"scale", {{"low", scale.low}, {"high", scale.high}}}};
   for (std::size_t p = 0; p < panels.size(); ++p) {
     const double x0 = kMargin + p * panel_width, y0 = top;
     c.rectangle(x0 - 0.5, y0 - 0.5, size + 1, size + 1, 0.85, 0.85, 0.85);
@@ -130,7 +142,8 @@ nlohmann::ordered_json plot_matrix(std::unique_ptr<Canvas>& canvas, const PlotOp
     const std::string axis = mapping ? "rank position, grouped by node" : "rank";
     c.text(x0 + size / 2, y0 + size + 34, "receiver " + axis, 11, 0.5);
     c.text(x0 - 44, y0 + size / 2, "sender " + axis, 11, 0.5, true);
-    c.text(x0, y0 - 8, panels[p].first + " (total " + human(static_cast<double>(panels[p].second->total_bytes())) + ")", 11);
+    c.text(x0, y0 - 8, panels[p].first + " (total " + human(static_cast<double>(panels[p].second->total_bytes())) + ")",
+           11);
     doc["panels"].push_back({{"title", panels[p].first}, {"x", x0}, {"y", y0}, {"size", size}});
   }
   scale.draw_bar(c, kMargin + panels.size() * panel_width - 10, top + 20, size - 40, "bytes");
@@ -142,43 +155,52 @@ nlohmann::ordered_json plot_matrix(std::unique_ptr<Canvas>& canvas, const PlotOp
 nlohmann::ordered_json plot_links(std::unique_ptr<Canvas>& canvas, const PlotOptions& o, const Machine& machine,
                                   const std::vector<std::pair<std::string, Metrics>>& sides) {
   const Network& net = machine.network;
-  if (net.is_tree()) throw Error("--what", 0, "links are drawn for tori and meshes; this machine is a " + net.kind_name());
+  if (net.is_tree())
+    throw Error("--what", 0, "links are drawn for tori and meshes; this machine is a " + net.kind_name());
   const int nx = net.dims[0], ny = net.num_dims() > 1 ? net.dims[1] : 1;
   const std::size_t per_slice = static_cast<std::size_t>(nx) * ny, slices = net.num_coords() / per_slice;
   // The slices holding the most loaded links of either side, in order.
   std::vector<std::uint64_t> slice_max(slices, 0);
   for (const auto& [name, m] : sides)
     for (std::size_t l = 0; l < m.link_bytes.size(); ++l)
-      slice_max[l / (2 * net.dims.size()) / per_slice] = std::max(slice_max[l / (2 * net.dims.size()) / per_slice], m.link_bytes[l]);
+      slice_max[l / (2 * net.dims.size()) / per_slice] =
+          std::max(slice_max[l / (2 * net.dims.size()) / per_slice], m.link_bytes[l]);
   std::vector<std::size_t> chosen(slices);
   std::iota(chosen.begin(), chosen.end(), 0);
-  std::stable_sort(chosen.begin(), chosen.end(), [&](std::size_t a, std::size_t b) { return slice_max[a] > slice_max[b]; });
+  std::stable_sort(chosen.begin(), chosen.end(),
+                   [&](std::size_t a, std::size_t b) { return slice_max[a] > slice_max[b]; });
   chosen.resize(std::min<std::size_t>(chosen.size(), kMaxSlices));
   std::sort(chosen.begin(), chosen.end());
   LogScale scale{0, 0};
   for (const auto& [name, m] : sides)
     for (std::uint64_t v : m.link_bytes)
-      if (v > 0) scale.low = scale.low > 0 ? std::min<double>(scale.low, v) : v, scale.high = std::max<double>(scale.high, v);
+      if (v > 0)
+        scale.low = scale.low > 0 ? std::min<double>(scale.low, v) : v, scale.high = std::max<double>(scale.high, v);
   if (scale.high <= 0) scale = {1, 1};
   const double s = std::clamp(320.0 / std::max(nx, ny), 12.0, 48.0), pad = s;
   const double slice_w = nx * s + pad, slice_h = ny * s + pad + 16;
   const double side_w = slice_w * std::min<std::size_t>(chosen.size(), 2) + 20;
   const double rows = std::ceil(chosen.size() / 2.0);
-  const int width = static_cast<int>(40 + sides.size() * side_w + 90), height = static_cast<int>(90 + rows * slice_h + 40);
+  const int width = static_cast<int>(40 + sides.size() * side_w + 90),
+            height = static_cast<int>(90 + rows * slice_h + 40);
   canvas = std::make_unique<Canvas>(picture_format(o.output), width, height);
   Canvas& c = *canvas;
   cairo_t* cr = c.cr();
-  c.text(40, 24, o.graph + ": bytes on each directed link (" + std::to_string(chosen.size()) + " of " + std::to_string(slices) +
-                     " XY slices, those with the most loaded links)", 13);
-  nlohmann::ordered_json doc = {{"what", "links"}, {"width", width}, {"height", height}, {"spacing", s}, {"offset", 3},
-                                {"scale", {{"low", scale.low}, {"high", scale.high}}}};
+  c.text(40, 24,
+         o.graph + ": bytes on each directed link (" + std::to_string(chosen.size()) + " of " + std::to_string(slices) +
+             " XY slices, those with the most loaded links)",
+         13);
+  nlohmann::ordered_json doc = {{"what", "links"},  {"width", width},
+                                {"height", height}, {"spacing", s},
+                                {"offset", 3},      {"scale", {{"low", scale.low}, {"high", scale.high}}}};
   for (std::size_t k = 0; k < sides.size(); ++k) {
     const auto& [name, m] = sides[k];
     const double sx = 40 + k * side_w;
-    const std::size_t hottest = static_cast<std::size_t>(
-        std::max_element(m.link_bytes.begin(), m.link_bytes.end()) - m.link_bytes.begin());
-    c.text(sx, 52, name + ": most loaded link " + human(static_cast<double>(m.max_link_bytes)) + ", " +
-                       net.link_name(hottest), 11);
+    const std::size_t hottest =
+        static_cast<std::size_t>(std::max_element(m.link_bytes.begin(), m.link_bytes.end()) - m.link_bytes.begin());
+    c.text(sx, 52,
+           name + ": most loaded link " + human(static_cast<double>(m.max_link_bytes)) + ", " + net.link_name(hottest),
+           11);
     nlohmann::ordered_json side = {{"title", name}, {"hottest", net.link_name(hottest)}};
     for (std::size_t i = 0; i < chosen.size(); ++i) {
       const double ox = sx + (i % 2) * slice_w + pad / 2, oy = 80 + (i / 2) * slice_h + pad / 2 + 12;
@@ -205,8 +227,10 @@ nlohmann::ordered_json plot_links(std::unique_ptr<Canvas>& canvas, const PlotOpt
               const double len = edge ? 0.45 * s : s - 6;  // a wrap link leaves the slice
               const double off = sign > 0 ? -3 : 3;        // + above or left of -, - below or right
               double x1 = cx, y1 = cy, x2 = cx, y2 = cy;
-              if (d == 0) y1 = y2 = cy + off, x1 = cx + sign * 3, x2 = cx + sign * (3 + len);
-              else x1 = x2 = cx + off, y1 = cy + sign * 3, y2 = cy + sign * (3 + len);
+              if (d == 0)
+                y1 = y2 = cy + off, x1 = cx + sign * 3, x2 = cx + sign * (3 + len);
+              else
+                x1 = x2 = cx + off, y1 = cy + sign * 3, y2 = cy + sign * (3 + len);
               cairo_set_source_rgb(cr, r, g, b);
               cairo_set_line_width(cr, 3);
               cairo_move_to(cr, x1, y1);
@@ -231,15 +255,17 @@ nlohmann::ordered_json plot_links(std::unique_ptr<Canvas>& canvas, const PlotOpt
     for (const auto& [name, m] : sides)
       for (std::size_t l = 0; l < m.link_bytes.size(); ++l)
         if (static_cast<int>(l % (2 * net.dims.size()) / 2) >= 2) other = std::max(other, m.link_bytes[l]);
-    c.text(40, height - 14, "Links along Z and higher are not drawn; the most loaded carries " + human(static_cast<double>(other)) + ".", 10);
+    c.text(40, height - 14,
+           "Links along Z and higher are not drawn; the most loaded carries " + human(static_cast<double>(other)) + ".",
+           10);
   }
   scale.draw_bar(c, width - 80, 90, std::max(120.0, rows * slice_h - 40), "bytes");
   return doc;
 }
 
 // Bars of `values` (binned: the mean of each bin) in a box.
-void bars(Canvas& c, double x0, double y0, double w, double h, const std::vector<double>& values, const std::string& title,
-          const std::string& axis, nlohmann::ordered_json& doc) {
+void bars(Canvas& c, double x0, double y0, double w, double h, const std::vector<double>& values,
+          const std::string& title, const std::string& axis, nlohmann::ordered_json& doc) {
   const int n = static_cast<int>(values.size()), bins = std::min(n, kBins);
   std::vector<double> mean(bins, 0), count(bins, 0);
   for (int i = 0; i < n; ++i) {
@@ -252,16 +278,21 @@ void bars(Canvas& c, double x0, double y0, double w, double h, const std::vector
   c.rectangle(x0, y0, w, h, 1, 1, 1);
   const double bw = w / bins;
   for (int b = 0; b < bins; ++b)
-    if (top > 0 && mean[b] > 0) c.rectangle(x0 + b * bw, y0 + h * (1 - mean[b] / top), std::max(bw - (bw > 3 ? 1 : 0), 0.5), h * mean[b] / top, 0.229, 0.322, 0.546);
-  c.text(x0, y0 - 8, title + (bins < n ? " (" + std::to_string(n) + " in " + std::to_string(bins) + " bars, each the mean)" : ""), 11);
+    if (top > 0 && mean[b] > 0)
+      c.rectangle(x0 + b * bw, y0 + h * (1 - mean[b] / top), std::max(bw - (bw > 3 ? 1 : 0), 0.5), h * mean[b] / top,
+                  0.229, 0.322, 0.546);
+  c.text(x0, y0 - 8,
+         title + (bins < n ? " (" + std::to_string(n) + " in " + std::to_string(bins) + " bars, each the mean)" : ""),
+         11);
   c.text(x0 - 6, y0 + 4, human(top), 10, 1);
   c.text(x0 - 6, y0 + h + 4, "0", 10, 1);
   c.text(x0 + w / 2, y0 + h + 18, axis + " 0 .. " + std::to_string(n - 1), 10, 0.5);
-  doc["charts"].push_back({{"title", title}, {"x", x0}, {"y", y0}, {"width", w}, {"height", h}, {"bars", bins}, {"top", top}});
+  doc["charts"].push_back(
+      {{"title", title}, {"x", x0}, {"y", y0}, {"width", w}, {"height", h}, {"bars", bins}, {"top", top}});
 }
 
-nlohmann::ordered_json plot_bytes(std::unique_ptr<Canvas>& canvas, const PlotOptions& o, const Graph& g, const Mapping& mapping,
-                                  const std::string& mapping_name, std::size_t nodes) {
+nlohmann::ordered_json plot_bytes(std::unique_ptr<Canvas>& canvas, const PlotOptions& o, const Graph& g,
+                                  const Mapping& mapping, const std::string& mapping_name, std::size_t nodes) {
   std::vector<double> per_rank(g.ranks, 0), per_node(nodes, 0);
   for (std::uint32_t r = 0; r < g.ranks; ++r)
     for (std::uint64_t e = g.offsets[r]; e < g.offsets[r + 1]; ++e) {
@@ -295,7 +326,8 @@ int run_plot(const PlotOptions& o) {
       if (mapping) sides.push_back({o.mapping, evaluate(g.graph, machine, allocation, *mapping)});
       doc = plot_links(canvas, o, machine, sides);
     } else {
-      doc = plot_bytes(canvas, o, g.graph, mapping ? *mapping : block, mapping ? o.mapping : "block", allocation.size());
+      doc =
+          plot_bytes(canvas, o, g.graph, mapping ? *mapping : block, mapping ? o.mapping : "block", allocation.size());
     }
   }
   std::vector<FilePart> parts{{"", canvas->finish()}};
@@ -309,10 +341,13 @@ int run_plot(const PlotOptions& o) {
 
 void add_plot(CLI::App& app, Action& action) {
   auto o = std::make_shared<PlotOptions>();
-  CLI::App* cmd = app.add_subcommand("plot", "Draw the traffic matrix, the link loads or the bytes per rank (PNG, SVG, PDF)");
+  CLI::App* cmd =
+      app.add_subcommand("plot", "Draw the traffic matrix, the link loads or the bytes per rank (PNG, SVG, PDF)");
   cmd->add_option("graph", o->graph, "Communication graph (.rmp .mtx .graph .grf .csv)")->required();
   o->machine.add_to(*cmd);
-  cmd->add_option("--what", o->what, "matrix, links or bytes")->capture_default_str()->check(CLI::IsMember({"matrix", "links", "bytes"}));
+  cmd->add_option("--what", o->what, "matrix, links or bytes")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"matrix", "links", "bytes"}));
   cmd->add_option("--mapping", o->mapping, "A launch file: group the matrix by node, draw its links next to block's");
   cmd->add_option("--mapping-format", o->format, "Its format (default: guessed from the content)");
   cmd->add_option("--output,-o", o->output, "Picture to write: .png, .svg or .pdf")->required();

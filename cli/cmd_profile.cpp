@@ -43,8 +43,10 @@ std::filesystem::path find_shim(const std::string& mpi) {
   dirs.push_back(self_dir() / ".." / RANKMAP_INSTALL_LIBDIR);
   for (const auto& d : dirs)
     if (std::filesystem::exists(d / name)) return std::filesystem::canonical(d / name);
-  throw Error(name, 0, "not found (looked in $RANKMAP_SHIM_DIR, ../lib and ../" RANKMAP_INSTALL_LIBDIR
-                       " next to rankmap); was rankmap built with " + mpi + " installed?");
+  throw Error(name, 0,
+              "not found (looked in $RANKMAP_SHIM_DIR, ../lib and ../" RANKMAP_INSTALL_LIBDIR
+              " next to rankmap); was rankmap built with " +
+                  mpi + " installed?");
 }
 
 std::string resolve(const std::string& program) {
@@ -90,11 +92,14 @@ LinkedMpi linked_mpi(const std::filesystem::path& file) {
     return {};
   std::error_code ec;
   const std::uint64_t size = std::filesystem::file_size(file, ec);
-  auto fits = [&](std::uint64_t offset, std::uint64_t bytes) { return !ec && offset <= size && bytes <= size - offset; };
+  auto fits = [&](std::uint64_t offset, std::uint64_t bytes) {
+    return !ec && offset <= size && bytes <= size - offset;
+  };
   if (!fits(eh.e_shoff, std::uint64_t{eh.e_shnum} * sizeof(Elf64_Shdr))) return {};
   std::vector<Elf64_Shdr> sections(eh.e_shnum);
   in.seekg(static_cast<std::streamoff>(eh.e_shoff));
-  if (!in.read(reinterpret_cast<char*>(sections.data()), static_cast<std::streamsize>(sections.size() * sizeof(Elf64_Shdr))))
+  if (!in.read(reinterpret_cast<char*>(sections.data()),
+               static_cast<std::streamsize>(sections.size() * sizeof(Elf64_Shdr))))
     return {};
   for (const Elf64_Shdr& dyn : sections) {
     if (dyn.sh_type != SHT_DYNAMIC || dyn.sh_link >= sections.size()) continue;
@@ -149,7 +154,7 @@ extern "C" void pass_on(int sig) {
 // the defaults.
 void forward_signals_to(pid_t child) {
   job.store(child);
-  struct sigaction sa{};
+  struct sigaction sa {};
   sa.sa_handler = child ? pass_on : SIG_DFL;
   sigemptyset(&sa.sa_mask);
   for (int sig : {SIGINT, SIGTERM}) ::sigaction(sig, &sa, nullptr);
@@ -166,8 +171,9 @@ int run_profile(const ProfileOptions& o) {
     chosen_by = "from the launcher's name";
     if (mpi.empty()) mpi = linked.mpi;
     if (mpi.empty())
-      throw Error("--mpi", 0, "cannot tell which MPI '" + o.command[0] +
-                                  "' launches or the program links; pass --mpi openmpi or --mpi mpich");
+      throw Error("--mpi", 0,
+                  "cannot tell which MPI '" + o.command[0] +
+                      "' launches or the program links; pass --mpi openmpi or --mpi mpich");
   }
   if (!linked.mpi.empty() && linked.mpi != mpi)
     throw Error("profile", 0,
@@ -220,8 +226,8 @@ int run_profile(const ProfileOptions& o) {
     return code;
   }
   if (!std::filesystem::exists(fresh))
-    throw Error(o.output, 0, "the job finished but left no profile: did it call MPI_Finalize, and is it linked to " +
-                                 mpi + "?");
+    throw Error(o.output, 0,
+                "the job finished but left no profile: did it call MPI_Finalize, and is it linked to " + mpi + "?");
   const Profile p = read_profile(fresh);  // refuses a broken file
   std::filesystem::rename(fresh, out);
   std::cout << "wrote " << o.output << ": " << p.ranks.size() << " ranks, " << p.p2p.total_bytes() << " bytes p2p, "

@@ -29,14 +29,15 @@ void write_graph_file(const Graph& g, const std::string& path, const std::string
     try {
       back = read_graph_as(temp, ext);
     } catch (const Error& e) {
-      throw Error(path, 0, std::string("this graph cannot be written as ") + ext + ": it would not read back (" +
-                               e.what() + "); try .csv");
+      throw Error(path, 0,
+                  std::string("this graph cannot be written as ") + ext + ": it would not read back (" + e.what() +
+                      "); try .csv");
     }
     if (back.ranks != g.ranks || back.total_bytes() != g.total_bytes())
-      throw Error(path, 0, ext + " cannot hold this graph: it would read back with " + std::to_string(back.ranks) +
-                               " ranks and " + std::to_string(back.total_bytes()) + " bytes, not " +
-                               std::to_string(g.ranks) + " and " + std::to_string(g.total_bytes()) +
-                               " (a Scotch graph has no self-traffic); write .csv");
+      throw Error(path, 0,
+                  ext + " cannot hold this graph: it would read back with " + std::to_string(back.ranks) +
+                      " ranks and " + std::to_string(back.total_bytes()) + " bytes, not " + std::to_string(g.ranks) +
+                      " and " + std::to_string(g.total_bytes()) + " (a Scotch graph has no self-traffic); write .csv");
   });
 }
 
@@ -64,13 +65,10 @@ void Progress::done(const std::string& what) {
   const auto now = Clock::now();
   const double stage = std::chrono::duration<double>(now - stage_).count();
   stage_ = now;
-  if (!quiet_ && (stage >= 1.0 || verbose_))
-    std::fprintf(stderr, "rankmap: %s (%.1f s)\n", what.c_str(), stage);
+  if (!quiet_ && (stage >= 1.0 || verbose_)) std::fprintf(stderr, "rankmap: %s (%.1f s)\n", what.c_str(), stage);
 }
 
-double Progress::seconds_since_start() const {
-  return std::chrono::duration<double>(Clock::now() - start_).count();
-}
+double Progress::seconds_since_start() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
 
 LoadedGraph load_graph(const std::string& path) {
   if (std::filesystem::path(path).extension() != ".rmp") return {read_graph(path), std::nullopt, {}, {}, {}};

@@ -32,7 +32,8 @@ Canvas::Canvas(const std::string& format, int width, int height) : format_(forma
     surface_ = cairo_svg_surface_create_for_stream(append, &bytes_, width, height);
   else
     surface_ = cairo_pdf_surface_create_for_stream(append, &bytes_, width, height);
-  if (cairo_surface_status(surface_) != CAIRO_STATUS_SUCCESS) throw Error("cairo could not make a " + format + " surface");
+  if (cairo_surface_status(surface_) != CAIRO_STATUS_SUCCESS)
+    throw Error("cairo could not make a " + format + " surface");
   cr_ = cairo_create(surface_);
   cairo_set_source_rgb(cr_, 1, 1, 1);
   cairo_paint(cr_);
@@ -78,8 +79,11 @@ void Canvas::rectangle(double x, double y, double w, double h, double r, double 
 
 void LogScale::colour(double bytes, double& r, double& g, double& b) const {
   // Viridis at five stops, linear between them.
-  static constexpr double stops[5][3] = {
-      {0.267, 0.005, 0.329}, {0.229, 0.322, 0.546}, {0.128, 0.567, 0.551}, {0.369, 0.789, 0.383}, {0.993, 0.906, 0.144}};
+  static constexpr double stops[5][3] = {{0.267, 0.005, 0.329},
+                                         {0.229, 0.322, 0.546},
+                                         {0.128, 0.567, 0.551},
+                                         {0.369, 0.789, 0.383},
+                                         {0.993, 0.906, 0.144}};
   double t = high > low ? (std::log(std::max(bytes, low)) - std::log(low)) / (std::log(high) - std::log(low)) : 1;
   t = std::clamp(t, 0.0, 1.0) * 4;
   const int i = std::min(3, static_cast<int>(t));

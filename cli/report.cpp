@@ -46,13 +46,14 @@ nlohmann::ordered_json report_json(const Metrics& mapping, const Metrics& baseli
     doc["mean_message_ns"] = {{"mapping", prediction->mapping.by_messages_ns},
                               {"baseline", prediction->baseline.by_messages_ns}};
     doc["predicted_gain_slowest_sender"] = prediction->gain_slowest_sender;
-    doc["slowest_sender_ns"] = {{"mapping", prediction->mapping_slowest_ns}, {"baseline", prediction->baseline_slowest_ns}};
+    doc["slowest_sender_ns"] = {{"mapping", prediction->mapping_slowest_ns},
+                                {"baseline", prediction->baseline_slowest_ns}};
     doc["predicted_gain_phase"] = prediction->gain_phase;
     doc["predicted_gain_phase_mean"] = prediction->gain_phase_mean;
     const auto phase_json = [](const PhaseTimes& t) {
-      return nlohmann::ordered_json{{"phases", t.phases},       {"slowest_ns", t.slowest_ns},
-                                    {"mean_ns", t.mean_ns},     {"link_ns", t.link_ns},
-                                    {"injection_ns", t.injection_ns}, {"ejection_ns", t.ejection_ns}};
+      return nlohmann::ordered_json{
+          {"phases", t.phases},   {"slowest_ns", t.slowest_ns},     {"mean_ns", t.mean_ns},
+          {"link_ns", t.link_ns}, {"injection_ns", t.injection_ns}, {"ejection_ns", t.ejection_ns}};
     };
     doc["phase_model"] = {{"mapping", phase_json(prediction->mapping_phase)},
                           {"baseline", phase_json(prediction->baseline_phase)}};
@@ -111,7 +112,8 @@ std::optional<Prediction> predict(const Graph& graph, const Machine& machine, co
   const std::vector<CollectiveCalls>* calls = kinds ? request.calls : nullptr;
   p.baseline_flow = flow_times(p2p, collective, machine, allocation, base_mapping, calls);
   if (p.baseline_flow.computed) p.mapping_flow = flow_times(p2p, collective, machine, allocation, mapping, calls);
-  p.pipeline = pipeline_times(p2p, machine, allocation, mapping, base_mapping, p.p_mpi);  // computed for one-way traffic
+  p.pipeline =
+      pipeline_times(p2p, machine, allocation, mapping, base_mapping, p.p_mpi);  // computed for one-way traffic
   if (p.pipeline.computed && p.mapping_flow.computed) {  // a wavefront: ranks wait along the pipe
     p.model = "pipeline";
     p.gain = (p.pipeline.baseline_ns - p.pipeline.mapping_ns) / p.pipeline.baseline_ns;
@@ -163,9 +165,9 @@ void report(const Graph& graph, const Machine& machine, const Allocation& alloca
   const Mapping block_mapping =
       // A mapping with more ranks than slots (verified already) is compared
       // with block repeated over the slots, as mpirun --oversubscribe runs.
-      request.baseline ? Mapping{}
-                       : baseline_mapping(Baseline::block, allocation, graph.ranks, 1,
-                                          graph.ranks > allocation.total_slots());
+      request.baseline
+          ? Mapping{}
+          : baseline_mapping(Baseline::block, allocation, graph.ranks, 1, graph.ranks > allocation.total_slots());
   const Mapping& base_mapping = request.baseline ? *request.baseline : block_mapping;
   std::shared_future<Metrics> base_score = request.baseline_score;
   if (!base_score.valid())
@@ -191,7 +193,8 @@ void report(const Graph& graph, const Machine& machine, const Allocation& alloca
                     "predicted gain %.2f %% over %s (flow model, p_mpi %.3f from %s; slowest rank's "
                     "communication %.1f us, %s %.1f us)\n",
                     100 * prediction->gain, column.c_str(), prediction->p_mpi, prediction->p_mpi_source.c_str(),
-                    prediction->mapping_flow.slowest_ns / 1e3, column.c_str(), prediction->baseline_flow.slowest_ns / 1e3);
+                    prediction->mapping_flow.slowest_ns / 1e3, column.c_str(),
+                    prediction->baseline_flow.slowest_ns / 1e3);
     else
       std::snprintf(line, sizeof line,
                     "predicted gain %.2f %% over %s (mean message time: too many messages for the flow model; "

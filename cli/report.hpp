@@ -20,16 +20,16 @@ nlohmann::ordered_json metrics_json(const Metrics& m);
 // unless the request names another; measured model).
 struct Prediction {
   double p_mpi = 0;
-  std::string p_mpi_source;     // "--p-mpi" or the profile's path
-  MessageTimes baseline, mapping;  // mean message times
-  double gain = 0;              // the headline, by `model`
-  std::optional<double> gain_by_bytes;  // when any bytes flow
+  std::string p_mpi_source;                                // "--p-mpi" or the profile's path
+  MessageTimes baseline, mapping;                          // mean message times
+  double gain = 0;                                         // the headline, by `model`
+  std::optional<double> gain_by_bytes;                     // when any bytes flow
   double baseline_slowest_ns = 0, mapping_slowest_ns = 0;  // slowest_sender_ns
   double gain_slowest_sender = 0;
-  PhaseTimes baseline_phase, mapping_phase;  // the phase model (gain.hpp)
+  PhaseTimes baseline_phase, mapping_phase;    // the phase model (gain.hpp)
   double gain_phase = 0, gain_phase_mean = 0;  // on slowest_ns, on mean_ns
-  FlowTimes baseline_flow, mapping_flow;  // the flow model (gain.hpp)
-  PipelineTimes pipeline;                  // the pipeline term, for one-way traffic
+  FlowTimes baseline_flow, mapping_flow;       // the flow model (gain.hpp)
+  PipelineTimes pipeline;                      // the pipeline term, for one-way traffic
   double gain_by_messages = 0;
   // The headline: the pipeline term's for one-way traffic, the flow model's
   // when it ran for both mappings, else the mean message time's
@@ -44,12 +44,12 @@ nlohmann::ordered_json report_json(const Metrics& mapping, const Metrics& baseli
                                    const std::optional<Prediction>& prediction,
                                    const std::string& baseline_name = "block");
 
-void print_comparison(std::ostream& out, const Metrics& mapping, const std::string& label,
-                      const Metrics& baseline, const std::string& baseline_label = "block");
+void print_comparison(std::ostream& out, const Metrics& mapping, const std::string& label, const Metrics& baseline,
+                      const std::string& baseline_label = "block");
 
 struct ReportRequest {
-  std::string label;          // the mapping's column heading
-  std::string json;           // JSON path, or empty
+  std::string label;  // the mapping's column heading
+  std::string json;   // JSON path, or empty
   double map_seconds = 0;
   std::optional<double> p_mpi;  // for predicted_gain; none: no prediction
   std::string p_mpi_source;     // "--p-mpi" or the profile's path
@@ -80,8 +80,8 @@ struct ReportRequest {
 // request names another), prints the comparison on stdout and writes the
 // JSON report when asked; with a prediction, the JSON's `predicted_slower`
 // says whether the model expects the mapping to be slower than its baseline.
-void report(const Graph& graph, const Machine& machine, const Allocation& allocation,
-            const Mapping& mapping, const ReportRequest& request);
+void report(const Graph& graph, const Machine& machine, const Allocation& allocation, const Mapping& mapping,
+            const ReportRequest& request);
 
 // Writes through a temporary file; nothing is left on failure.
 void write_json(const std::string& path, const nlohmann::ordered_json& doc);

@@ -67,8 +67,7 @@ int main(int argc, char** argv) {
   int status = 1;
   if (rankmap_machine_load(argv[1], &machine, &err) != RANKMAP_OK ||
       rankmap_graph_load(argv[2], &graph, &err) != RANKMAP_OK ||
-      rankmap_allocation_create(machine, nodelist, per_node ? atoi(per_node) : 0, 0, &allocation, &err) !=
-          RANKMAP_OK ||
+      rankmap_allocation_create(machine, nodelist, per_node ? atoi(per_node) : 0, 0, &allocation, &err) != RANKMAP_OK ||
       rankmap_context_create("default", 1, &context, &err) != RANKMAP_OK) {
     status = failed(&err);
     goto done;

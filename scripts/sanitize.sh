@@ -15,7 +15,7 @@ command -v clang++ >/dev/null || { echo "sanitize.sh: clang++ not found (scripts
 # linking the sanitizers' shared runtime, as it is a shared library built
 # with --no-undefined (rpath: Debian 12's clang 14).
 mkdir -p "$build"
-cmake --preset sanitize -S "$root" >"$build/configure.log" 2>&1 || { cat "$build/configure.log"; exit 2; }
+cmake --preset sanitize -S "$root" -DRANKMAP_WERROR="${RANKMAP_WERROR:-OFF}" >"$build/configure.log" 2>&1 || { cat "$build/configure.log"; exit 2; }
 harnesses=($(ls "$root/tests/fuzz/corpus"))  # a corpus directory per harness
 targets=("${harnesses[@]/#/fuzz_}")
 [ "${1:-}" = --fuzzers-only ] || targets+=(rankmap_unit_tests rankmap_cli)

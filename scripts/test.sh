@@ -5,6 +5,7 @@
 # UBSan (scripts/sanitize.sh). Exits non-zero on failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+export RANKMAP_WERROR=ON  # a warning fails the build here, and so in CI
 scripts/setup.sh
 scripts/build.sh
 cd build

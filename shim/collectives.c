@@ -55,16 +55,15 @@ void rm_coll_allgather(MPI_Comm comm, int sendcount, MPI_Datatype sendtype, int 
 
 /* Intra: every rank's block, from the receive counts that every rank
  * knows. Inter: those are the remote group's; this rank sends its own. */
-void rm_coll_allgatherv(MPI_Comm comm, int sendcount, MPI_Datatype sendtype, const int* counts,
-                              MPI_Datatype type) {
+void rm_coll_allgatherv(MPI_Comm comm, int sendcount, MPI_Datatype sendtype, const int* counts, MPI_Datatype type) {
   if (is_inter(comm)) return rm_model_allgather(comm, rm_bytes(sendtype, sendcount));
   uint64_t* block = block_bytes(comm, counts, NULL, type);
   if (block) rm_model_allgatherv(comm, block);
   free(block);
 }
 
-void rm_coll_alltoallw(MPI_Comm comm, int in_place, const int* scounts, const MPI_Datatype* stypes,
-                       MPI_Datatype stype, const int* rcounts, const MPI_Datatype* rtypes, MPI_Datatype rtype) {
+void rm_coll_alltoallw(MPI_Comm comm, int in_place, const int* scounts, const MPI_Datatype* stypes, MPI_Datatype stype,
+                       const int* rcounts, const MPI_Datatype* rtypes, MPI_Datatype rtype) {
   /* In place, the blocks sent are the ones the receive side describes. */
   uint64_t* bytes = in_place ? block_bytes(comm, rcounts, rtypes, rtype) : block_bytes(comm, scounts, stypes, stype);
   if (bytes) rm_model_alltoall_to(comm, bytes);
@@ -112,8 +111,8 @@ WRAP(Bcast, P_BCAST, (b, n, t, root, c), rm_model_bcast(c, root, rm_bytes(t, n))
 WRAP(Ibcast, (void* b, int n, MPI_Datatype t, int root, MPI_Comm c, MPI_Request* r), (b, n, t, root, c, r),
      rm_model_bcast(c, root, rm_bytes(t, n)))
 
-WRAP(Reduce, (const void* s, void* d, int n, MPI_Datatype t, MPI_Op o, int root, MPI_Comm c),
-     (s, d, n, t, o, root, c), rm_model_reduce(c, root, rm_bytes(t, n)))
+WRAP(Reduce, (const void* s, void* d, int n, MPI_Datatype t, MPI_Op o, int root, MPI_Comm c), (s, d, n, t, o, root, c),
+     rm_model_reduce(c, root, rm_bytes(t, n)))
 WRAP(Ireduce, (const void* s, void* d, int n, MPI_Datatype t, MPI_Op o, int root, MPI_Comm c, MPI_Request* r),
      (s, d, n, t, o, root, c, r), rm_model_reduce(c, root, rm_bytes(t, n)))
 
@@ -152,8 +151,7 @@ WRAP(Iscatterv,
 
 WRAP(Allgather, (const void* s, int sn, MPI_Datatype st, void* d, int dn, MPI_Datatype dt, MPI_Comm c),
      (s, sn, st, d, dn, dt, c), rm_coll_allgather(c, sn, st, dn, dt))
-WRAP(Iallgather,
-     (const void* s, int sn, MPI_Datatype st, void* d, int dn, MPI_Datatype dt, MPI_Comm c, MPI_Request* r),
+WRAP(Iallgather, (const void* s, int sn, MPI_Datatype st, void* d, int dn, MPI_Datatype dt, MPI_Comm c, MPI_Request* r),
      (s, sn, st, d, dn, dt, c, r), rm_coll_allgather(c, sn, st, dn, dt))
 WRAP(Allgatherv,
      (const void* s, int sn, MPI_Datatype st, void* d, const int dn[], const int dd[], MPI_Datatype dt, MPI_Comm c),
@@ -165,8 +163,7 @@ WRAP(Iallgatherv,
 
 WRAP(Alltoall, (const void* s, int sn, MPI_Datatype st, void* d, int dn, MPI_Datatype dt, MPI_Comm c),
      (s, sn, st, d, dn, dt, c), rm_model_alltoall(c, rm_bytes(dt, dn)))
-WRAP(Ialltoall,
-     (const void* s, int sn, MPI_Datatype st, void* d, int dn, MPI_Datatype dt, MPI_Comm c, MPI_Request* r),
+WRAP(Ialltoall, (const void* s, int sn, MPI_Datatype st, void* d, int dn, MPI_Datatype dt, MPI_Comm c, MPI_Request* r),
      (s, sn, st, d, dn, dt, c, r), rm_model_alltoall(c, rm_bytes(dt, dn)))
 WRAP(Alltoallv,
      (const void* s, const int sn[], const int sd[], MPI_Datatype st, void* d, const int dn[], const int dd[],
@@ -179,14 +176,16 @@ WRAP(Ialltoallv,
 WRAP(Alltoallw,
      (const void* s, const int sn[], const int sd[], const MPI_Datatype st[], void* d, const int dn[], const int dd[],
       const MPI_Datatype dt[], MPI_Comm c),
-     (s, sn, sd, st, d, dn, dd, dt, c), rm_coll_alltoallw(c, s == MPI_IN_PLACE, sn, st, MPI_DATATYPE_NULL, dn, dt, MPI_DATATYPE_NULL))
+     (s, sn, sd, st, d, dn, dd, dt, c),
+     rm_coll_alltoallw(c, s == MPI_IN_PLACE, sn, st, MPI_DATATYPE_NULL, dn, dt, MPI_DATATYPE_NULL))
 WRAP(Ialltoallw,
      (const void* s, const int sn[], const int sd[], const MPI_Datatype st[], void* d, const int dn[], const int dd[],
       const MPI_Datatype dt[], MPI_Comm c, MPI_Request* r),
-     (s, sn, sd, st, d, dn, dd, dt, c, r), rm_coll_alltoallw(c, s == MPI_IN_PLACE, sn, st, MPI_DATATYPE_NULL, dn, dt, MPI_DATATYPE_NULL))
+     (s, sn, sd, st, d, dn, dd, dt, c, r),
+     rm_coll_alltoallw(c, s == MPI_IN_PLACE, sn, st, MPI_DATATYPE_NULL, dn, dt, MPI_DATATYPE_NULL))
 
-WRAP(Reduce_scatter, (const void* s, void* d, const int n[], MPI_Datatype t, MPI_Op o, MPI_Comm c),
-     (s, d, n, t, o, c), rm_coll_reduce_scatter(c, n, t))
+WRAP(Reduce_scatter, (const void* s, void* d, const int n[], MPI_Datatype t, MPI_Op o, MPI_Comm c), (s, d, n, t, o, c),
+     rm_coll_reduce_scatter(c, n, t))
 WRAP(Ireduce_scatter, (const void* s, void* d, const int n[], MPI_Datatype t, MPI_Op o, MPI_Comm c, MPI_Request* r),
      (s, d, n, t, o, c, r), rm_coll_reduce_scatter(c, n, t))
 WRAP(Reduce_scatter_block, (const void* s, void* d, int n, MPI_Datatype t, MPI_Op o, MPI_Comm c), (s, d, n, t, o, c),

@@ -19,9 +19,10 @@ void pmpir_request_free_f08_(F* request, F* e);
 void pmpir_wait_f08_(F* request, F* status, F* e);
 void pmpir_waitall_f08_(F* n, F* requests, F* statuses, F* e);
 
-
 void mpi_init_f08_(F* e) { pmpir_init_f08_(e), rm_start_if_initialized(); }
-void mpi_init_thread_f08_(F* required, F* provided, F* e) { pmpir_init_thread_f08_(required, provided, e), rm_start_if_initialized(); }
+void mpi_init_thread_f08_(F* required, F* provided, F* e) {
+  pmpir_init_thread_f08_(required, provided, e), rm_start_if_initialized();
+}
 void mpi_finalize_f08_(F* e) { rm_stop_and_write(), pmpir_finalize_f08_(e); }
 
 void mpi_barrier_f08_(F* comm, F* e) {

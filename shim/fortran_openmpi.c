@@ -75,8 +75,8 @@ static void rma(const F* win, const F* target, const F* type, const F* count) {
     if (rm_outer) AFTER;                           \
     RM_LEAVE;                                      \
   }
-#define FWRAP(NAME, PARAMS, ARGS, COUNT, AFTER)               \
-  FWRAP1(mpi_##NAME##_, PARAMS, ARGS, COUNT, AFTER)          \
+#define FWRAP(NAME, PARAMS, ARGS, COUNT, AFTER)     \
+  FWRAP1(mpi_##NAME##_, PARAMS, ARGS, COUNT, AFTER) \
   FWRAP1(mpi_##NAME##_f08_, PARAMS, ARGS, COUNT, AFTER)
 #define NONE (void)0
 
@@ -101,8 +101,7 @@ FWRAP(start, (F * r, F* e), (r, e), rm_persistent_start(PMPI_Request_f2c(*r)), N
 FWRAP(startall, (F * n, F* r, F* e), (n, r, e), start_all(n, r), NONE)
 FWRAP(request_free, (F * r, F* e), (r, e), rm_persistent_free(PMPI_Request_f2c(*r)), NONE)
 
-FWRAP(sendrecv,
-      (void* sb, F* sn, F* st, F* d, F* stag, void* rb, F* rn, F* rt, F* s, F* rtag, F* c, F* status, F* e),
+FWRAP(sendrecv, (void* sb, F* sn, F* st, F* d, F* stag, void* rb, F* rn, F* rt, F* s, F* rtag, F* c, F* status, F* e),
       (sb, sn, st, d, stag, rb, rn, rt, s, rtag, c, status, e), send_to(c, d, st, sn), NONE)
 FWRAP(sendrecv_replace, (void* b, F* n, F* t, F* d, F* stag, F* s, F* rtag, F* c, F* status, F* e),
       (b, n, t, d, stag, s, rtag, c, status, e), send_to(c, d, t, n), NONE)
@@ -118,8 +117,8 @@ FWRAP(allreduce, (void* s, void* d, F* n, F* t, F* op, F* c, F* e), (s, d, n, t,
       rm_model_allreduce(comm_of(c), rm_bytes(type_of(t), *n)), NONE)
 FWRAP(gather, (void* s, F* sn, F* st, void* d, F* dn, F* dt, F* root, F* c, F* e), (s, sn, st, d, dn, dt, root, c, e),
       rm_model_gather(comm_of(c), *root, rm_bytes(type_of(st), *sn)), NONE)
-FWRAP(scatter, (void* s, F* sn, F* st, void* d, F* dn, F* dt, F* root, F* c, F* e),
-      (s, sn, st, d, dn, dt, root, c, e), rm_model_scatter(comm_of(c), *root, rm_bytes(type_of(st), *sn)), NONE)
+FWRAP(scatter, (void* s, F* sn, F* st, void* d, F* dn, F* dt, F* root, F* c, F* e), (s, sn, st, d, dn, dt, root, c, e),
+      rm_model_scatter(comm_of(c), *root, rm_bytes(type_of(st), *sn)), NONE)
 FWRAP(allgather, (void* s, F* sn, F* st, void* d, F* dn, F* dt, F* c, F* e), (s, sn, st, d, dn, dt, c, e),
       rm_model_allgather(comm_of(c), rm_bytes(type_of(dt), *dn)), NONE)
 FWRAP(alltoall, (void* s, F* sn, F* st, void* d, F* dn, F* dt, F* c, F* e), (s, sn, st, d, dn, dt, c, e),
@@ -181,8 +180,7 @@ FWRAP(ialltoallv, (void* s, F* sn, F* sd, F* st, void* d, F* dn, F* dd, F* dt, F
       rm_coll_alltoallw(comm_of(c), in_place(s), sn, NULL, type_of(st), dn, NULL, type_of(dt)), NONE)
 FWRAP(ialltoallw, P_ALLTOALLW(F* r, F* e), A_ALLTOALLW(r, e), C_ALLTOALLW, NONE)
 FWRAP(ireduce_scatter, P_REDSCAT(F* r, F* e), A_REDSCAT(r, e), C_REDSCAT, NONE)
-FWRAP(ireduce_scatter_block, P_RED, A_RED, rm_model_reduce_scatter(comm_of(c), NULL, rm_bytes(type_of(t), *n)),
-      NONE)
+FWRAP(ireduce_scatter_block, P_RED, A_RED, rm_model_reduce_scatter(comm_of(c), NULL, rm_bytes(type_of(t), *n)), NONE)
 FWRAP(iscan, P_RED, A_RED, rm_model_scan(comm_of(c), rm_bytes(type_of(t), *n), 0), NONE)
 FWRAP(iexscan, P_RED, A_RED, rm_model_scan(comm_of(c), rm_bytes(type_of(t), *n), 1), NONE)
 FWRAP(ibarrier, (F * c, F* r, F* e), (c, r, e), rm_model_barrier(comm_of(c)), NONE)
@@ -215,7 +213,8 @@ FWRAP(ineighbor_alltoallw, P_NW(F* r, F* e), A_NW(r, e), C_NW, NONE)
 #define A_PUT(...) (o, on, ot, tr, td, tn, tt, w, __VA_ARGS__)
 #define P_ACC(...) (void* o, F* on, F* ot, F* tr, MPI_Aint* td, F* tn, F* tt, F* op, F* w, __VA_ARGS__)
 #define A_ACC(...) (o, on, ot, tr, td, tn, tt, op, w, __VA_ARGS__)
-#define P_GACC(...) (void* o, F* on, F* ot, void* res, F* rn, F* rt, F* tr, MPI_Aint* td, F* tn, F* tt, F* op, F* w, __VA_ARGS__)
+#define P_GACC(...) \
+  (void* o, F* on, F* ot, void* res, F* rn, F* rt, F* tr, MPI_Aint* td, F* tn, F* tt, F* op, F* w, __VA_ARGS__)
 #define A_GACC(...) (o, on, ot, res, rn, rt, tr, td, tn, tt, op, w, __VA_ARGS__)
 FWRAP(put, P_PUT(F* e), A_PUT(e), rma(w, tr, ot, on), NONE)
 FWRAP(rput, P_PUT(F* r, F* e), A_PUT(r, e), rma(w, tr, ot, on), NONE)
@@ -257,7 +256,11 @@ void pmpi_finalize_f08_(F* e);
 
 void mpi_init_(F* e) { pmpi_init_(e), rm_start_if_initialized(); }
 void mpi_init_f08_(F* e) { pmpi_init_f08_(e), rm_start_if_initialized(); }
-void mpi_init_thread_(F* required, F* provided, F* e) { pmpi_init_thread_(required, provided, e), rm_start_if_initialized(); }
-void mpi_init_thread_f08_(F* required, F* provided, F* e) { pmpi_init_thread_f08_(required, provided, e), rm_start_if_initialized(); }
+void mpi_init_thread_(F* required, F* provided, F* e) {
+  pmpi_init_thread_(required, provided, e), rm_start_if_initialized();
+}
+void mpi_init_thread_f08_(F* required, F* provided, F* e) {
+  pmpi_init_thread_f08_(required, provided, e), rm_start_if_initialized();
+}
 void mpi_finalize_(F* e) { rm_stop_and_write(), pmpi_finalize_(e); }
 void mpi_finalize_f08_(F* e) { rm_stop_and_write(), pmpi_finalize_f08_(e); }

@@ -126,8 +126,10 @@ void rm_model_allreduce(MPI_Comm comm, uint64_t bytes) {
     const int rem = p - pof2;
     int newrank;
     if (r < 2 * rem) {
-      if (r % 2 == 0) to(&c, r + 1, bytes, 0), newrank = -1;
-      else newrank = r / 2;
+      if (r % 2 == 0)
+        to(&c, r + 1, bytes, 0), newrank = -1;
+      else
+        newrank = r / 2;
     } else {
       newrank = r - rem;
     }
@@ -204,15 +206,18 @@ void rm_model_allgather(MPI_Comm comm, uint64_t bytes_each) {
  * r + 2^k, the blocks whose index has bit k set). */
 enum { A2A_LINEAR, A2A_PAIRWISE, A2A_BRUCK };
 typedef struct {
-  int below_ranks;           /* the row holds for communicators smaller than this */
-  uint64_t below_bytes[8];   /* block bytes thresholds, 0 ends the list ... */
-  int algorithm[9];          /* ... the algorithm below each, then past the last */
+  int below_ranks;         /* the row holds for communicators smaller than this */
+  uint64_t below_bytes[8]; /* block bytes thresholds, 0 ends the list ... */
+  int algorithm[9];        /* ... the algorithm below each, then past the last */
 } a2a_rule;
 static const a2a_rule a2a_rules[] = {
-    {3, {2, 4, 16, 64, 256, 4096, 32768, 1048576}, {A2A_PAIRWISE, A2A_LINEAR, A2A_PAIRWISE, A2A_LINEAR, A2A_PAIRWISE,
-                                                  A2A_LINEAR, A2A_PAIRWISE, A2A_LINEAR, A2A_PAIRWISE}},
-    {8, {8192, 16384, 65536, 524288, 1048576, 0}, {A2A_LINEAR, A2A_LINEAR, A2A_LINEAR, A2A_LINEAR, A2A_PAIRWISE,
-                                                  A2A_LINEAR}},
+    {3,
+     {2, 4, 16, 64, 256, 4096, 32768, 1048576},
+     {A2A_PAIRWISE, A2A_LINEAR, A2A_PAIRWISE, A2A_LINEAR, A2A_PAIRWISE, A2A_LINEAR, A2A_PAIRWISE, A2A_LINEAR,
+      A2A_PAIRWISE}},
+    {8,
+     {8192, 16384, 65536, 524288, 1048576, 0},
+     {A2A_LINEAR, A2A_LINEAR, A2A_LINEAR, A2A_LINEAR, A2A_PAIRWISE, A2A_LINEAR}},
     {16, {0}, {A2A_LINEAR}},
     {32, {4, 512, 0}, {A2A_LINEAR, A2A_BRUCK, A2A_LINEAR}},
     {64, {512, 0}, {A2A_BRUCK, A2A_LINEAR}},
@@ -336,7 +341,8 @@ void rm_model_barrier(MPI_Comm comm) {
   } else if (algorithm == BARRIER_DOUBLING) {
     barrier_recursive_doubling(&c);
   } else if (algorithm == BARRIER_LINEAR) { /* everyone to rank 0, then rank 0 to everyone */
-    if (c.local_rank != 0) to(&c, 0, 0, 0);
+    if (c.local_rank != 0)
+      to(&c, 0, 0, 0);
     else
       for (int i = 1; i < c.size; ++i) to(&c, i, 0, 1);
   } else if (algorithm == BARRIER_TREE) {
@@ -361,7 +367,7 @@ int rm_out_neighbours(MPI_Comm comm, int** out, int* count) {
     for (int d = 0; d < nd; ++d) {
       int src, dst;
       PMPI_Cart_shift(comm, d, 1, &src, &dst);
-      (*out)[2 * d] = src;  /* the negative neighbour */
+      (*out)[2 * d] = src; /* the negative neighbour */
       (*out)[2 * d + 1] = dst;
     }
     *count = 2 * nd;

@@ -93,52 +93,50 @@ void rm_persistent_free(MPI_Request request) {
  * that is 1 when it could count the call without a lookup; anything else
  * (COUNT, the timed call) is in out-of-line functions. A leaf called from
  * inside another MPI call is neither counted nor timed. */
-#define LEAF(NAME, PARAMS, ARGS, CACHED, COUNT)                                  \
-  enum { rm_wrapper_##NAME = 1 + __COUNTER__ };                                 \
-  static __attribute__((noinline)) int rm_timed_##NAME PARAMS {                 \
-    rm_thread_state* const rm_s = &rm_self;                                     \
-    const uint64_t rm_t0 = rm_ticks();                                          \
-    ++rm_s->depth;                                                              \
-    const int rm_rc = PMPI_##NAME ARGS;                                         \
-    --rm_s->depth;                                                              \
-    rm_timed(rm_t0, rm_wrapper_##NAME);                                         \
-    return rm_rc;                                                               \
-  }                                                                             \
-  static __attribute__((noinline, unused)) int rm_counted_##NAME PARAMS {       \
-    COUNT;                                                                      \
+#define LEAF(NAME, PARAMS, ARGS, CACHED, COUNT)                                       \
+  enum { rm_wrapper_##NAME = 1 + __COUNTER__ };                                       \
+  static __attribute__((noinline)) int rm_timed_##NAME PARAMS {                       \
+    rm_thread_state* const rm_s = &rm_self;                                           \
+    const uint64_t rm_t0 = rm_ticks();                                                \
+    ++rm_s->depth;                                                                    \
+    const int rm_rc = PMPI_##NAME ARGS;                                               \
+    --rm_s->depth;                                                                    \
+    rm_timed(rm_t0, rm_wrapper_##NAME);                                               \
+    return rm_rc;                                                                     \
+  }                                                                                   \
+  static __attribute__((noinline, unused)) int rm_counted_##NAME PARAMS {             \
+    COUNT;                                                                            \
     if (--rm_self.sampling[rm_wrapper_##NAME].countdown > 0) return PMPI_##NAME ARGS; \
-    return rm_timed_##NAME ARGS;                                                \
-  }                                                                             \
-  __attribute__((hot)) int MPI_##NAME PARAMS {                                  \
-    rm_thread_state* const rm_s = &rm_self;                                     \
-    if (rm_s->depth != 0) return PMPI_##NAME ARGS;                              \
-    if (!(CACHED)) return rm_profiling ? rm_counted_##NAME ARGS : PMPI_##NAME ARGS; \
-    if (--rm_s->sampling[rm_wrapper_##NAME].countdown > 0) return PMPI_##NAME ARGS; \
-    return rm_timed_##NAME ARGS;                                                \
+    return rm_timed_##NAME ARGS;                                                      \
+  }                                                                                   \
+  __attribute__((hot)) int MPI_##NAME PARAMS {                                        \
+    rm_thread_state* const rm_s = &rm_self;                                           \
+    if (rm_s->depth != 0) return PMPI_##NAME ARGS;                                    \
+    if (!(CACHED)) return rm_profiling ? rm_counted_##NAME ARGS : PMPI_##NAME ARGS;   \
+    if (--rm_s->sampling[rm_wrapper_##NAME].countdown > 0) return PMPI_##NAME ARGS;   \
+    return rm_timed_##NAME ARGS;                                                      \
   }
 
 /* ---- Blocking and non-blocking sends. ---- */
 
-#define SEND(NAME, COUNT_T)                                                                        \
+#define SEND(NAME, COUNT_T)                                                                         \
   LEAF(NAME, (const void* buf, COUNT_T count, MPI_Datatype type, int dest, int tag, MPI_Comm comm), \
-       (buf, count, type, dest, tag, comm), rm_count_send_cached(comm, dest, type, count),         \
+       (buf, count, type, dest, tag, comm), rm_count_send_cached(comm, dest, type, count),          \
        rm_count_send_slow(comm, dest, type, count))
-#define ISEND(NAME, COUNT_T)                                                                          \
-  LEAF(NAME,                                                                                          \
-       (const void* buf, COUNT_T count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,         \
-        MPI_Request* request),                                                                        \
-       (buf, count, type, dest, tag, comm, request), rm_count_send_cached(comm, dest, type, count),   \
+#define ISEND(NAME, COUNT_T)                                                                                        \
+  LEAF(NAME,                                                                                                        \
+       (const void* buf, COUNT_T count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* request), \
+       (buf, count, type, dest, tag, comm, request), rm_count_send_cached(comm, dest, type, count),                 \
        rm_count_send_slow(comm, dest, type, count))
 /* Persistent: counted at every Start, not here. */
-#define SEND_INIT(NAME, COUNT_T)                                                                  \
-  int MPI_##NAME(const void* buf, COUNT_T count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, \
-                 MPI_Request* request) {                                                          \
-    RM_ENTER_SAMPLED;                                                                             \
-    const int rc = PMPI_##NAME(buf, count, type, dest, tag, comm, request);                       \
-    if (rm_outer && rc == MPI_SUCCESS)                                                            \
-      rm_persistent_add(*request, rm_world_of(comm, dest), rm_bytes(type, count));                \
-    RM_LEAVE;                                                                                     \
-    return rc;                                                                                    \
+#define SEND_INIT(NAME, COUNT_T)                                                                                    \
+  int MPI_##NAME(const void* buf, COUNT_T count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,               \
+                 MPI_Request* request) {                                                                            \
+    RM_ENTER_SAMPLED;                                                                                               \
+    const int rc = PMPI_##NAME(buf, count, type, dest, tag, comm, request);                                         \
+    if (rm_outer && rc == MPI_SUCCESS) rm_persistent_add(*request, rm_world_of(comm, dest), rm_bytes(type, count)); \
+    RM_LEAVE;                                                                                                       \
+    return rc;                                                                                                      \
   }
 
 SEND(Send, int)
@@ -155,8 +153,8 @@ SEND_INIT(Ssend_init, int)
 SEND_INIT(Rsend_init, int)
 
 LEAF(Sendrecv,
-     (const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
-      int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status* status),
+     (const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf, int recvcount,
+      MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status* status),
      (sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, status),
      rm_count_send_cached(comm, dest, sendtype, sendcount), rm_count_send_slow(comm, dest, sendtype, sendcount))
 LEAF(Sendrecv_replace,
@@ -181,15 +179,15 @@ SEND_INIT(Ssend_init_c, MPI_Count)
 SEND_INIT(Rsend_init_c, MPI_Count)
 
 LEAF(Isendrecv,
-     (const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
-      int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request* request),
+     (const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf, int recvcount,
+      MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request* request),
      (sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, request),
      rm_count_send_cached(comm, dest, sendtype, sendcount), rm_count_send_slow(comm, dest, sendtype, sendcount))
 LEAF(Isendrecv_replace,
      (void* buf, int count, MPI_Datatype type, int dest, int sendtag, int source, int recvtag, MPI_Comm comm,
       MPI_Request* request),
-     (buf, count, type, dest, sendtag, source, recvtag, comm, request),
-     rm_count_send_cached(comm, dest, type, count), rm_count_send_slow(comm, dest, type, count))
+     (buf, count, type, dest, sendtag, source, recvtag, comm, request), rm_count_send_cached(comm, dest, type, count),
+     rm_count_send_slow(comm, dest, type, count))
 
 int MPI_Psend_init(const void* buf, int partitions, MPI_Count count, MPI_Datatype type, int dest, int tag,
                    MPI_Comm comm, MPI_Info info, MPI_Request* request) {

@@ -49,7 +49,7 @@ enum { RM_SAMPLED_WRAPPERS = 64 };
 typedef struct {
   /* The fields every leaf call reads come first, with the sampling state
    * of the first wrappers (the sends): one cache line per call. */
-  int depth;      /* MPI calls of this thread in progress */
+  int depth; /* MPI calls of this thread in progress */
   /* The send cache: the thread's last send, when it went on MPI_COMM_WORLD
    * with a predefined type. Repeats of it add to pending_* here, not to the
    * table, until another send or the end of the profile moves them there.
@@ -62,11 +62,11 @@ typedef struct {
   MPI_Datatype last_type;
   uint64_t last_size;
   uint64_t pending_bytes, pending_msgs;
-  uint64_t rng;   /* xorshift state for the sampling gaps */
+  uint64_t rng;                              /* xorshift state for the sampling gaps */
   rm_sampling sampling[RM_SAMPLED_WRAPPERS]; /* [0]: unused */
 } __attribute__((aligned(64))) rm_thread_state;
 extern __thread rm_thread_state rm_self __attribute__((tls_model("initial-exec")));
-extern int rm_profiling;  /* between MPI_Init and MPI_Finalize */
+extern int rm_profiling;        /* between MPI_Init and MPI_Finalize */
 extern unsigned rm_cache_epoch; /* never 0; moves when the profile ends */
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -94,9 +94,9 @@ static inline void rm_leave(int outer, uint64_t t0) {
   --rm_self.depth;
   if (outer >= 0) rm_timed(t0, outer);
 }
-#define RM_ENTER_AS(WRAPPER) \
-  uint64_t rm_t0 = 0;        \
-  const int rm_timing = rm_enter(&rm_t0, WRAPPER);            \
+#define RM_ENTER_AS(WRAPPER)                       \
+  uint64_t rm_t0 = 0;                              \
+  const int rm_timing = rm_enter(&rm_t0, WRAPPER); \
   const int rm_outer __attribute__((unused)) = rm_timing != RM_NESTED
 #define RM_ENTER RM_ENTER_AS(0)
 /* Each use takes a number of its own (p2p.c checks there are enough). */
@@ -132,8 +132,7 @@ __attribute__((cold)) void rm_count_send_slow(MPI_Comm comm, int dest, MPI_Datat
  * then rm_count_send_slow counts it. */
 static inline int rm_count_send_cached(MPI_Comm comm, int dest, MPI_Datatype type, MPI_Count count) {
   rm_thread_state* s = &rm_self;
-  if (s->epoch != rm_cache_epoch || dest != s->last_dest || type != s->last_type || comm != MPI_COMM_WORLD ||
-      count < 0)
+  if (s->epoch != rm_cache_epoch || dest != s->last_dest || type != s->last_type || comm != MPI_COMM_WORLD || count < 0)
     return 0;
   s->pending_bytes += s->last_size * (uint64_t)count;
   s->pending_msgs += 1;
@@ -143,8 +142,8 @@ static inline int rm_count_send_cached(MPI_Comm comm, int dest, MPI_Datatype typ
 /* Ranks (peers.c). A communicator's ranks as world ranks: its local group,
  * or for an inter-communicator its remote group (where sends go). */
 typedef struct {
-  int size;        /* of the group that ranks refer to */
-  int local_rank;  /* this process in the local group */
+  int size;       /* of the group that ranks refer to */
+  int local_rank; /* this process in the local group */
   int local_size;
   int is_inter;
   const int* world; /* world rank of each rank of that group */
@@ -190,8 +189,8 @@ void rm_coll_scatterv(MPI_Comm comm, int root, const int* sendcounts, MPI_Dataty
 void rm_coll_allgather(MPI_Comm comm, int sendcount, MPI_Datatype sendtype, int count, MPI_Datatype type);
 void rm_coll_allgatherv(MPI_Comm comm, int sendcount, MPI_Datatype sendtype, const int* counts, MPI_Datatype type);
 /* Alltoallv when the type arrays are NULL, alltoallw otherwise. */
-void rm_coll_alltoallw(MPI_Comm comm, int in_place, const int* scounts, const MPI_Datatype* stypes,
-                       MPI_Datatype stype, const int* rcounts, const MPI_Datatype* rtypes, MPI_Datatype rtype);
+void rm_coll_alltoallw(MPI_Comm comm, int in_place, const int* scounts, const MPI_Datatype* stypes, MPI_Datatype stype,
+                       const int* rcounts, const MPI_Datatype* rtypes, MPI_Datatype rtype);
 void rm_coll_reduce_scatter(MPI_Comm comm, const int* counts, MPI_Datatype type);
 void rm_coll_neighbours(MPI_Comm comm, uint64_t bytes_each);
 void rm_coll_neighbours_v(MPI_Comm comm, const int* counts, MPI_Datatype type);
@@ -204,9 +203,9 @@ void rm_count_rma(MPI_Win win, int target, MPI_Datatype type, int count);
  * profile writes it), then adds each of its sends with rm_call_step_to. */
 typedef struct {
   const char* algorithm;
-  int slot;        /* the communicator's number on this rank */
+  int slot; /* the communicator's number on this rank */
   uint64_t calls;
-  uint64_t first;  /* this rank's collective call number at the first call */
+  uint64_t first; /* this rank's collective call number at the first call */
 } rm_call_group;
 typedef struct {
   int used, group, round, world;
@@ -217,7 +216,7 @@ typedef struct {
   int group_count;
   const rm_call_step* steps; /* by group, round, peer */
   size_t step_count;
-  int complete;              /* 0: some calls were left out */
+  int complete; /* 0: some calls were left out */
 } rm_call_table;
 void rm_call_begin(MPI_Comm comm, const char* algorithm);
 void rm_call_step_to(int round, int world_dst, uint64_t bytes);

@@ -30,20 +30,20 @@ int rm_profiling;
 unsigned rm_cache_epoch = 1;
 
 enum {
-  SPARSE_SHIFT = 6,      /* one short call in 64 is timed */
-  MAX_GAP = 30000,       /* fits rm_sampling.countdown */
+  SPARSE_SHIFT = 6, /* one short call in 64 is timed */
+  MAX_GAP = 30000,  /* fits rm_sampling.countdown */
   /* About 26 us at 2.5 GHz: a call this long pays under 0.1 % for its two
    * time stamps, so it is always timed; shorter ones are sampled. */
   RM_LONG_TICKS = 1 << 16,
-  RM_SHORT_RUN = 8       /* short calls in a row before sampling */
+  RM_SHORT_RUN = 8 /* short calls in a row before sampling */
 };
 
-static int multiple;  /* MPI_THREAD_MULTIPLE: the table needs the lock */
+static int multiple; /* MPI_THREAD_MULTIPLE: the table needs the lock */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t mpi_ticks; /* estimated, see rm_timed */
 static uint64_t start_ticks;
 static double start_seconds;
-static int dropped;   /* samples lost because the table could not grow */
+static int dropped; /* samples lost because the table could not grow */
 
 /* Open addressing on the world rank; grows at half full. */
 static rm_peer* table;
@@ -79,8 +79,10 @@ void rm_timed(uint64_t t0, int wrapper) {
   const uint64_t spent = rm_ticks() - t0;
   const uint64_t weighed = wrapper && spent <= RM_LONG_TICKS ? spent << w->shift : spent;
   /* A locked add costs as much as the clock: only threads need it. */
-  if (multiple) __atomic_fetch_add(&mpi_ticks, weighed, __ATOMIC_RELAXED);
-  else mpi_ticks += weighed;
+  if (multiple)
+    __atomic_fetch_add(&mpi_ticks, weighed, __ATOMIC_RELAXED);
+  else
+    mpi_ticks += weighed;
   if (!wrapper) return;
   if (spent > RM_LONG_TICKS) {
     w->shift = 0, w->countdown = 1, w->short_run = 0;
@@ -135,10 +137,11 @@ static MPI_Datatype known_type[KNOWN_TYPES];
 static MPI_Count known_size[KNOWN_TYPES];
 
 static void learn_predefined_sizes(void) {
-  const MPI_Datatype types[KNOWN_TYPES] = {MPI_BYTE,   MPI_CHAR,   MPI_INT,     MPI_DOUBLE,
-                                           MPI_FLOAT,  MPI_LONG,   MPI_UNSIGNED, MPI_UNSIGNED_LONG,
-                                           MPI_INT64_T, MPI_UINT64_T, MPI_INT32_T, MPI_LONG_LONG,
-                                           MPI_INTEGER, MPI_REAL,  MPI_DOUBLE_PRECISION, MPI_DOUBLE_COMPLEX};
+  const MPI_Datatype types[KNOWN_TYPES] = {
+      MPI_BYTE,          MPI_CHAR,      MPI_INT,           MPI_DOUBLE,  MPI_FLOAT,
+      MPI_LONG,          MPI_UNSIGNED,  MPI_UNSIGNED_LONG, MPI_INT64_T, MPI_UINT64_T,
+      MPI_INT32_T,       MPI_LONG_LONG, MPI_INTEGER,       MPI_REAL,    MPI_DOUBLE_PRECISION,
+      MPI_DOUBLE_COMPLEX};
   for (int i = 0; i < KNOWN_TYPES; ++i) {
     known_type[i] = types[i];
     if (PMPI_Type_size_x(types[i], &known_size[i]) != MPI_SUCCESS || known_size[i] < 0)

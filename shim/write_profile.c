@@ -16,7 +16,7 @@
 
 static const char* const kind_names[RM_KINDS] = {"p2p", "coll", "rma"};
 enum { TAG_GO = 7101, TAG_LEN, TAG_DATA };
-enum { PIECE = 1 << 28 };  /* bytes per message when a rank's lines are long */
+enum { PIECE = 1 << 28 }; /* bytes per message when a rank's lines are long */
 
 typedef struct {
   char* data;
@@ -103,8 +103,10 @@ static void profile_path(char* out, size_t size) {
   }
   const char* job = getenv("SLURM_JOB_ID");
   if (!job || !*job) job = getenv("PBS_JOBID");
-  if (job && *job) snprintf(out, size, "rankmap-%s.rmp", job);
-  else snprintf(out, size, "rankmap-%ld.rmp", (long)getpid());
+  if (job && *job)
+    snprintf(out, size, "rankmap-%s.rmp", job);
+  else
+    snprintf(out, size, "rankmap-%ld.rmp", (long)getpid());
 }
 
 static int send_text(MPI_Comm c, const text* t) {

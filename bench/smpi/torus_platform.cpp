@@ -90,7 +90,8 @@ std::vector<Step> routing(int ndims) {
     steps.push_back({static_cast<int>(dim), text[i] == '+' ? +1 : -1});
   }
   if (steps.size() != 2 * static_cast<std::size_t>(ndims))
-    throw std::invalid_argument("RANKMAP_SMPI_ROUTING: expected each dimension once with each sign, got '" + text + "'");
+    throw std::invalid_argument("RANKMAP_SMPI_ROUTING: expected each dimension once with each sign, got '" + text +
+                                "'");
   return steps;
 }
 
@@ -116,9 +117,8 @@ Node make_node(const sg4::NetZone* torus, unsigned long id) {
   const double nic_ns = env_number("RANKMAP_SMPI_NIC_NS", 425);
   // Full duplex, like the hardware and the gain model's phase terms: the
   // node's injection (UP) and ejection (DOWN) each carry the bandwidth.
-  const sg4::Link* nic = zone->create_split_duplex_link(name + "-nic", bytes_per_second())
-                             ->set_latency(nic_ns * 1e-9)
-                             ->seal();
+  const sg4::Link* nic =
+      zone->create_split_duplex_link(name + "-nic", bytes_per_second())->set_latency(nic_ns * 1e-9)->seal();
   const sg4::Link* memory = zone->create_link(name + "-memory", bytes_per_second())
                                 ->set_latency(env_number("RANKMAP_SMPI_LOCAL_NS", 2 * nic_ns) * 1e-9)
                                 ->set_sharing_policy(sg4::Link::SharingPolicy::FATPIPE)
@@ -164,16 +164,16 @@ void load_platform(const sg4::Engine& /*engine*/) {
   for (unsigned long id = 0; id < count; ++id)
     for (int d = 0; d < nd; ++d)
       for (const char* sign : {"+", "-"})
-        links.push_back(torus->create_link("torus-" + std::to_string(id) + "-" + "XYZWVU"[d] + sign, bytes_per_second())
-                            ->seal());
+        links.push_back(
+            torus->create_link("torus-" + std::to_string(id) + "-" + "XYZWVU"[d] + sign, bytes_per_second())->seal());
   const double nic_ns = env_number("RANKMAP_SMPI_NIC_NS", 425), hop_ns = env_number("RANKMAP_SMPI_HOP_NS", 129);
-  torus->get_network_model()->set_lat_factor_cb(
-      [nic_ns, hop_ns](double, const sg4::Host*, const sg4::Host*, const std::vector<sg4::Link*>& route,
-                       const std::unordered_set<sg4::NetZone*>&) {
-        const auto hops = std::count_if(route.begin(), route.end(),
-                                        [](const sg4::Link* l) { return l->get_name().rfind("torus-", 0) == 0; });
-        return hops == 0 ? 1.0 : (2 * nic_ns + hop_ns * static_cast<double>(hops)) / (2 * nic_ns);
-      });
+  torus->get_network_model()->set_lat_factor_cb([nic_ns, hop_ns](double, const sg4::Host*, const sg4::Host*,
+                                                                 const std::vector<sg4::Link*>& route,
+                                                                 const std::unordered_set<sg4::NetZone*>&) {
+    const auto hops = std::count_if(route.begin(), route.end(),
+                                    [](const sg4::Link* l) { return l->get_name().rfind("torus-", 0) == 0; });
+    return hops == 0 ? 1.0 : (2 * nic_ns + hop_ns * static_cast<double>(hops)) / (2 * nic_ns);
+  });
   auto coord = [&](unsigned long id, int d) { return static_cast<int>((id / stride[d]) % n[d]); };
   for (unsigned long a = 0; a < count; ++a) {
     for (unsigned long b = 0; b < count; ++b) {

@@ -5,6 +5,7 @@
 // or a runaway allocation (-rss_limit_mb) is a finding.
 #pragma once
 
+#include <unistd.h>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -13,7 +14,6 @@
 #include <fstream>
 #include <string>
 #include <string_view>
-#include <unistd.h>
 
 #include "rankmap/error.hpp"
 

@@ -11,7 +11,9 @@ namespace {
 
 const rankmap::Machine& machine() {
   static const rankmap::Machine m = rankmap::parse_machine(
-      "[network]\ndims = [2, 2]\nt_hop_ns = 100\nt_inj_ns = 400\nt_ej_ns = 400\n[[nodes]]\nhosts = \"n[0-3]\"\nhwloc = \"package:2 core:4 pu:2\"\n", "fuzz.toml");
+      "[network]\ndims = [2, 2]\nt_hop_ns = 100\nt_inj_ns = 400\nt_ej_ns = 400\n[[nodes]]\nhosts = \"n[0-3]\"\nhwloc = "
+      "\"package:2 core:4 pu:2\"\n",
+      "fuzz.toml");
   return m;
 }
 
@@ -23,8 +25,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::size_t split = input.find("\n%%\n");
   const auto path = fuzz::write_file(input.substr(0, split), "launch");
   const std::filesystem::path env = path.string() + ".env";
-  if (split != std::string_view::npos) fuzz::write_file(input.substr(split + 4), "launch.env");
-  else std::filesystem::remove(env);
+  if (split != std::string_view::npos)
+    fuzz::write_file(input.substr(split + 4), "launch.env");
+  else
+    std::filesystem::remove(env);
   const rankmap::LaunchFormat format = rankmap::parse_launch_format(RANKMAP_FUZZ_FORMAT);
   fuzz::expect_only_errors([&] { (void)rankmap::read_launch_file(path, format, machine(), allocation); });
   return 0;

@@ -63,8 +63,10 @@ int main(int argc, char** argv) {
   const int rank = id ? atoi(id) : -1;
   char why[256] = "";
   const int ok = id && argc > 1 && check(rank, argv[1], why, sizeof why);
-  if (!ok) fprintf(stderr, "rank %d: %s\n", rank, why);
-  else printf("rank %d: on %s as the file says\n", rank, getenv("SLURMD_NODENAME"));
+  if (!ok)
+    fprintf(stderr, "rank %d: %s\n", rank, why);
+  else
+    printf("rank %d: on %s as the file says\n", rank, getenv("SLURMD_NODENAME"));
   return ok ? 0 : 1;
 }
 #else
@@ -75,8 +77,10 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   char why[256] = "";
   int ok = argc > 1 && check(rank, argv[1], why, sizeof why);
-  if (!ok) fprintf(stderr, "rank %d: %s\n", rank, why);
-  else printf("rank %d: on %s as the file says\n", rank, getenv("FAKE_HOST"));
+  if (!ok)
+    fprintf(stderr, "rank %d: %s\n", rank, why);
+  else
+    printf("rank %d: on %s as the file says\n", rank, getenv("FAKE_HOST"));
   int all_ok = 0;
   MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
   if (rank == 0) printf("%s: %d ranks checked\n", all_ok ? "placement ok" : "placement WRONG", size);

@@ -11,12 +11,12 @@
 static char buf[1 << 20], rbuf[1 << 20];
 
 /* Receive from `left` while `send` goes to the right; any send kind. */
-#define RING(SEND_CALL, COUNT, TYPE)                                                                      \
-  do {                                                                                                    \
-    MPI_Request rr;                                                                                       \
-    MPI_Irecv(rbuf, COUNT, TYPE, left, 1, MPI_COMM_WORLD, &rr);                                           \
-    SEND_CALL;                                                                                            \
-    MPI_Wait(&rr, MPI_STATUS_IGNORE);                                                                     \
+#define RING(SEND_CALL, COUNT, TYPE)                            \
+  do {                                                          \
+    MPI_Request rr;                                             \
+    MPI_Irecv(rbuf, COUNT, TYPE, left, 1, MPI_COMM_WORLD, &rr); \
+    SEND_CALL;                                                  \
+    MPI_Wait(&rr, MPI_STATUS_IGNORE);                           \
   } while (0)
 
 int main(int argc, char** argv) {
@@ -28,28 +28,31 @@ int main(int argc, char** argv) {
   MPI_Request q[4];
 
   /* Blocking sends to the right. */
-  RING(MPI_Send(buf, 10, MPI_DOUBLE, right, 1, MPI_COMM_WORLD), 10, MPI_DOUBLE);  /* 80 */
+  RING(MPI_Send(buf, 10, MPI_DOUBLE, right, 1, MPI_COMM_WORLD), 10, MPI_DOUBLE); /* 80 */
   static char attach[1 << 16];
   MPI_Buffer_attach(attach, sizeof attach);
-  RING(MPI_Bsend(buf, 3, MPI_INT, right, 1, MPI_COMM_WORLD), 3, MPI_INT);         /* 12 */
-  RING(MPI_Ssend(buf, 5, MPI_CHAR, right, 1, MPI_COMM_WORLD), 5, MPI_CHAR);       /* 5 */
+  RING(MPI_Bsend(buf, 3, MPI_INT, right, 1, MPI_COMM_WORLD), 3, MPI_INT);   /* 12 */
+  RING(MPI_Ssend(buf, 5, MPI_CHAR, right, 1, MPI_COMM_WORLD), 5, MPI_CHAR); /* 5 */
   {
     /* Rsend needs the receive posted first: a barrier orders them. */
     MPI_Request rr;
     MPI_Irecv(rbuf, 7, MPI_SHORT, left, 2, MPI_COMM_WORLD, &rr);
     MPI_Barrier(MPI_COMM_WORLD);
-    MPI_Rsend(buf, 7, MPI_SHORT, right, 2, MPI_COMM_WORLD);                        /* 14 */
+    MPI_Rsend(buf, 7, MPI_SHORT, right, 2, MPI_COMM_WORLD); /* 14 */
     MPI_Wait(&rr, MPI_STATUS_IGNORE);
   }
   /* Non-blocking sends. */
-  RING((MPI_Isend(buf, 11, MPI_INT, right, 1, MPI_COMM_WORLD, &q[0]), MPI_Wait(&q[0], MPI_STATUS_IGNORE)), 11, MPI_INT);   /* 44 */
-  RING((MPI_Ibsend(buf, 13, MPI_CHAR, right, 1, MPI_COMM_WORLD, &q[0]), MPI_Wait(&q[0], MPI_STATUS_IGNORE)), 13, MPI_CHAR); /* 13 */
-  RING((MPI_Issend(buf, 17, MPI_CHAR, right, 1, MPI_COMM_WORLD, &q[0]), MPI_Wait(&q[0], MPI_STATUS_IGNORE)), 17, MPI_CHAR); /* 17 */
+  RING((MPI_Isend(buf, 11, MPI_INT, right, 1, MPI_COMM_WORLD, &q[0]), MPI_Wait(&q[0], MPI_STATUS_IGNORE)), 11,
+       MPI_INT); /* 44 */
+  RING((MPI_Ibsend(buf, 13, MPI_CHAR, right, 1, MPI_COMM_WORLD, &q[0]), MPI_Wait(&q[0], MPI_STATUS_IGNORE)), 13,
+       MPI_CHAR); /* 13 */
+  RING((MPI_Issend(buf, 17, MPI_CHAR, right, 1, MPI_COMM_WORLD, &q[0]), MPI_Wait(&q[0], MPI_STATUS_IGNORE)), 17,
+       MPI_CHAR); /* 17 */
   {
     MPI_Request rr;
     MPI_Irecv(rbuf, 19, MPI_CHAR, left, 3, MPI_COMM_WORLD, &rr);
     MPI_Barrier(MPI_COMM_WORLD);
-    MPI_Irsend(buf, 19, MPI_CHAR, right, 3, MPI_COMM_WORLD, &q[0]);               /* 19 */
+    MPI_Irsend(buf, 19, MPI_CHAR, right, 3, MPI_COMM_WORLD, &q[0]); /* 19 */
     MPI_Wait(&q[0], MPI_STATUS_IGNORE);
     MPI_Wait(&rr, MPI_STATUS_IGNORE);
   }
@@ -89,7 +92,7 @@ int main(int argc, char** argv) {
     for (int i = 1; i < hp; ++i) MPI_Recv(rbuf, 41, MPI_CHAR, MPI_ANY_SOURCE, 10, half, MPI_STATUS_IGNORE);
   else
     MPI_Send(buf, 41, MPI_CHAR, 0, 10, half);
-  MPI_Bcast(buf, 64, MPI_CHAR, 0, half);            /* collective on reordered ranks */
+  MPI_Bcast(buf, 64, MPI_CHAR, 0, half); /* collective on reordered ranks */
   MPI_Allreduce(MPI_IN_PLACE, buf, 1, MPI_DOUBLE, MPI_SUM, half);
   MPI_Alltoall(buf, 1, MPI_CHAR, rbuf, 1, MPI_CHAR, half); /* pairwise on 2 ranks, linear on 4 */
 
@@ -108,12 +111,14 @@ int main(int argc, char** argv) {
     MPI_Wait(&rr, MPI_STATUS_IGNORE);
   }
   /* Inter-communicator broadcast: the lower side's rank 0 to every upper rank (24). */
-  if (lower) MPI_Bcast(buf, 24, MPI_CHAR, sr == 0 ? MPI_ROOT : MPI_PROC_NULL, inter);
-  else MPI_Bcast(buf, 24, MPI_CHAR, 0, inter);
+  if (lower)
+    MPI_Bcast(buf, 24, MPI_CHAR, sr == 0 ? MPI_ROOT : MPI_PROC_NULL, inter);
+  else
+    MPI_Bcast(buf, 24, MPI_CHAR, 0, inter);
 
   /* Collectives on the world. */
-  MPI_Bcast(buf, 100, MPI_DOUBLE, 1, MPI_COMM_WORLD);       /* 800: binomial */
-  MPI_Bcast(buf, 200000, MPI_CHAR, 0, MPI_COMM_WORLD);      /* scatter + ring when p >= 8 */
+  MPI_Bcast(buf, 100, MPI_DOUBLE, 1, MPI_COMM_WORLD);  /* 800: binomial */
+  MPI_Bcast(buf, 200000, MPI_CHAR, 0, MPI_COMM_WORLD); /* scatter + ring when p >= 8 */
   MPI_Reduce(buf, rbuf, 50, MPI_INT, MPI_SUM, 2, MPI_COMM_WORLD);
   MPI_Allreduce(buf, rbuf, 16, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);    /* 128: doubling */
   MPI_Allreduce(buf, rbuf, 10001, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); /* 80008: ring */

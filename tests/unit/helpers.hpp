@@ -52,8 +52,7 @@ void expect_error(F&& f, std::size_t line, const std::string& part) {
 
 // A machine from TOML text, nodes of the given hwloc synthetic string.
 inline Machine make_machine(const std::string& dims, const std::string& wrap, const std::string& hosts,
-                            const std::string& hwloc = "package:1 core:1 pu:1",
-                            const std::string& routing = "") {
+                            const std::string& hwloc = "package:1 core:1 pu:1", const std::string& routing = "") {
   std::string toml = "name = \"test\"\n[network]\ndims = " + dims + "\n";
   if (!wrap.empty()) toml += "wrap = " + wrap + "\n";
   toml += "t_hop_ns = 100\nt_inj_ns = 400\nt_ej_ns = 400\n";

@@ -36,7 +36,8 @@ hwloc = "core:3"
 [[nodes]]
 hosts = "small"
 hwloc = "core:1"
-)", "m.toml");
+)",
+                                  "m.toml");
   const Allocation a = make_allocation(m, {});
   EXPECT_EQ(baseline_mapping(Baseline::rr, a, 4), (Mapping{{{0, 0}, {1, 0}, {0, 1}, {0, 2}}}));
 }
@@ -54,6 +55,7 @@ TEST(Baseline, RandomIsSeededAndValid) {
 
 TEST(Baseline, TooManyRanks) {
   TwoNodes t;
-  test::expect_error([&] { baseline_mapping(Baseline::block, t.a, 7); }, 0, "7 ranks do not fit the 6 slots of 2 nodes");
+  test::expect_error([&] { baseline_mapping(Baseline::block, t.a, 7); }, 0,
+                     "7 ranks do not fit the 6 slots of 2 nodes");
   test::expect_error([] { parse_baseline("blocky"); }, 0, "unknown baseline 'blocky'");
 }

@@ -62,8 +62,7 @@ void use_twelve_ranks(Handles& h) {
   const uint64_t bytes[] = {8, 8};
   rankmap_graph_free(h.graph);
   rankmap_error err{};
-  ASSERT_EQ(rankmap_graph_create_csr(12, offsets, targets, bytes, nullptr, &h.graph, &err), RANKMAP_OK)
-      << err.message;
+  ASSERT_EQ(rankmap_graph_create_csr(12, offsets, targets, bytes, nullptr, &h.graph, &err), RANKMAP_OK) << err.message;
 }
 
 std::string text_of(const std::string& path) {
@@ -95,8 +94,7 @@ TEST(CApi, SameResultsAsTheCppApi) {
 
   std::vector<int32_t> host(ranks), cpu(ranks);
   rankmap_error err{};
-  ASSERT_EQ(rankmap_map(h.graph, h.machine, h.allocation, h.context, ranks, host.data(), cpu.data(), &err),
-            RANKMAP_OK)
+  ASSERT_EQ(rankmap_map(h.graph, h.machine, h.allocation, h.context, ranks, host.data(), cpu.data(), &err), RANKMAP_OK)
       << err.message;
 
   const Machine machine = load_machine(kDesmos);
@@ -162,8 +160,9 @@ TEST(CApi, GraphFromCsr) {
   rankmap_error err{};
   ASSERT_EQ(rankmap_graph_create_csr(3, offsets, targets, bytes, msgs, &h.graph, &err), RANKMAP_OK);
   EXPECT_EQ(rankmap_graph_ranks(h.graph), 3u);
-  const char* ring = "[network]\ndims = [4]\nt_hop_ns = 100\nt_inj_ns = 400\nt_ej_ns = 400\n"
-                     "[[nodes]]\nhosts = \"n[0-3]\"\nhwloc = \"core:1\"\n";
+  const char* ring =
+      "[network]\ndims = [4]\nt_hop_ns = 100\nt_inj_ns = 400\nt_ej_ns = 400\n"
+      "[[nodes]]\nhosts = \"n[0-3]\"\nhwloc = \"core:1\"\n";
   ASSERT_EQ(rankmap_machine_parse(ring, &h.machine, &err), RANKMAP_OK) << err.message;
   ASSERT_EQ(rankmap_allocation_create(h.machine, nullptr, 0, 0, &h.allocation, &err), RANKMAP_OK) << err.message;
   int32_t host[3], cpu[3];
@@ -259,7 +258,8 @@ TEST(CApi, ErrorPaths) {
   EXPECT_EQ(rankmap_machine_parse(nullptr, &m, nullptr), RANKMAP_ERR_ARGUMENT);
 
   test::TempDir dir;
-  const std::string bad_graph = dir.write("bad.mtx", "%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 2 -5\n");
+  const std::string bad_graph =
+      dir.write("bad.mtx", "%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 2 -5\n");
   rankmap_graph* g = nullptr;
   EXPECT_EQ(rankmap_graph_load(bad_graph.c_str(), &g, &err), RANKMAP_ERR_INPUT);
   EXPECT_NE(std::strstr(err.message, "bad.mtx:3:"), nullptr) << err.message;
@@ -354,9 +354,9 @@ TEST(CApi, LaunchFilesInEveryFormat) {
   for (const char* format : {"openmpi", "mpich", "slurm", "mvapich", "intelmpi", "csv"}) {
     const std::string c_path = (dir.path() / (std::string("c.") + format)).string();
     const std::string cpp_path = (dir.path() / (std::string("cpp.") + format)).string();
-    ASSERT_EQ(rankmap_write_launch_file(h.machine, h.allocation, 12, host.data(), cpu.data(), format,
-                                        c_path.c_str(), &err),
-              RANKMAP_OK)
+    ASSERT_EQ(
+        rankmap_write_launch_file(h.machine, h.allocation, 12, host.data(), cpu.data(), format, c_path.c_str(), &err),
+        RANKMAP_OK)
         << format << ": " << err.message;
     write_launch_files(cpp_path, parse_launch_format(format), machine, allocation, mapping);
     EXPECT_EQ(text_of(c_path), text_of(cpp_path)) << format;
@@ -495,7 +495,8 @@ TEST(CApi, EveryEntryPointRefusesBadArguments) {
   refused(rankmap_evaluate(h.graph, h.machine, nullptr, 12, host.data(), cpu.data(), &s, &err), "allocation is NULL");
   refused(rankmap_evaluate(h.graph, h.machine, h.allocation, 12, nullptr, cpu.data(), &s, &err), "host is NULL");
   refused(rankmap_evaluate(h.graph, h.machine, h.allocation, 12, host.data(), nullptr, &s, &err), "cpu is NULL");
-  refused(rankmap_evaluate(h.graph, h.machine, h.allocation, 12, host.data(), cpu.data(), nullptr, &err), "scores is NULL");
+  refused(rankmap_evaluate(h.graph, h.machine, h.allocation, 12, host.data(), cpu.data(), nullptr, &err),
+          "scores is NULL");
   refused(rankmap_evaluate(h.graph, h.machine, h.allocation, 0, host.data(), cpu.data(), &s, &err), "ranks is 0");
   host[3] = -1;
   refused(rankmap_evaluate(h.graph, h.machine, h.allocation, 12, host.data(), cpu.data(), &s, &err), "host[3] = -1");

@@ -51,8 +51,8 @@ std::vector<std::string> stages_of(const Graph& g, const Machine& m, const Alloc
 }
 
 std::size_t count_with(const std::vector<std::string>& lines, const std::string& part) {
-  return static_cast<std::size_t>(
-      std::count_if(lines.begin(), lines.end(), [&](const std::string& l) { return l.find(part) != std::string::npos; }));
+  return static_cast<std::size_t>(std::count_if(
+      lines.begin(), lines.end(), [&](const std::string& l) { return l.find(part) != std::string::npos; }));
 }
 
 // 16 nodes of 2 packages x 2 cores on a 4x4 torus.
@@ -68,12 +68,12 @@ struct Case {
 TEST(Context, PresetsAreTheDefaultWithNamedOverrides) {
   EXPECT_EQ(dump_context(create_context("default")), dump_context(Context{}));
   EXPECT_EQ(overrides_of(create_context("fast")),
-            (std::set<std::string>{"partition.metis_kway", "partition.coarsen_to", "partition.trials", "placement.greedy",
-                                   "placement.swap_passes", "refinement.rank_swap_passes"}));
-  EXPECT_EQ(overrides_of(create_context("quality")),
-            (std::set<std::string>{"partition.scotch", "partition.metis_cuts", "partition.coarsen_to",
-                                   "partition.grid_only", "partition.trials", "placement.swap_passes",
-                                   "refinement.rank_swap_passes"}));
+            (std::set<std::string>{"partition.metis_kway", "partition.coarsen_to", "partition.trials",
+                                   "placement.greedy", "placement.swap_passes", "refinement.rank_swap_passes"}));
+  EXPECT_EQ(
+      overrides_of(create_context("quality")),
+      (std::set<std::string>{"partition.scotch", "partition.metis_cuts", "partition.coarsen_to", "partition.grid_only",
+                             "partition.trials", "placement.swap_passes", "refinement.rank_swap_passes"}));
   EXPECT_EQ(preset_names(), (std::vector<std::string>{"fast", "default", "quality"}));
   for (const auto& name : preset_names()) EXPECT_EQ(create_context(name).preset, name);
 }

@@ -92,10 +92,13 @@ TEST(TomlReader, ChecksEachValueAtItsLine) {
   const TomlReader r("f.toml");
   EXPECT_EQ(error_of([&] { r.parse("a = \n"); }).rfind("f.toml:1: TOML syntax: ", 0), 0u);
   const toml::table t = r.parse("n = 3\nx = 2.5\nb = 1\ns = 'text'\nbig = 9\n[sub]\nq = true\n");
-  EXPECT_EQ(error_of([&] { r.reject_unknown(t, {"n", "x", "b", "s", "sub"}, "top level"); }),
+  EXPECT_EQ(error_of([&] {
+              r.reject_unknown(t, {"n", "x", "b", "s", "sub"}, "top level");
+            }),
             "f.toml:5: unknown key 'big' in top level");
   EXPECT_EQ(r.integer(*t.get("n"), "n", 1, 5), 3);
-  EXPECT_EQ(error_of([&] { r.integer(*t.get("big"), "big", 1, 5); }), "f.toml:5: 'big' must be a whole number from 1 to 5");
+  EXPECT_EQ(error_of([&] { r.integer(*t.get("big"), "big", 1, 5); }),
+            "f.toml:5: 'big' must be a whole number from 1 to 5");
   EXPECT_EQ(error_of([&] { r.integer(*t.get("x"), "x", 0, 5); }), "f.toml:2: 'x' must be a whole number from 0 to 5");
   EXPECT_DOUBLE_EQ(r.nonnegative(*t.get("x"), "x"), 2.5);
   EXPECT_DOUBLE_EQ(r.nonnegative(*t.get("n"), "n"), 3.0);  // an integer is a number too

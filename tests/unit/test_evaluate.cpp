@@ -158,8 +158,11 @@ TEST(Evaluate, LargeGraphsScoredOnTwoThreadsMatchAPerEdgeRecount) {
 TEST(Evaluate, RejectsAMappingOfTheWrongSize) {
   const Machine m = test::make_machine("[2]", "", "n[0-1]");
   GraphBuilder b(3);
-  test::expect_error([&] { evaluate(b.build(), m, make_allocation(m, {}), Mapping{{{0, 0}, {1, 0}}}); }, 0,
-                     "places 2 ranks but the graph has 3");
+  test::expect_error(
+      [&] {
+        evaluate(b.build(), m, make_allocation(m, {}), Mapping{{{0, 0}, {1, 0}}});
+      },
+      0, "places 2 ranks but the graph has 3");
 }
 
 TEST(VerifyMapping, FindsEachViolation) {

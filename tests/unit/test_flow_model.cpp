@@ -12,7 +12,8 @@ using namespace rankmap;
 
 namespace {
 
-Graph edges(std::uint32_t ranks, std::initializer_list<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t, std::uint64_t>> list) {
+Graph edges(std::uint32_t ranks,
+            std::initializer_list<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t, std::uint64_t>> list) {
   GraphBuilder b(ranks);
   for (const auto& [s, d, bytes, msgs] : list) b.add(s, d, bytes, msgs);
   return b.build();
@@ -53,8 +54,8 @@ TEST(FlowModel, FairSharesByHand) {
   const Machine m = with_bandwidth(test::make_machine("[2]", "", "n[0-1]", "core:4"));
   const Allocation a = make_allocation(m, {});
   const Mapping map{{{0, 0}, {0, 1}, {0, 2}, {0, 3}, {1, 0}, {1, 1}, {1, 2}, {1, 3}}};
-  const FlowTimes four = flow_times(edges(8, {{0, 4, 1000, 1}, {1, 5, 1000, 1}, {2, 6, 1000, 1}, {3, 7, 1000, 1}}),
-                                    Graph{}, m, a, map);
+  const FlowTimes four =
+      flow_times(edges(8, {{0, 4, 1000, 1}, {1, 5, 1000, 1}, {2, 6, 1000, 1}, {3, 7, 1000, 1}}), Graph{}, m, a, map);
   EXPECT_DOUBLE_EQ(four.slowest_ns, 900 + 4000);
   const FlowTimes two = flow_times(edges(8, {{0, 4, 1000, 1}, {1, 5, 3000, 1}}), Graph{}, m, a, map);
   EXPECT_NEAR(two.slowest_ns, 900 + 2000 + 2000, 1e-6);
@@ -175,8 +176,8 @@ TEST(PipelineModel, ChainOfThreeByHand) {
   const Allocation a = make_allocation(m, {});
   const Graph g = edges(3, {{0, 1, 16, 2}, {1, 2, 16, 2}});
   ASSERT_TRUE(is_pipeline(g));
-  const PipelineTimes t = pipeline_times(g, m, a, Mapping{{{0, 0}, {1, 0}, {3, 0}}},
-                                         Mapping{{{0, 0}, {1, 0}, {2, 0}}}, 2.0 / 3);
+  const PipelineTimes t =
+      pipeline_times(g, m, a, Mapping{{{0, 0}, {1, 0}, {3, 0}}}, Mapping{{{0, 0}, {1, 0}, {2, 0}}}, 2.0 / 3);
   ASSERT_TRUE(t.computed);
   EXPECT_EQ(t.stages, 2);
   EXPECT_NEAR(t.compute_ns, 1800, 1e-6);

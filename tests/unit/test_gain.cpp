@@ -46,8 +46,7 @@ TEST(SeedGain, MeanDistanceByHand) {
   EXPECT_NEAR(mean_distance(line), 4.0 / 3, 1e-12);  // (1 + 2 + 1) x 2 / 6 ordered pairs
   // 4x2x2x2 at p_mpi 0.30 with the mean distance: 5.2 %.
   const double d = 2.5 * 32 / 31;
-  EXPECT_NEAR(seed_gain(torus({4, 2, 2, 2}), 0.30, SeedDistance::mean), 0.30 * 129 * (d - 1) / (850 + 129 * d),
-              1e-15);
+  EXPECT_NEAR(seed_gain(torus({4, 2, 2, 2}), 0.30, SeedDistance::mean), 0.30 * 129 * (d - 1) / (850 + 129 * d), 1e-15);
   EXPECT_EQ(percent(seed_gain(torus({4, 2, 2, 2}), 0.30, SeedDistance::mean)), 5.2);
 }
 

@@ -36,7 +36,8 @@ TEST(ReadMtx, GeneralWithDuplicatesAndSelf) {
 
 TEST(ReadMtx, SymmetricRealAndPattern) {
   test::TempDir dir;
-  const Graph s = read_graph(dir.write("s.mtx", "%%MatrixMarket matrix coordinate real symmetric\n3 3 2\n2 1 1.5e3\n3 3 4\n"));
+  const Graph s =
+      read_graph(dir.write("s.mtx", "%%MatrixMarket matrix coordinate real symmetric\n3 3 2\n2 1 1.5e3\n3 3 4\n"));
   EXPECT_EQ(edges_of(s), (Edges{{{1, 0}, {1500, 1}}, {{0, 1}, {1500, 1}}, {{2, 2}, {4, 1}}}));
   const Graph p = read_graph(dir.write("p.mtx", "%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n"));
   EXPECT_EQ(edges_of(p), (Edges{{{0, 1}, {1, 1}}}));
@@ -154,14 +155,16 @@ TEST(GraphBuilder, OrderDoesNotMatter) {
   };
   std::vector<E> edges;
   for (std::uint32_t s = 0; s < 50; ++s)
-    for (std::uint32_t d : {s, (s * 7 + 3) % 50, (s * 7 + 3) % 50, (s + 1) % 50}) edges.push_back({s, d, s + 10ULL * d, 1});
+    for (std::uint32_t d : {s, (s * 7 + 3) % 50, (s * 7 + 3) % 50, (s + 1) % 50})
+      edges.push_back({s, d, s + 10ULL * d, 1});
   auto build = [](const std::vector<E>& list) {
     GraphBuilder b(60);  // ranks 50..59 have no traffic
     for (const E& e : list) b.add(e.s, e.d, e.b, e.m);
     return b.build();
   };
   std::vector<E> in_order = edges;
-  std::sort(in_order.begin(), in_order.end(), [](const E& x, const E& y) { return std::tie(x.s, x.d) < std::tie(y.s, y.d); });
+  std::sort(in_order.begin(), in_order.end(),
+            [](const E& x, const E& y) { return std::tie(x.s, x.d) < std::tie(y.s, y.d); });
   const Graph a = build(in_order);
   std::vector<E> shuffled = edges;
   std::reverse(shuffled.begin(), shuffled.end());
@@ -202,7 +205,8 @@ TEST(GraphBuilder, LargeReservedRoomFillsCorrectly) {
     // Sums by formula: sum over r of 8*(r%7) plus sum over k of k for each rank.
     std::uint64_t sevens = 0;
     for (std::uint32_t r = 0; r < kRanks; ++r) sevens += r % 7;
-    const std::uint64_t expected = kPerRank * sevens + std::uint64_t{kRanks} * (kPerRank * (kPerRank - 1) / 2) + (disorder ? 100 : 0);
+    const std::uint64_t expected =
+        kPerRank * sevens + std::uint64_t{kRanks} * (kPerRank * (kPerRank - 1) / 2) + (disorder ? 100 : 0);
     EXPECT_EQ(g.total_bytes(), expected);
     EXPECT_EQ(g.total_msgs(), std::uint64_t{kRanks} * kPerRank + (disorder ? 1 : 0));
     // The last rank sends to k * kBlock + kBlock - 1 with k + 3 bytes (2^20 - 1 = 3 mod 7).

@@ -24,8 +24,7 @@ TEST(Hostlist, CommaInsideBrackets) {
 }
 
 TEST(Hostlist, SeveralBracketsLastVariesFastest) {
-  EXPECT_EQ(expand_hostlist("r[1-2]n[01-03]"),
-            (V{"r1n01", "r1n02", "r1n03", "r2n01", "r2n02", "r2n03"}));
+  EXPECT_EQ(expand_hostlist("r[1-2]n[01-03]"), (V{"r1n01", "r1n02", "r1n03", "r2n01", "r2n02", "r2n03"}));
   EXPECT_EQ(expand_hostlist("r[1-2]n[01-02]-ib"), (V{"r1n01-ib", "r1n02-ib", "r2n01-ib", "r2n02-ib"}));
 }
 

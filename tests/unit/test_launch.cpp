@@ -50,9 +50,11 @@ TEST(Render, SlurmAndMvapichBindByLocalRank) {
   const Allocation a = make_allocation(m, {});
   EXPECT_EQ(render(LaunchFormat::slurm, m, a, kRegular, 0), "n0\nn1\nn0\nn1\n");
   // Core 1 = PUs 2,3 = mask 0b1100; core 2 = PUs 4,5 = 0b110000.
-  EXPECT_EQ(render(LaunchFormat::slurm, m, a, kRegular, 1), "SLURM_DISTRIBUTION=arbitrary\nSLURM_CPU_BIND=mask_cpu:0xc,0x30\n");
+  EXPECT_EQ(render(LaunchFormat::slurm, m, a, kRegular, 1),
+            "SLURM_DISTRIBUTION=arbitrary\nSLURM_CPU_BIND=mask_cpu:0xc,0x30\n");
   EXPECT_EQ(render(LaunchFormat::mvapich, m, a, kRegular, 1), "MV2_CPU_MAPPING=2,3:4,5\n");
-  expect_error([&] { render(LaunchFormat::slurm, m, a, kScattered); }, 0, "local rank 0 to the same CPUs on every node");
+  expect_error([&] { render(LaunchFormat::slurm, m, a, kScattered); }, 0,
+               "local rank 0 to the same CPUs on every node");
 }
 
 // Intel MPI: a Hydra machinefile without bindings, and the local ranks'
@@ -67,7 +69,8 @@ TEST(Render, IntelMpiPinsByLocalRank) {
   const Mapping pus{{{0, 1}, {0, 5}, {1, 1}, {1, 5}}};
   EXPECT_EQ(render(LaunchFormat::intelmpi, m, threads, pus, 0), "n0:2\nn1:2\n");
   EXPECT_EQ(render(LaunchFormat::intelmpi, m, threads, pus, 1), "I_MPI_PIN_PROCESSOR_LIST=1,5\n");
-  expect_error([&] { render(LaunchFormat::intelmpi, m, a, kScattered); }, 0, "local rank 0 to the same CPUs on every node");
+  expect_error([&] { render(LaunchFormat::intelmpi, m, a, kScattered); }, 0,
+               "local rank 0 to the same CPUs on every node");
 }
 
 // Read back by hand-written files: a processor list with a range, and a
@@ -92,9 +95,11 @@ TEST(Render, HardwareThreadSlots) {
   const Allocation a = make_allocation(m, {{}, 0, true});
   // Slot 5 is PU 5: package 1 (PUs 4-7), its second PU, core 2.
   const Mapping map{{{0, 1}, {1, 1}, {0, 5}, {1, 5}}};
-  EXPECT_EQ(render(LaunchFormat::openmpi, m, a, map), "rank 0=n0 slot=0:1\nrank 1=n1 slot=0:1\nrank 2=n0 slot=1:1\nrank 3=n1 slot=1:1\n");
+  EXPECT_EQ(render(LaunchFormat::openmpi, m, a, map),
+            "rank 0=n0 slot=0:1\nrank 1=n1 slot=0:1\nrank 2=n0 slot=1:1\nrank 3=n1 slot=1:1\n");
   EXPECT_EQ(render(LaunchFormat::slurm, m, a, map, 1), "SLURM_DISTRIBUTION=arbitrary\nSLURM_CPU_BIND=map_cpu:1,5\n");
-  EXPECT_EQ(render(LaunchFormat::csv, m, a, map), "rank,host,socket,core,pu\n0,n0,0,0,1\n1,n1,0,0,1\n2,n0,1,2,5\n3,n1,1,2,5\n");
+  EXPECT_EQ(render(LaunchFormat::csv, m, a, map),
+            "rank,host,socket,core,pu\n0,n0,0,0,1\n1,n1,0,0,1\n2,n0,1,2,5\n3,n1,1,2,5\n");
 }
 
 TEST(Render, OneRankPerNodeSpansBothSockets) {
@@ -102,7 +107,8 @@ TEST(Render, OneRankPerNodeSpansBothSockets) {
   const Allocation a = make_allocation(m, {{}, 1, false});
   const Mapping map{{{1, 0}, {0, 0}}};
   EXPECT_EQ(render(LaunchFormat::openmpi, m, a, map), "rank 0=n1 slot=0:0-1,1:0-1\nrank 1=n0 slot=0:0-1,1:0-1\n");
-  EXPECT_EQ(render(LaunchFormat::mpich, m, a, map), "n1:1 binding=user:0+1+2+3+4+5+6+7\nn0:1 binding=user:0+1+2+3+4+5+6+7\n");
+  EXPECT_EQ(render(LaunchFormat::mpich, m, a, map),
+            "n1:1 binding=user:0+1+2+3+4+5+6+7\nn0:1 binding=user:0+1+2+3+4+5+6+7\n");
   EXPECT_EQ(render(LaunchFormat::csv, m, a, map), "rank,host,socket,core,pu\n0,n1,0,0-3,\n1,n0,0,0-3,\n");
 }
 
@@ -111,9 +117,11 @@ TEST(Render, OneRankPerNodeSpansBothSockets) {
 TEST(LaunchFiles, RoundTripEveryFormat) {
   test::TempDir dir;
   const Machine m = load_machine(test::source_dir() / "data/machines/angara-k1.toml");
-  const std::vector<AllocationOptions> allocations = {
-      {}, {{"a01", "b03", "a07", "b12"}, 0, false}, {{"a02", "a03"}, 0, true}, {{"a04", "b01"}, 2, false},
-      {{"a10", "a11", "a12"}, 4, false}};
+  const std::vector<AllocationOptions> allocations = {{},
+                                                      {{"a01", "b03", "a07", "b12"}, 0, false},
+                                                      {{"a02", "a03"}, 0, true},
+                                                      {{"a04", "b01"}, 2, false},
+                                                      {{"a10", "a11", "a12"}, 4, false}};
   int local_rank_files = 0;
   for (const auto& options : allocations) {
     const Allocation a = make_allocation(m, options);
@@ -178,7 +186,8 @@ TEST(LaunchFiles, ReaderErrorsNameTheLine) {
   };
   expect_error(read(LaunchFormat::openmpi, "rank 0=n0 slot=0:0\nrank 1=zz slot=0:0\n"), 2, "unknown host 'zz'");
   expect_error(read(LaunchFormat::openmpi, "rank 0=n1 slot=0:0\n"), 1, "host 'n1' is not among the allocated nodes");
-  expect_error(read(LaunchFormat::openmpi, "rank 0=n0 slot=3:0\n"), 1, "socket 3 does not exist on host 'n0' (2 sockets)");
+  expect_error(read(LaunchFormat::openmpi, "rank 0=n0 slot=3:0\n"), 1,
+               "socket 3 does not exist on host 'n0' (2 sockets)");
   expect_error(read(LaunchFormat::openmpi, "rank 0=n0 slot=0:2\n"), 1, "core 2 of socket 0 does not exist");
   expect_error(read(LaunchFormat::openmpi, "rank 0=n0 slot=0:0\nrank 0=n0 slot=0:1\n"), 2, "rank 0 is placed twice");
   expect_error(read(LaunchFormat::openmpi, "rank 0=n0 slot=0:0-1\n"), 1, "is not a slot of host 'n0'");
@@ -187,5 +196,6 @@ TEST(LaunchFiles, ReaderErrorsNameTheLine) {
   expect_error(read(LaunchFormat::mpich, "n0:1 binding=user:9\n"), 1, "CPU 9 does not exist");
   expect_error(read(LaunchFormat::mpich, "n0:5\n"), 1, "more ranks than its 4 slots");
   expect_error(read(LaunchFormat::csv, "rank,host\n"), 1, "expected the header");
-  expect_error(read(LaunchFormat::csv, "rank,host,socket,core,pu\n0,n0,1,0,\n"), 2, "socket 1 does not hold those CPUs");
+  expect_error(read(LaunchFormat::csv, "rank,host,socket,core,pu\n0,n0,1,0,\n"), 2,
+               "socket 1 does not hold those CPUs");
 }

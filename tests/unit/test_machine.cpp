@@ -71,7 +71,8 @@ routing = "-Y -X +Y +X"
 hosts = "n[0-3]"
 hwloc = "core:2"
 coords = [[1,1], [0,1], [1,0], [0,0]]
-)", "m.toml");
+)",
+                                  "m.toml");
   EXPECT_EQ(m.nodes[m.find_host("n0")].coord_index, 3u);
   EXPECT_EQ(m.node_at(0), m.find_host("n3"));
   EXPECT_EQ(m.network.routing_string(), "-Y-X+Y+X");
@@ -85,24 +86,40 @@ TEST(Machine, ErrorsNameFileAndLine) {
                "3 hosts but the network has 4 coordinates");
   expect_error([&] { parse_machine(head + "[[nodes]]\nhosts = \"n[0-3\"\nhwloc = \"core:1\"\n", "m.toml"); }, 7,
                "missing ']'");
-  expect_error([&] {
-    parse_machine(head + "[[nodes]]\nhosts = \"n[0-3]\"\nhwloc = \"core:1\"\ncoords = [[0,0],[1,0],\n[0,0],[1,1]]\n", "m.toml");
-  }, 10, "used twice");
-  expect_error([&] {
-    parse_machine(head + "[[nodes]]\nhosts = \"n[0-3]\"\nhwloc = \"core:1\"\ncoords = [[0,0],[1,0],[0,1],[2,1]]\n", "m.toml");
-  }, 9, "must be from 0 to 1");
+  expect_error(
+      [&] {
+        parse_machine(
+            head + "[[nodes]]\nhosts = \"n[0-3]\"\nhwloc = \"core:1\"\ncoords = [[0,0],[1,0],\n[0,0],[1,1]]\n",
+            "m.toml");
+      },
+      10, "used twice");
+  expect_error(
+      [&] {
+        parse_machine(head + "[[nodes]]\nhosts = \"n[0-3]\"\nhwloc = \"core:1\"\ncoords = [[0,0],[1,0],[0,1],[2,1]]\n",
+                      "m.toml");
+      },
+      9, "must be from 0 to 1");
   expect_error([&] { parse_machine(head + "[[nodes]]\nhosts = \"n[0-1],n[0-1]\"\nhwloc = \"core:1\"\n", "m.toml"); }, 0,
                "listed twice");
   expect_error([&] { parse_machine(head + "colour = 3\n", "m.toml"); }, 6, "unknown key 'colour'");
   expect_error([&] { parse_machine("[network\n", "m.toml"); }, 1, "TOML syntax");
   expect_error([&] { parse_machine("[network]\ndims = [2, 0]\n", "m.toml"); }, 2, "from 1 to 1000000");
-  expect_error([&] { parse_machine("[network]\ndims = [2]\nwrap = [true, false]\n", "m.toml"); }, 3, "list of 1 booleans");
+  expect_error([&] { parse_machine("[network]\ndims = [2]\nwrap = [true, false]\n", "m.toml"); }, 3,
+               "list of 1 booleans");
   expect_error([&] { parse_machine("[network]\ndims = [2]\nt_hop_ns = -1\n", "m.toml"); }, 3, "non-negative");
   expect_error([&] { parse_machine(head + "t_local_ns = -5\n", "m.toml"); }, 6, "'t_local_ns' must be a non-negative");
-  expect_error([&] { parse_machine("[network]\ndims = [2]\nt_hop_ns = 1\nt_inj_ns = 1\nt_ej_ns = 1\nrouting = \"+X+Y-X\"\n", "m.toml"); },
-               6, "no dimension 'Y'");
-  expect_error([&] { parse_machine("[network]\ndims = [2, 2]\nt_hop_ns = 1\nt_inj_ns = 1\nt_ej_ns = 1\nrouting = \"+X+Y-X\"\n", "m.toml"); },
-               6, "names 3 moves, not 4");
+  expect_error(
+      [&] {
+        parse_machine("[network]\ndims = [2]\nt_hop_ns = 1\nt_inj_ns = 1\nt_ej_ns = 1\nrouting = \"+X+Y-X\"\n",
+                      "m.toml");
+      },
+      6, "no dimension 'Y'");
+  expect_error(
+      [&] {
+        parse_machine("[network]\ndims = [2, 2]\nt_hop_ns = 1\nt_inj_ns = 1\nt_ej_ns = 1\nrouting = \"+X+Y-X\"\n",
+                      "m.toml");
+      },
+      6, "names 3 moves, not 4");
 }
 
 TEST(Allocation, SlotsFromCoresPpnAndHwthreads) {

@@ -7,9 +7,9 @@
 #include "helpers.hpp"
 #include "rankmap/baseline.hpp"
 #include "rankmap/gain.hpp"
+#include "rankmap/generate.hpp"
 #include "rankmap/map.hpp"
 #include "rankmap/metrics.hpp"
-#include "rankmap/generate.hpp"
 #include "rankmap/random.hpp"
 
 using namespace rankmap;
@@ -124,7 +124,7 @@ TEST(Map, FewerRanksFillTheNearestNodes) {
   std::set<int> nodes;
   for (const Placement& p : mapping.ranks) nodes.insert(p.node);
   EXPECT_EQ(nodes.size(), 3u);
-  EXPECT_EQ(*nodes.rbegin() - *nodes.begin(), 2);  // three neighbouring nodes of the line
+  EXPECT_EQ(*nodes.rbegin() - *nodes.begin(), 2);                // three neighbouring nodes of the line
   EXPECT_EQ(evaluate(g, m, a, mapping).hop_bytes, 2u * 2 * 10);  // two node boundaries, one hop each
 }
 
@@ -169,10 +169,11 @@ TEST(Map, NeverMoreHopBytesThanBlockOnRandomCases) {
     const bool wrap = rng.below(2) == 0;
     const int nodes = x * y * z;
     const std::string w = wrap ? "true" : "false";
-    const Machine m = test::make_machine("[" + std::to_string(x) + ", " + std::to_string(y) + ", " + std::to_string(z) + "]",
-                                         "[" + w + ", " + w + ", " + w + "]", "n[00-" + (nodes <= 10 ? "0" : std::string()) +
-                                             std::to_string(nodes - 1) + "]",
-                                         rng.below(2) ? "package:2 core:2 pu:1" : "package:1 core:3 pu:2");
+    const Machine m =
+        test::make_machine("[" + std::to_string(x) + ", " + std::to_string(y) + ", " + std::to_string(z) + "]",
+                           "[" + w + ", " + w + ", " + w + "]",
+                           "n[00-" + (nodes <= 10 ? "0" : std::string()) + std::to_string(nodes - 1) + "]",
+                           rng.below(2) ? "package:2 core:2 pu:1" : "package:1 core:3 pu:2");
     AllocationOptions options;
     for (int k = 0; k < nodes; ++k)
       if (rng.below(4) != 0) options.hosts.push_back(m.nodes[k].host);
@@ -185,7 +186,8 @@ TEST(Map, NeverMoreHopBytesThanBlockOnRandomCases) {
     GraphBuilder b(ranks);
     const std::uint32_t edges = ranks * (1 + static_cast<std::uint32_t>(rng.below(4)));
     for (std::uint32_t e = 0; e < edges; ++e)
-      b.add(static_cast<std::uint32_t>(rng.below(ranks)), static_cast<std::uint32_t>(rng.below(ranks)), 1 + rng.below(1000), 1);
+      b.add(static_cast<std::uint32_t>(rng.below(ranks)), static_cast<std::uint32_t>(rng.below(ranks)),
+            1 + rng.below(1000), 1);
     const Graph g = b.build();
     const std::uint64_t block = evaluate(g, m, a, baseline_mapping(Baseline::block, a, ranks)).hop_bytes;
     for (const auto& preset : preset_names()) {
@@ -263,7 +265,8 @@ TEST(MapWeighsPredictedTime, BlockStaysUnlessOnePercentFaster) {
   m.network.link_gbps = 8;
   const Allocation a = make_allocation(m, {});
   GraphBuilder b(4);
-  for (const auto& [x, y, bytes] : {std::tuple{0u, 1u, 1u << 20}, std::tuple{2u, 3u, 1u << 20}, std::tuple{1u, 2u, 8u}}) {
+  for (const auto& [x, y, bytes] :
+       {std::tuple{0u, 1u, 1u << 20}, std::tuple{2u, 3u, 1u << 20}, std::tuple{1u, 2u, 8u}}) {
     b.add(x, y, bytes, 1);
     b.add(y, x, bytes, 1);
   }

@@ -19,7 +19,8 @@ using namespace rankmap::detail;
 namespace {
 
 // An undirected graph from (a, b, bytes both ways) triples.
-UndirectedGraph undirected(std::uint32_t n, const std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>>& edges) {
+UndirectedGraph undirected(std::uint32_t n,
+                           const std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>>& edges) {
   GraphBuilder b(n);
   for (auto [x, y, w] : edges) {
     b.add(x, y, w, 1);
@@ -29,8 +30,8 @@ UndirectedGraph undirected(std::uint32_t n, const std::vector<std::tuple<std::ui
 }
 
 // Cartesian candidates on the whole machine as one box of nodes.
-std::vector<std::vector<int>> whole_machine_layouts(const UndirectedGraph& g, const Allocation& a, const NodeGeometry& geo,
-                                                    std::size_t max_candidates) {
+std::vector<std::vector<int>> whole_machine_layouts(const UndirectedGraph& g, const Allocation& a,
+                                                    const NodeGeometry& geo, std::size_t max_candidates) {
   const std::size_t per_node = a.slots(0).size();
   const std::vector<NodeBox> boxes = node_boxes(a, geo, a.size(), per_node);
   EXPECT_EQ(boxes.size(), 1u);
@@ -175,7 +176,8 @@ TEST(Stages, CartesianFoldsATorusDimensionBetweenTwoAxes) {
     for (const auto& node_of_rank : whole_machine_layouts(g, a, geo, 64)) {
       std::uint64_t hops = 0;
       for (std::uint32_t r = 0; r < g.n; ++r)
-        for (std::uint64_t e = g.xadj[r]; e < g.xadj[r + 1]; ++e) hops += geo.hops(node_of_rank[r], node_of_rank[g.adjncy[e]]);
+        for (std::uint64_t e = g.xadj[r]; e < g.xadj[r + 1]; ++e)
+          hops += geo.hops(node_of_rank[r], node_of_rank[g.adjncy[e]]);
       best = std::min(best, hops / 2);
     }
     return best;
@@ -207,7 +209,8 @@ TEST(Stages, MatchingMergesTheHeaviestGroupsWhateverTheNumbering) {
     const Contraction c = contract_matched(g, 4, seed);
     ASSERT_EQ(c.graph.n, quads);
     for (std::uint32_t q = 0; q < quads; ++q)
-      for (std::uint32_t i = 1; i < 4; ++i) EXPECT_EQ(c.coarse_of[p[4 * q + i]], c.coarse_of[p[4 * q]]) << "seed " << seed;
+      for (std::uint32_t i = 1; i < 4; ++i)
+        EXPECT_EQ(c.coarse_of[p[4 * q + i]], c.coarse_of[p[4 * q]]) << "seed " << seed;
     // What is left is the ring of quads, 1 byte each way between neighbours.
     std::uint64_t total = 0;
     for (std::uint64_t w : c.graph.weight) total += w;
@@ -431,7 +434,9 @@ TEST(Stages, UndirectedGraphAddsBothWaysWhateverTheShape) {
     ASSERT_EQ(u.n, n);
     for (std::uint32_t v = 0; v < n; ++v) {
       for (std::uint64_t e = u.xadj[v]; e < u.xadj[v + 1]; ++e) {
-        if (e > u.xadj[v]) ASSERT_LT(u.adjncy[e - 1], u.adjncy[e]);
+        if (e > u.xadj[v]) {
+          ASSERT_LT(u.adjncy[e - 1], u.adjncy[e]);
+        }
         got[{v, u.adjncy[e]}] = u.weight[e];
       }
     }

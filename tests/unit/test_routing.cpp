@@ -61,12 +61,14 @@ TEST(Routing, MeshWithoutWrap) {
 TEST(Routing, DesmosFourDimensions) {
   const Machine m = load_machine(test::source_dir() / "data/machines/desmos.toml");
   // X: 0 -> 3 is one hop `-`; Y, Z, W one hop `+` each; all `+` moves first.
-  EXPECT_EQ(route(m, {0, 0, 0, 0}, {3, 1, 1, 1}),
-            (std::vector<Link>{{{0, 0, 0, 0}, Y, +1}, {{0, 1, 0, 0}, Z, +1}, {{0, 1, 1, 0}, W, +1}, {{0, 1, 1, 1}, X, -1}}));
+  EXPECT_EQ(
+      route(m, {0, 0, 0, 0}, {3, 1, 1, 1}),
+      (std::vector<Link>{{{0, 0, 0, 0}, Y, +1}, {{0, 1, 0, 0}, Z, +1}, {{0, 1, 1, 0}, W, +1}, {{0, 1, 1, 1}, X, -1}}));
   EXPECT_EQ(route(m, {1, 0, 0, 0}, {3, 0, 0, 0}), (std::vector<Link>{{{1, 0, 0, 0}, X, +1}, {{2, 0, 0, 0}, X, +1}}));
   // X 2 -> 0 is a tie (`+` through 3), Y 1 -> 0 on the single cable is `+`.
-  EXPECT_EQ(route(m, {2, 1, 0, 1}, {0, 0, 1, 1}),
-            (std::vector<Link>{{{2, 1, 0, 1}, X, +1}, {{3, 1, 0, 1}, X, +1}, {{0, 1, 0, 1}, Y, +1}, {{0, 0, 0, 1}, Z, +1}}));
+  EXPECT_EQ(
+      route(m, {2, 1, 0, 1}, {0, 0, 1, 1}),
+      (std::vector<Link>{{{2, 1, 0, 1}, X, +1}, {{3, 1, 0, 1}, X, +1}, {{0, 1, 0, 1}, Y, +1}, {{0, 0, 0, 1}, Z, +1}}));
 }
 
 // Six dimensions (X Y Z W V U, as Tofu's six): by hand, from (0,0,0,0,0,0)
@@ -77,12 +79,11 @@ TEST(Routing, SixDimensions) {
   const Machine m = test::make_machine("[3, 2, 2, 2, 2, 3]", "", "n[000-143]");
   constexpr int V = 4, U = 5;
   EXPECT_EQ(m.network.routing_string(), "+X+Y+Z+W+V+U-X-Y-Z-W-V-U");
-  EXPECT_EQ(route(m, {0, 0, 0, 0, 0, 0}, {2, 1, 0, 1, 1, 2}),
-            (std::vector<Link>{{{0, 0, 0, 0, 0, 0}, Y, +1},
-                               {{0, 1, 0, 0, 0, 0}, W, +1},
-                               {{0, 1, 0, 1, 0, 0}, V, +1},
-                               {{0, 1, 0, 1, 1, 0}, X, -1},
-                               {{2, 1, 0, 1, 1, 0}, U, -1}}));
+  EXPECT_EQ(route(m, {0, 0, 0, 0, 0, 0}, {2, 1, 0, 1, 1, 2}), (std::vector<Link>{{{0, 0, 0, 0, 0, 0}, Y, +1},
+                                                                                 {{0, 1, 0, 0, 0, 0}, W, +1},
+                                                                                 {{0, 1, 0, 1, 0, 0}, V, +1},
+                                                                                 {{0, 1, 0, 1, 1, 0}, X, -1},
+                                                                                 {{2, 1, 0, 1, 1, 0}, U, -1}}));
   EXPECT_EQ(m.network.diameter(), 1 + 1 + 1 + 1 + 1 + 1);
 }
 

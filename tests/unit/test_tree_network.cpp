@@ -66,8 +66,8 @@ TEST(TreeNetwork, FatTreeHopsAndRoutes) {
   EXPECT_EQ(net.kind_name(), "fattree");
   EXPECT_EQ(net.num_links(), 36u);
   EXPECT_EQ(net.diameter(), 4);
-  EXPECT_EQ(hops(m, 1, 3), 2);   // one leaf
-  EXPECT_EQ(hops(m, 1, 6), 4);   // leaves 0 and 1
+  EXPECT_EQ(hops(m, 1, 3), 2);  // one leaf
+  EXPECT_EQ(hops(m, 1, 6), 4);  // leaves 0 and 1
   EXPECT_EQ(hops(m, 11, 0), 4);
   // 1 -> 6: up node 1 (2), leaf 0 uplink 6 mod 2 = 0 (24); down leaf 1
   // uplink 0 (24 + 2*2 + 1 = 29), node 6 (13).
@@ -101,10 +101,10 @@ TEST(TreeNetwork, LoadOfEveryUplinkForASmallMapping) {
   Mapping block;
   for (int r = 0; r < 12; ++r) block.ranks.push_back({r, 0});
   const Metrics s = evaluate(g, m, a, block);
-  const std::map<std::size_t, std::uint64_t> uplinks{{24, 100}, {25, 0},  {26, 1010}, {27, 7},  {28, 0}, {29, 100},
-                                                      {30, 0},   {31, 10}, {32, 0},    {33, 0},  {34, 7}, {35, 1000}};
+  const std::map<std::size_t, std::uint64_t> uplinks{{24, 100}, {25, 0},  {26, 1010}, {27, 7}, {28, 0}, {29, 100},
+                                                     {30, 0},   {31, 10}, {32, 0},    {33, 0}, {34, 7}, {35, 1000}};
   for (auto [link, bytes] : uplinks) EXPECT_EQ(s.link_bytes[link], bytes) << m.network.link_name(link);
-  EXPECT_EQ(s.link_bytes[0], 100u);   // node 0 up
+  EXPECT_EQ(s.link_bytes[0], 100u);    // node 0 up
   EXPECT_EQ(s.link_bytes[19], 1000u);  // node 9 down
   EXPECT_EQ(s.max_link_bytes, 1010u);
   EXPECT_EQ(s.hop_bytes, 4u * (100 + 10 + 1000 + 7));
@@ -272,9 +272,10 @@ TEST(TreeNetwork, FlowModelSharesAThinUplink) {
   const Graph g = b.build();
   const Mapping block{{{0, 0}, {1, 0}, {2, 0}, {3, 0}}};
   for (auto [uplinks, expected] : {std::pair{1, 2'001'100.0}, std::pair{2, 1'001'100.0}}) {
-    const Machine m = tree_machine("kind = \"fattree\"\nlink_gbps = 8\nlevels = [{fanout = 2, uplinks = " +
-                                       std::to_string(uplinks) + "}, {fanout = 2}]",
-                                   "n[0-3]");
+    const Machine m =
+        tree_machine("kind = \"fattree\"\nlink_gbps = 8\nlevels = [{fanout = 2, uplinks = " + std::to_string(uplinks) +
+                         "}, {fanout = 2}]",
+                     "n[0-3]");
     const FlowTimes t = flow_times(g, Graph{}, m, make_allocation(m, {}), block);
     ASSERT_TRUE(t.computed);
     EXPECT_NEAR(t.slowest_ns, expected, 1e-6 * expected) << uplinks << " uplink(s)";

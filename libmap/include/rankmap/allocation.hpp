@@ -13,8 +13,8 @@ namespace rankmap {
 // slot is one core (or, with `ppn` below the core count, a block of
 // consecutive cores); with `hwthreads` it is one PU (or a block of PUs).
 struct Slot {
-  std::vector<int> pus;   // indices in NodeType::pus, ascending
-  int package = 0;        // package of the first PU
+  std::vector<int> pus;  // indices in NodeType::pus, ascending
+  int package = 0;       // package of the first PU
 };
 
 // Where a host was given: a nodes @file and its line (line 0 and an
@@ -25,15 +25,15 @@ struct HostOrigin {
 };
 
 struct AllocationOptions {
-  std::vector<std::string> hosts;  // empty: every node of the machine
-  int ppn = 0;                     // ranks per node; 0: one per core (or PU)
-  bool hwthreads = false;          // slots are PUs rather than cores
+  std::vector<std::string> hosts;        // empty: every node of the machine
+  int ppn = 0;                           // ranks per node; 0: one per core (or PU)
+  bool hwthreads = false;                // slots are PUs rather than cores
   std::vector<HostOrigin> origins = {};  // per host, for messages; empty: the hostlist itself
 };
 
 struct Allocation {
-  std::vector<int> nodes;                // machine node indices, in order given
-  std::vector<int> layout_of;            // per allocated node: index in layouts
+  std::vector<int> nodes;                  // machine node indices, in order given
+  std::vector<int> layout_of;              // per allocated node: index in layouts
   std::vector<std::vector<Slot>> layouts;  // distinct slot layouts
   bool hwthreads = false;
 

@@ -25,7 +25,7 @@ std::string_view baseline_name(Baseline b);
 // `oversubscribe`: then the launcher's order is repeated, round after round
 // over all slots (as mpirun --oversubscribe does), so no slot holds more
 // than its share rounded up.
-Mapping baseline_mapping(Baseline kind, const Allocation& allocation, std::size_t ranks,
-                         std::uint64_t seed = 1, bool oversubscribe = false);
+Mapping baseline_mapping(Baseline kind, const Allocation& allocation, std::size_t ranks, std::uint64_t seed = 1,
+                         bool oversubscribe = false);
 
 }  // namespace rankmap

@@ -15,11 +15,11 @@ struct Context {
   std::uint64_t seed = 1;
 
   struct Partition {
-    bool cartesian = true;         // a grid in rank order: boxes laid onto the torus
-    bool metis_kway = true;        // METIS k-way into one part per node
+    bool cartesian = true;            // a grid in rank order: boxes laid onto the torus
+    bool metis_kway = true;           // METIS k-way into one part per node
     bool recursive_bisection = true;  // bisect graph and torus coordinates together
-    bool scotch = false;           // Scotch static mapping onto the allocation
-    int metis_cuts = 1;            // METIS ncuts: tries, keeping the best
+    bool scotch = false;              // Scotch static mapping onto the allocation
+    int metis_cuts = 1;               // METIS ncuts: tries, keeping the best
     // Large jobs (thousands of nodes): ranks are merged by heavy-edge
     // matching until at most this many vertices remain before cutting
     // (0: never merge).
@@ -34,17 +34,17 @@ struct Context {
   } partition;
 
   struct Placement {
-    bool greedy = true;            // grow from the heaviest part, nearest free node
-    bool cuthill_mckee = true;     // Boost.Graph RCM order along a snake of the torus
-    int swap_passes = 8;           // part-swap passes on hop-bytes, then link load
+    bool greedy = true;         // grow from the heaviest part, nearest free node
+    bool cuthill_mckee = true;  // Boost.Graph RCM order along a snake of the torus
+    int swap_passes = 8;        // part-swap passes on hop-bytes, then link load
   } placement;
 
   struct Refinement {
-    int rank_swap_passes = 2;      // swap ranks between nodes (exact sizes kept)
+    int rank_swap_passes = 2;  // swap ranks between nodes (exact sizes kept)
   } refinement;
 
-  bool within_node = true;         // split each node's ranks over its packages and cores
-  bool oversubscribe = false;      // allow more ranks than slots (ranks share slots)
+  bool within_node = true;     // split each node's ranks over its packages and cores
+  bool oversubscribe = false;  // allow more ranks than slots (ranks share slots)
 };
 
 std::vector<std::string> preset_names();  // fast, default, quality

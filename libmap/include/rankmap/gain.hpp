@@ -85,8 +85,8 @@ struct PhaseTimes {
   double link_ns = 0, injection_ns = 0, ejection_ns = 0;
 };
 // `metrics` is evaluate() of the same mapping (its link loads are reused).
-PhaseTimes phase_times(const Graph& graph, const Machine& machine, const Allocation& allocation,
-                       const Mapping& mapping, const Metrics& metrics);
+PhaseTimes phase_times(const Graph& graph, const Machine& machine, const Allocation& allocation, const Mapping& mapping,
+                       const Metrics& metrics);
 
 // The flow model, predicted_gain's (bench/smpi/flow_model.py is its slower
 // reference, and RESULTS.md "Issue 13" its validation against SMPI):
@@ -148,9 +148,8 @@ inline constexpr double kEagerLimitBytes = 65536;
 // `calls`: the profile's call records (Profile::calls, when complete), or
 // null for chains; records naming ranks outside the mapping, or more than
 // kMaxCollectiveSends sends, are ignored (chains again).
-FlowTimes flow_times(const Graph& p2p, const Graph& collective, const Machine& machine,
-                     const Allocation& allocation, const Mapping& mapping,
-                     const std::vector<CollectiveCalls>* calls = nullptr);
+FlowTimes flow_times(const Graph& p2p, const Graph& collective, const Machine& machine, const Allocation& allocation,
+                     const Mapping& mapping, const std::vector<CollectiveCalls>* calls = nullptr);
 
 // The pipeline term. When every point-to-point pair goes one way and the
 // pairs close no cycle (a wavefront: ranks wait for upstream neighbours
@@ -165,9 +164,9 @@ FlowTimes flow_times(const Graph& p2p, const Graph& collective, const Machine& m
 // run times' relative difference. Collectives are not counted.
 bool is_pipeline(const Graph& p2p);
 struct PipelineTimes {
-  bool computed = false;  // false: not a pipeline, or K x pairs over 4M (too long to solve for c)
-  double stages = 0;      // K
-  double compute_ns = 0;  // c
+  bool computed = false;                   // false: not a pipeline, or K x pairs over 4M (too long to solve for c)
+  double stages = 0;                       // K
+  double compute_ns = 0;                   // c
   double baseline_ns = 0, mapping_ns = 0;  // the runs' times, compute included
 };
 PipelineTimes pipeline_times(const Graph& p2p, const Machine& machine, const Allocation& allocation,

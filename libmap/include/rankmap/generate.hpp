@@ -10,10 +10,10 @@ namespace rankmap {
 
 // A structured-grid halo exchange; ranks X fastest.
 struct StencilSpec {
-  std::vector<int> dims;       // ranks along each axis
-  bool full = false;           // false: faces only (2d+1 points); true: 3^d points
-  bool periodic = false;       // neighbours wrap around the grid
-  std::uint64_t bytes = 1;     // bytes sent to each neighbour, one message
+  std::vector<int> dims;    // ranks along each axis
+  bool full = false;        // false: faces only (2d+1 points); true: 3^d points
+  bool periodic = false;    // neighbours wrap around the grid
+  std::uint64_t bytes = 1;  // bytes sent to each neighbour, one message
 };
 Graph make_stencil(const StencilSpec& spec);
 
@@ -45,8 +45,8 @@ Graph make_geometric(const GeometricSpec& spec);
 struct RowAlltoallSpec {
   int rows = 8;
   int cols = 8;
-  std::uint64_t row_bytes = 1024;   // to each rank of the same row
-  std::uint64_t col_bytes = 0;      // to each rank of the same column
+  std::uint64_t row_bytes = 1024;  // to each rank of the same row
+  std::uint64_t col_bytes = 0;     // to each rank of the same column
 };
 Graph make_row_alltoall(const RowAlltoallSpec& spec);
 

@@ -53,10 +53,10 @@ class GraphBuilder {
   };
   void switch_to_unsorted();
 
-  Graph sorted_;             // the result so far while input is in order
+  Graph sorted_;  // the result so far while input is in order
   std::uint32_t last_src_ = 0;
   bool in_order_ = true;
-  std::vector<Entry> entries_;  // everything, once input was out of order
+  std::vector<Entry> entries_;                         // everything, once input was out of order
   std::unique_ptr<detail::BackgroundFault> faulting_;  // of sorted_'s room, while it fills
 };
 

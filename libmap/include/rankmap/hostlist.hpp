@@ -10,8 +10,7 @@
 namespace rankmap {
 
 // Throws Error(source, line, ...) when the list does not parse.
-std::vector<std::string> expand_hostlist(std::string_view list,
-                                         const std::string& source = "hostlist",
+std::vector<std::string> expand_hostlist(std::string_view list, const std::string& source = "hostlist",
                                          std::size_t line = 0);
 
 // The shortest bracket form of `hosts` that expand_hostlist() turns back into

@@ -45,23 +45,21 @@ std::string_view launch_format_name(LaunchFormat f);
 
 // Renders a mapping as FILE itself (suffix "") and any companion (".env");
 // throws Error when the format cannot express it.
-std::vector<FilePart> render_launch_files(LaunchFormat format, const Machine& machine,
-                                            const Allocation& allocation,
-                                            const Mapping& mapping);
+std::vector<FilePart> render_launch_files(LaunchFormat format, const Machine& machine, const Allocation& allocation,
+                                          const Mapping& mapping);
 
 // Renders, writes each file to a temporary name, re-reads them with
 // read_launch_file(), checks the result with verify_mapping() and that it
 // equals `mapping`, and only then renames them into place, with `also`
 // (a report at its own path) in the same transaction. On any error no
 // file is left behind.
-void write_launch_files(const std::filesystem::path& path, LaunchFormat format,
-                        const Machine& machine, const Allocation& allocation,
-                        const Mapping& mapping, const std::vector<FilePart>& also = {});
+void write_launch_files(const std::filesystem::path& path, LaunchFormat format, const Machine& machine,
+                        const Allocation& allocation, const Mapping& mapping, const std::vector<FilePart>& also = {});
 
 // Reads a launch file back. Hosts must be in the allocation. Throws Error
 // naming the file and line.
-Mapping read_launch_file(const std::filesystem::path& path, LaunchFormat format,
-                         const Machine& machine, const Allocation& allocation);
+Mapping read_launch_file(const std::filesystem::path& path, LaunchFormat format, const Machine& machine,
+                         const Allocation& allocation);
 
 // Guesses the format from the content (and FILE.env for host-per-line files).
 LaunchFormat detect_launch_format(const std::filesystem::path& path);

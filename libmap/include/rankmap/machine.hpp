@@ -37,10 +37,10 @@ enum class NetworkKind { torus, tree };
 // level below, above it).
 struct TreeLevel {
   int fanout = 0;
-  int uplinks = 1;      // parallel links from one switch of this level to its parent (the top has none)
-  double t_ns = -1;     // a message between nodes that meet here; < 0: T(hops) of the network
-  double gbps = 0;      // each link into this level's switches, each way; 0: the network's link_gbps
-  bool host = false;    // a physical host whose VMs are the nodes (its "switch" is the host's bridge)
+  int uplinks = 1;    // parallel links from one switch of this level to its parent (the top has none)
+  double t_ns = -1;   // a message between nodes that meet here; < 0: T(hops) of the network
+  double gbps = 0;    // each link into this level's switches, each way; 0: the network's link_gbps
+  bool host = false;  // a physical host whose VMs are the nodes (its "switch" is the host's bridge)
 };
 
 struct Network {
@@ -49,13 +49,13 @@ struct Network {
   // first, so that a node's coordinates are its port on each level (and
   // its coordinate index its position, leaves in order).
   std::vector<int> dims;
-  std::vector<bool> wrap;       // per dimension: ring (true) or line (false); trees: all false
-  std::vector<TreeLevel> levels;  // trees only, lowest first
-  double t_hop_ns = 0;          // router + link, per hop
-  double t_inj_ns = 0;          // injection (sender NIC)
-  double t_ej_ns = 0;           // ejection (receiver NIC)
-  double t_local_ns = -1;       // a message between ranks of one node; < 0: t_inj + t_ej
-  double link_gbps = 0;         // 0 when the description gives none
+  std::vector<bool> wrap;          // per dimension: ring (true) or line (false); trees: all false
+  std::vector<TreeLevel> levels;   // trees only, lowest first
+  double t_hop_ns = 0;             // router + link, per hop
+  double t_inj_ns = 0;             // injection (sender NIC)
+  double t_ej_ns = 0;              // ejection (receiver NIC)
+  double t_local_ns = -1;          // a message between ranks of one node; < 0: t_inj + t_ej
+  double link_gbps = 0;            // 0 when the description gives none
   std::vector<RouteStep> routing;  // torus: 2 * dims.size() steps; trees: none
 
   bool is_tree() const { return kind == NetworkKind::tree; }
@@ -125,8 +125,7 @@ struct Network {
 
 // Parses "+X+Y+Z+W-X-Y-Z-W" (spaces allowed) for a network of `ndims`.
 // Every dimension must appear once with each sign.
-std::vector<RouteStep> parse_routing(std::string_view text, int ndims,
-                                     const std::string& source = "routing",
+std::vector<RouteStep> parse_routing(std::string_view text, int ndims, const std::string& source = "routing",
                                      std::size_t line = 0);
 std::vector<RouteStep> default_routing(int ndims);
 
@@ -141,17 +140,17 @@ struct Pu {
 
 // The inside of one kind of node, read once through hwloc.
 struct NodeType {
-  std::string hwloc;      // the synthetic string or "xml:" + path it came from
+  std::string hwloc;  // the synthetic string or "xml:" + path it came from
   int packages = 0;
   int cores = 0;
-  std::vector<Pu> pus;    // logical order
+  std::vector<Pu> pus;                     // logical order
   std::vector<std::vector<int>> core_pus;  // core -> its PUs (indices in pus)
 };
 
 struct Node {
   std::string host;
-  int type = 0;             // index in Machine::node_types
-  std::vector<int> coord;   // one value per network dimension
+  int type = 0;                 // index in Machine::node_types
+  std::vector<int> coord;       // one value per network dimension
   std::size_t coord_index = 0;  // X fastest
 };
 
@@ -189,8 +188,7 @@ Machine parse_machine(std::string_view toml_text, const std::string& source);
 
 // Reads a node's tree from an hwloc synthetic string ("package:2 core:6
 // pu:2") or, with the "xml:" prefix, an hwloc XML file.
-NodeType load_node_type(const std::string& hwloc_spec, const std::string& source,
-                        std::size_t line);
+NodeType load_node_type(const std::string& hwloc_spec, const std::string& source, std::size_t line);
 
 // The node this process runs on, read by hwloc, as hwloc XML: a machine
 // file's hwloc_xml keeps its real OS CPU numbering.

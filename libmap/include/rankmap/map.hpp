@@ -47,8 +47,8 @@ struct TrafficKinds {
 // stays unless a candidate is predicted 1 % faster, candidates more than
 // 1 % slower than the fastest are out, and spreading the ranks over every
 // allocated node is tried too.
-Mapping map(const Graph& graph, const Machine& machine, const Allocation& allocation,
-            const Context& context, const StageCallback& on_stage = {}, const TrafficKinds& kinds = {});
+Mapping map(const Graph& graph, const Machine& machine, const Allocation& allocation, const Context& context,
+            const StageCallback& on_stage = {}, const TrafficKinds& kinds = {});
 // The flow model's work budget bounds each candidate's timing to about a
 // second; a 64-rank LAMMPS profile takes 0.1 s a candidate.
 inline constexpr std::size_t kEngineFlowPairs = std::size_t{1} << 14;
@@ -61,7 +61,6 @@ struct MapResult {
   std::string why;   // one line when kept == "block", else empty
 };
 MapResult map_explained(const Graph& graph, const Machine& machine, const Allocation& allocation,
-                        const Context& context, const StageCallback& on_stage = {},
-                        const TrafficKinds& kinds = {});
+                        const Context& context, const StageCallback& on_stage = {}, const TrafficKinds& kinds = {});
 
 }  // namespace rankmap

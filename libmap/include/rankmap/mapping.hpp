@@ -25,7 +25,6 @@ struct Mapping {
 // slot used twice (when ranks exceed slots, which only an oversubscribed run
 // allows, no slot more than ceil(ranks / slots) times). Throws
 // Error(source, 0, ...) naming the first violation.
-void verify_mapping(const Mapping& mapping, const Allocation& allocation,
-                    std::size_t ranks, const std::string& source);
+void verify_mapping(const Mapping& mapping, const Allocation& allocation, std::size_t ranks, const std::string& source);
 
 }  // namespace rankmap

@@ -25,7 +25,7 @@ struct ProfiledRank {
 // after another, the sends of a round at once.
 struct CollectiveCalls {
   std::uint32_t rank = 0;
-  std::string algorithm;    // the shim's model, e.g. "allreduce_rdb", "alltoall_linear"
+  std::string algorithm;  // the shim's model, e.g. "allreduce_rdb", "alltoall_linear"
   std::uint32_t slot = 0;
   std::uint64_t calls = 0;  // how many times the rank called it
   std::uint64_t first = 0;  // the rank's collective call number at its first call
@@ -37,15 +37,15 @@ struct CollectiveCalls {
 };
 
 struct Profile {
-  std::string mpi_library;  // first line of MPI_Get_library_version
-  std::string mpi_version;  // "3.1"
-  double wall_seconds = 0;  // the longest rank's
-  double p_mpi = 0;         // share of time in MPI, over all ranks
-  int incomplete_ranks = 0; // ranks whose counts the shim could not keep whole
+  std::string mpi_library;   // first line of MPI_Get_library_version
+  std::string mpi_version;   // "3.1"
+  double wall_seconds = 0;   // the longest rank's
+  double p_mpi = 0;          // share of time in MPI, over all ranks
+  int incomplete_ranks = 0;  // ranks whose counts the shim could not keep whole
   std::vector<ProfiledRank> ranks;
-  Graph p2p;                // point-to-point sends
-  Graph collective;         // collectives, as rank-to-rank sends under the models
-  Graph rma;                // one-sided, per target
+  Graph p2p;         // point-to-point sends
+  Graph collective;  // collectives, as rank-to-rank sends under the models
+  Graph rma;         // one-sided, per target
   // Version 2: collective calls by algorithm, communicator and round, in
   // rank order. complete is false for version 1, and when the shim had to
   // leave calls out (the collective graph still counts them).

@@ -25,8 +25,7 @@ class Rng {
     for (;;) {
       const unsigned __int128 m = static_cast<unsigned __int128>(next()) * bound;
       const auto low = static_cast<std::uint64_t>(m);
-      if (low >= bound || low >= (-bound) % bound)
-        return static_cast<std::uint64_t>(m >> 64);
+      if (low >= bound || low >= (-bound) % bound) return static_cast<std::uint64_t>(m >> 64);
     }
   }
 

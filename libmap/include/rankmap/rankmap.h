@@ -70,9 +70,9 @@ typedef struct {
 
 /* A machine built in code. wrap may be NULL (every dimension a ring). */
 typedef struct {
-  int ndims;          /* 1 to 6 */
-  const int* dims;    /* [ndims] */
-  const int* wrap;    /* [ndims], 0 or 1, or NULL */
+  int ndims;       /* 1 to 6 */
+  const int* dims; /* [ndims] */
+  const int* wrap; /* [ndims], 0 or 1, or NULL */
   double t_hop_ns, t_inj_ns, t_ej_ns;
   int ngroups;
   const rankmap_node_group* groups; /* [ngroups] */
@@ -99,9 +99,9 @@ void rankmap_graph_free(rankmap_graph* graph);
 
 /* hostlist: a Slurm hostlist of the machine's hosts, or NULL for every
  * node; "@PATH" reads the hosts from a regular file, one host or hostlist
- * a line ('#' starts a comment), as the CLI's --nodes @file does. ranks_per_node: 0 for one rank per core (per PU with hwthreads).
- * The allocation refers to the machine: free it before the machine, and
- * pass that same machine wherever both are arguments. */
+ * a line ('#' starts a comment), as the CLI's --nodes @file does. ranks_per_node: 0 for one rank per core (per PU with
+ * hwthreads). The allocation refers to the machine: free it before the machine, and pass that same machine wherever
+ * both are arguments. */
 rankmap_status rankmap_allocation_create(const rankmap_machine* machine, const char* hostlist, int ranks_per_node,
                                          int hwthreads, rankmap_allocation** out, rankmap_error* err);
 size_t rankmap_allocation_nodes(const rankmap_allocation* allocation); /* 0 for NULL */
@@ -136,14 +136,14 @@ rankmap_status rankmap_map_block(const rankmap_graph* graph, const rankmap_alloc
                                  int32_t* host, int32_t* cpu, rankmap_error* err);
 
 typedef struct {
-  uint64_t total_bytes, total_msgs;  /* self-traffic included */
-  uint64_t hop_bytes;                /* sum of bytes x hops */
-  double avg_dilation;               /* byte-weighted mean hops, distinct ranks */
-  double avg_hops_by_msgs;           /* message-weighted mean hops */
-  int max_dilation;                  /* most hops of a communicating pair */
-  uint64_t max_link_bytes;           /* the most loaded directed link */
+  uint64_t total_bytes, total_msgs; /* self-traffic included */
+  uint64_t hop_bytes;               /* sum of bytes x hops */
+  double avg_dilation;              /* byte-weighted mean hops, distinct ranks */
+  double avg_hops_by_msgs;          /* message-weighted mean hops */
+  int max_dilation;                 /* most hops of a communicating pair */
+  uint64_t max_link_bytes;          /* the most loaded directed link */
   uint64_t inter_node_bytes, cross_socket_bytes;
-  double mean_message_ns;            /* the gain model's mean message time */
+  double mean_message_ns; /* the gain model's mean message time */
 } rankmap_scores;
 
 rankmap_status rankmap_evaluate(const rankmap_graph* graph, const rankmap_machine* machine,
@@ -160,8 +160,8 @@ rankmap_status rankmap_predict_gain(const rankmap_graph* graph, const rankmap_ma
  * rankmap/launch.hpp). Written through a temporary file and checked by
  * reading it back; on failure no file is left. */
 rankmap_status rankmap_write_launch_file(const rankmap_machine* machine, const rankmap_allocation* allocation,
-                                         uint32_t ranks, const int32_t* host, const int32_t* cpu,
-                                         const char* format, const char* path, rankmap_error* err);
+                                         uint32_t ranks, const int32_t* host, const int32_t* cpu, const char* format,
+                                         const char* path, rankmap_error* err);
 
 #ifdef __cplusplus
 }

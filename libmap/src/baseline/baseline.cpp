@@ -27,8 +27,8 @@ std::string_view baseline_name(Baseline b) {
   return "?";
 }
 
-Mapping baseline_mapping(Baseline kind, const Allocation& allocation, std::size_t ranks,
-                         std::uint64_t seed, bool oversubscribe) {
+Mapping baseline_mapping(Baseline kind, const Allocation& allocation, std::size_t ranks, std::uint64_t seed,
+                         bool oversubscribe) {
   const std::size_t slots = allocation.total_slots();
   if (ranks > slots && oversubscribe && slots > 0) {
     // One round over every slot in the launcher's order, repeated.
@@ -40,7 +40,7 @@ Mapping baseline_mapping(Baseline kind, const Allocation& allocation, std::size_
   }
   if (ranks > slots)
     throw Error(std::to_string(ranks) + " ranks do not fit the " + std::to_string(slots) + " slots of " +
-                std::to_string(allocation.size()) + " nodes",
+                    std::to_string(allocation.size()) + " nodes",
                 ErrorKind::fit);
   Mapping m;
   m.ranks.reserve(ranks);

@@ -150,8 +150,8 @@ void from_mapping(const rankmap_allocation* a, const rankmap::Mapping& m, int32_
 void check_ranks(const rankmap_graph* g, uint32_t ranks) {
   require(g, "graph");
   if (ranks != g->graph.ranks)
-    fail(RANKMAP_ERR_ARGUMENT, "ranks is " + std::to_string(ranks) + " but the graph has " +
-                                   std::to_string(g->graph.ranks));
+    fail(RANKMAP_ERR_ARGUMENT,
+         "ranks is " + std::to_string(ranks) + " but the graph has " + std::to_string(g->graph.ranks));
 }
 
 void check_same_machine(const rankmap_machine* m, const rankmap_allocation* a) {
@@ -176,7 +176,8 @@ std::string spec_to_toml(const rankmap_machine_spec& spec) {
     fail(RANKMAP_ERR_ARGUMENT,
          "ndims is " + std::to_string(spec.ndims) + ", expected 1 to " + std::to_string(rankmap::kMaxDims));
   require(spec.dims, "spec->dims");
-  if (spec.ngroups < 1) fail(RANKMAP_ERR_ARGUMENT, "ngroups is " + std::to_string(spec.ngroups) + ", expected 1 or more");
+  if (spec.ngroups < 1)
+    fail(RANKMAP_ERR_ARGUMENT, "ngroups is " + std::to_string(spec.ngroups) + ", expected 1 or more");
   require(spec.groups, "spec->groups");
   std::ostringstream t;
   t.precision(17);
@@ -241,7 +242,8 @@ rankmap_status rankmap_graph_create_csr(uint32_t ranks, const uint64_t* offsets,
   return create(out, err, [&] {
     require(offsets, "offsets");
     if (ranks == 0 || ranks > rankmap::kMaxRanks)
-      fail(RANKMAP_ERR_ARGUMENT, "ranks is " + std::to_string(ranks) + ", expected 1 to " + std::to_string(rankmap::kMaxRanks));
+      fail(RANKMAP_ERR_ARGUMENT,
+           "ranks is " + std::to_string(ranks) + ", expected 1 to " + std::to_string(rankmap::kMaxRanks));
     if (offsets[0] != 0) fail(RANKMAP_ERR_INPUT, "offsets[0] is " + std::to_string(offsets[0]) + ", expected 0");
     // All of offsets before any of targets: a bad offset must not send the
     // reads below past the arrays.
@@ -381,14 +383,15 @@ rankmap_status rankmap_predict_gain(const rankmap_graph* graph, const rankmap_ma
     const rankmap::Mapping block = rankmap::baseline_mapping(rankmap::Baseline::block, a, ranks);
     const double t_block =
         rankmap::mean_message_times(g, net, rankmap::evaluate(g, machine->machine, a, block)).by_messages_ns;
-    const double t_ours = rankmap::mean_message_times(g, net, rankmap::evaluate(g, machine->machine, a, m)).by_messages_ns;
+    const double t_ours =
+        rankmap::mean_message_times(g, net, rankmap::evaluate(g, machine->machine, a, m)).by_messages_ns;
     *gain = rankmap::relative_gain(p_mpi, t_block, t_ours);
   });
 }
 
 rankmap_status rankmap_write_launch_file(const rankmap_machine* machine, const rankmap_allocation* allocation,
-                                         uint32_t ranks, const int32_t* host, const int32_t* cpu,
-                                         const char* format, const char* path, rankmap_error* err) {
+                                         uint32_t ranks, const int32_t* host, const int32_t* cpu, const char* format,
+                                         const char* path, rankmap_error* err) {
   return guarded(err, [&] {
     check_same_machine(machine, allocation);
     require(format, "format");

@@ -9,7 +9,7 @@
 namespace rankmap::detail {
 
 namespace {
-constexpr std::size_t kSlice = std::size_t{2} << 20;        // one huge page
+constexpr std::size_t kSlice = std::size_t{2} << 20;          // one huge page
 constexpr std::size_t kWorthAThread = std::size_t{64} << 20;  // below: fault inline
 }  // namespace
 
@@ -49,7 +49,8 @@ void BackgroundFault::run() {
       // wants page-aligned addresses, and bytes outside the range may be
       // another allocation's.
       const std::uintptr_t first = (begin + r.bytes / steps * k + 4095) & ~std::uintptr_t{4095};
-      const std::uintptr_t last = (begin + (k + 1 == steps ? r.bytes : r.bytes / steps * (k + 1))) & ~std::uintptr_t{4095};
+      const std::uintptr_t last =
+          (begin + (k + 1 == steps ? r.bytes : r.bytes / steps * (k + 1))) & ~std::uintptr_t{4095};
       // Failure (an old kernel, no memory yet) leaves the page to the
       // filling thread's own fault.
       if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_POPULATE_WRITE);

@@ -41,15 +41,21 @@ std::string_view error_kind_name(ErrorKind kind) {
 }
 
 Error::Error(std::string source, std::size_t line, const std::string& message, ErrorKind kind)
-    : std::runtime_error(locate(source, line, message)), kind_(kind), source_(std::move(source)), line_(line),
+    : std::runtime_error(locate(source, line, message)),
+      kind_(kind),
+      source_(std::move(source)),
+      line_(line),
       message_(printable(message)) {}
 
 Error::Error(const std::string& message, ErrorKind kind)
     : std::runtime_error(printable(message)), kind_(kind), message_(printable(message)) {}
 
 Error::Error(ErrorKind kind, Parameter parameter, const std::string& message)
-    : std::runtime_error(locate(parameter.name, 0, message)), kind_(kind), source_(parameter.name),
-      parameter_(std::move(parameter.name)), message_(printable(message)) {}
+    : std::runtime_error(locate(parameter.name, 0, message)),
+      kind_(kind),
+      source_(parameter.name),
+      parameter_(std::move(parameter.name)),
+      message_(printable(message)) {}
 
 std::string Error::what_with_parameter_called(std::string_view label) const {
   if (parameter_.empty()) return what();

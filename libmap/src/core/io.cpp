@@ -16,8 +16,9 @@ namespace rankmap {
 std::string read_text_file(const std::filesystem::path& path) {
   // Only regular files: /dev/zero would be read until memory runs out, and
   // a FIFO would block forever.
-  struct stat st{};
-  if (::stat(path.c_str(), &st) != 0) throw Error(path.string(), 0, std::string("cannot open: ") + std::strerror(errno), ErrorKind::io);
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0)
+    throw Error(path.string(), 0, std::string("cannot open: ") + std::strerror(errno), ErrorKind::io);
   if (!S_ISREG(st.st_mode)) throw Error(path.string(), 0, "not a regular file", ErrorKind::io);
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (!f) throw Error(path.string(), 0, std::string("cannot open: ") + std::strerror(errno), ErrorKind::io);
@@ -33,11 +34,12 @@ std::string read_text_file(const std::filesystem::path& path) {
 
 // `-o /dev/null` as root would otherwise replace the device node.
 void require_replaceable(const std::filesystem::path& path) {
-  struct stat st{};
+  struct stat st {};
   if (::lstat(path.c_str(), &st) != 0) return;  // not there yet
   if (S_ISLNK(st.st_mode))
     throw Error(path.string(), 0, "is a symbolic link; refusing to replace it (write to its target)", ErrorKind::io);
-  if (!S_ISREG(st.st_mode)) throw Error(path.string(), 0, "is not a regular file; refusing to replace it", ErrorKind::io);
+  if (!S_ISREG(st.st_mode))
+    throw Error(path.string(), 0, "is not a regular file; refusing to replace it", ErrorKind::io);
 }
 
 namespace {
@@ -64,7 +66,8 @@ void write_all(int fd, const std::string& text, const std::string& name) {
     if (n <= 0) throw Error(name, 0, std::string("write failed: ") + std::strerror(errno), ErrorKind::io);
     done += static_cast<std::size_t>(n);
   }
-  if (::fsync(fd) != 0 && errno != EINVAL) throw Error(name, 0, std::string("write failed: ") + std::strerror(errno), ErrorKind::io);
+  if (::fsync(fd) != 0 && errno != EINVAL)
+    throw Error(name, 0, std::string("write failed: ") + std::strerror(errno), ErrorKind::io);
 }
 
 // A temporary file beside `target`, created by mkstemp (O_EXCL, a name

@@ -45,8 +45,7 @@ class LineScanner {
 class Fields {
  public:
   explicit Fields(std::string_view line, std::string_view separators = " \t")
-      : rest_(line), a_(separators.empty() ? ' ' : separators[0]),
-        b_(separators.size() > 1 ? separators[1] : a_) {}
+      : rest_(line), a_(separators.empty() ? ' ' : separators[0]), b_(separators.size() > 1 ? separators[1] : a_) {}
   bool next(std::string_view& field) {
     std::size_t i = 0;
     const std::size_t n = rest_.size();
@@ -73,13 +72,11 @@ class Fields {
   char a_, b_;
 };
 
-inline bool is_blank(std::string_view line) {
-  return line.find_first_not_of(" \t") == std::string_view::npos;
-}
+inline bool is_blank(std::string_view line) { return line.find_first_not_of(" \t") == std::string_view::npos; }
 
 // The failure paths, kept out of line so the parsing loops stay small.
 [[noreturn, gnu::cold, gnu::noinline]] inline void fail_count(std::string_view field, const LineScanner& at,
-                                                             const char* what, std::errc ec) {
+                                                              const char* what, std::errc ec) {
   if (!field.empty() && field[0] == '-')
     at.fail(std::string("expected ") + what + " (non-negative), got '" + std::string(field) + "'");
   if (ec == std::errc::result_out_of_range)

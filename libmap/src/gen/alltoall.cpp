@@ -15,7 +15,8 @@ Graph make_row_alltoall(const RowAlltoallSpec& spec) {
       for (int k = 0; k < spec.cols; ++k)
         if (k != j && spec.row_bytes) builder.add(r, static_cast<std::uint32_t>(i * spec.cols + k), spec.row_bytes, 1);
       if (spec.col_bytes)
-        for (int k = i + 1; k < spec.rows; ++k) builder.add(r, static_cast<std::uint32_t>(k * spec.cols + j), spec.col_bytes, 1);
+        for (int k = i + 1; k < spec.rows; ++k)
+          builder.add(r, static_cast<std::uint32_t>(k * spec.cols + j), spec.col_bytes, 1);
     }
   return builder.build();
 }

@@ -15,7 +15,8 @@ namespace rankmap {
 
 Graph make_geometric(const GeometricSpec& spec) {
   if (spec.ranks < 2) throw Error(ErrorKind::argument, Parameter{"ranks"}, "expected at least 2 ranks");
-  if (!(spec.degree > 0) || spec.degree > 1000) throw Error(ErrorKind::argument, Parameter{"degree"}, "expected a mean degree in (0, 1000]");
+  if (!(spec.degree > 0) || spec.degree > 1000)
+    throw Error(ErrorKind::argument, Parameter{"degree"}, "expected a mean degree in (0, 1000]");
   Rng rng(spec.seed);
   const std::vector<detail::Point> p = detail::random_points(spec.ranks, rng);
   // n * 4/3 pi r^3 neighbours inside the cube, fewer near its faces.
@@ -29,7 +30,8 @@ Graph make_geometric(const GeometricSpec& spec) {
       double d2 = 0;
       for (int c = 0; c < 3; ++c) d2 += (p[i][c] - p[j][c]) * (p[i][c] - p[j][c]);
       const double closeness = 1.0 - std::sqrt(d2) / r;  // 1 at the same point, 0 at r
-      const auto bytes = static_cast<std::uint64_t>(std::llround(static_cast<double>(spec.bytes) * closeness * closeness));
+      const auto bytes =
+          static_cast<std::uint64_t>(std::llround(static_cast<double>(spec.bytes) * closeness * closeness));
       builder.add(i, j, std::max<std::uint64_t>(1, bytes), 1);
     }
   return builder.build();

@@ -12,9 +12,11 @@
 namespace rankmap {
 
 Graph make_irregular(const IrregularSpec& spec) {
-  if (spec.ranks < 2 || spec.cells_per_rank < 1) throw Error(ErrorKind::argument, Parameter{"ranks"}, "expected at least 2 ranks and 1 cell per rank");
+  if (spec.ranks < 2 || spec.cells_per_rank < 1)
+    throw Error(ErrorKind::argument, Parameter{"ranks"}, "expected at least 2 ranks and 1 cell per rank");
   const std::uint64_t n64 = static_cast<std::uint64_t>(spec.ranks) * spec.cells_per_rank;
-  if (n64 > 50'000'000) throw Error(ErrorKind::argument, Parameter{"cells_per_rank"}, "too many mesh cells (at most 50 million)");
+  if (n64 > 50'000'000)
+    throw Error(ErrorKind::argument, Parameter{"cells_per_rank"}, "too many mesh cells (at most 50 million)");
   const auto n = static_cast<std::uint32_t>(n64);
   // Points joined to those within r, about 8 neighbours a point on average.
   Rng rng(spec.seed);

@@ -10,7 +10,8 @@ namespace rankmap {
 Graph make_stencil(const StencilSpec& spec) {
   const int nd = static_cast<int>(spec.dims.size());
   if (nd < 1 || nd > kMaxDims)
-    throw Error(ErrorKind::argument, Parameter{"dims"}, "expected 1 to " + std::to_string(kMaxDims) + " dimensions, e.g. 16x8x8");
+    throw Error(ErrorKind::argument, Parameter{"dims"},
+                "expected 1 to " + std::to_string(kMaxDims) + " dimensions, e.g. 16x8x8");
   std::uint64_t n = 1;
   for (int d : spec.dims) {
     if (d < 1) throw Error(ErrorKind::argument, Parameter{"dims"}, "every dimension must be at least 1");
@@ -43,7 +44,10 @@ Graph make_stencil(const StencilSpec& spec) {
       for (int d = 0; d < nd; ++d) {
         int x = at[d] + off[d];
         if (x < 0 || x >= spec.dims[d]) {
-          if (!spec.periodic) { inside = false; break; }
+          if (!spec.periodic) {
+            inside = false;
+            break;
+          }
           x = (x + spec.dims[d]) % spec.dims[d];
         }
         target += static_cast<std::uint64_t>(x) * stride;

@@ -3,8 +3,8 @@
 // have no traffic; otherwise the rank count is the largest rank + 1.
 #include <algorithm>
 
-#include "graph/readers.hpp"
 #include "core/text_scanner.hpp"
+#include "graph/readers.hpp"
 
 namespace rankmap::detail {
 
@@ -54,7 +54,8 @@ Graph read_csv(std::string_view text, const std::string& source) {
     const std::uint64_t src = parse_count(cells[0], in, "a sender rank");
     const std::uint64_t dst = parse_count(cells[1], in, "a receiver rank");
     if (src >= kMaxRanks || dst >= kMaxRanks)
-      in.fail("rank " + std::to_string(std::max(src, dst)) + " is out of range (0 to " + std::to_string(kMaxRanks - 1) + ")");
+      in.fail("rank " + std::to_string(std::max(src, dst)) + " is out of range (0 to " + std::to_string(kMaxRanks - 1) +
+              ")");
     // Ranks below the largest named are all allocated, as silent ones: the
     // bound of a declared count holds here too ("0,2110110617,1" once
     // asked for 17 GB).
@@ -62,7 +63,8 @@ Graph read_csv(std::string_view text, const std::string& source) {
       in.fail("rank " + std::to_string(std::max(src, dst)) + " in a file of " + std::to_string(text.size()) +
               " bytes: at most " + std::to_string(64 * text.size() + (1u << 20)) + " ranks");
     if (declared && std::max(src, dst) >= declared)
-      in.fail("rank " + std::to_string(std::max(src, dst)) + " is beyond the declared ranks=" + std::to_string(declared));
+      in.fail("rank " + std::to_string(std::max(src, dst)) +
+              " is beyond the declared ranks=" + std::to_string(declared));
     const std::uint64_t bytes = parse_bytes(cells[2], in, "a byte count");
     const std::uint64_t msgs = ncells == 4 ? parse_count(cells[3], in, "a message count") : 1;
     largest = std::max({largest, src, dst});

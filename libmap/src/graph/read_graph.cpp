@@ -11,10 +11,14 @@ Graph read_graph_as(const std::filesystem::path& path, const std::string& ext) {
   if (ext == ".rmp") return read_profile(path).total();
   using Reader = Graph (*)(std::string_view, const std::string&);
   Reader reader = nullptr;
-  if (ext == ".mtx") reader = detail::read_mtx;
-  else if (ext == ".graph") reader = detail::read_metis;
-  else if (ext == ".grf") reader = detail::read_scotch;
-  else if (ext == ".csv") reader = detail::read_csv;
+  if (ext == ".mtx")
+    reader = detail::read_mtx;
+  else if (ext == ".graph")
+    reader = detail::read_metis;
+  else if (ext == ".grf")
+    reader = detail::read_scotch;
+  else if (ext == ".csv")
+    reader = detail::read_csv;
   else
     throw Error(path.string(), 0, "unknown graph format '" + ext + "' (expected .rmp, .mtx, .graph, .grf or .csv)");
   const detail::MappedFile file(path);

@@ -2,8 +2,8 @@
 // (an empty line is a vertex without neighbours). fmt digits: vertex sizes,
 // vertex weights, edge weights. An edge weight is the bytes sent from the
 // line's vertex to that neighbour; unweighted edges carry 1 byte.
-#include "graph/readers.hpp"
 #include "core/text_scanner.hpp"
+#include "graph/readers.hpp"
 
 namespace rankmap::detail {
 
@@ -20,12 +20,14 @@ Graph read_metis(std::string_view text, const std::string& source) {
   std::uint64_t ncon = 1;
   if (header.next(token)) {
     if (token.size() > 3 || token.find_first_not_of("01") != std::string_view::npos)
-      in.fail("expected fmt of up to three 0/1 digits (sizes, vertex weights, edge weights), got '" + std::string(token) + "'");
+      in.fail("expected fmt of up to three 0/1 digits (sizes, vertex weights, edge weights), got '" +
+              std::string(token) + "'");
     fmt = token;
     if (header.next(token)) ncon = parse_count(token, in, "ncon");
   }
   if (!header.empty()) in.fail("expected 'vertices edges [fmt [ncon]]' on the header, found more");
-  if (n == 0 || n > kMaxRanks) in.fail("expected 1 to " + std::to_string(kMaxRanks) + " vertices, got " + std::to_string(n));
+  if (n == 0 || n > kMaxRanks)
+    in.fail("expected 1 to " + std::to_string(kMaxRanks) + " vertices, got " + std::to_string(n));
   // Checked against the file before anything is reserved: a vertex has a
   // line of its own (1 byte or more), an edge two neighbour numbers.
   if (n > text.size() || m > text.size() / 2)
@@ -45,19 +47,24 @@ Graph read_metis(std::string_view text, const std::string& source) {
       in.fail("more vertex lines than the " + std::to_string(n) + " the header announced");
     }
     Fields f(line);
-    for (std::uint64_t k = 0; k < skip; ++k) parse_count(need(f, in, "a vertex size or weight"), in, "a vertex size or weight");
+    for (std::uint64_t k = 0; k < skip; ++k)
+      parse_count(need(f, in, "a vertex size or weight"), in, "a vertex size or weight");
     std::string_view nb;
     while (f.next(nb)) {
       const std::uint64_t j = parse_count(nb, in, "a neighbour number");
-      if (j < 1 || j > n) in.fail("neighbour " + std::to_string(j) + " is outside 1.." + std::to_string(n) + " (the header's vertex count)");
-      const std::uint64_t w = has_ewgt ? parse_bytes(need(f, in, "an edge weight after the neighbour"), in, "an edge weight") : 1;
+      if (j < 1 || j > n)
+        in.fail("neighbour " + std::to_string(j) + " is outside 1.." + std::to_string(n) +
+                " (the header's vertex count)");
+      const std::uint64_t w =
+          has_ewgt ? parse_bytes(need(f, in, "an edge weight after the neighbour"), in, "an edge weight") : 1;
       builder.add(static_cast<std::uint32_t>(vertex), static_cast<std::uint32_t>(j - 1), w, 1);
       ++arcs;
     }
     ++vertex;
   }
   if (vertex < n)
-    in.fail("truncated: the header announced " + std::to_string(n) + " vertex lines, the file has " + std::to_string(vertex));
+    in.fail("truncated: the header announced " + std::to_string(n) + " vertex lines, the file has " +
+            std::to_string(vertex));
   if (arcs != 2 * m)
     in.fail("the header announced " + std::to_string(m) + " edges (" + std::to_string(2 * m) +
             " neighbour entries) but the vertex lines list " + std::to_string(arcs));

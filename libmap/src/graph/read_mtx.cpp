@@ -3,8 +3,8 @@
 #include <charconv>
 #include <cmath>
 
-#include "graph/readers.hpp"
 #include "core/text_scanner.hpp"
+#include "graph/readers.hpp"
 
 namespace rankmap::detail {
 namespace {
@@ -49,8 +49,10 @@ Graph read_mtx(std::string_view text, const std::string& source) {
   const std::uint64_t cols = parse_count(need(size, in, "the number of columns"), in, "the number of columns");
   const std::uint64_t nnz = parse_count(need(size, in, "the number of entries"), in, "the number of entries");
   if (!size.empty()) in.fail("expected 'ranks ranks entries' on the size line, found more");
-  if (rows != cols) in.fail("expected a square matrix (ranks x ranks), got " + std::to_string(rows) + " x " + std::to_string(cols));
-  if (rows == 0 || rows > kMaxRanks) in.fail("expected 1 to " + std::to_string(kMaxRanks) + " ranks, got " + std::to_string(rows));
+  if (rows != cols)
+    in.fail("expected a square matrix (ranks x ranks), got " + std::to_string(rows) + " x " + std::to_string(cols));
+  if (rows == 0 || rows > kMaxRanks)
+    in.fail("expected 1 to " + std::to_string(kMaxRanks) + " ranks, got " + std::to_string(rows));
   // Counts are checked against the file before anything is reserved: an
   // entry takes at least 6 bytes ("1 2 3\n"), a silent rank none.
   if (nnz > text.size() / 6)
@@ -80,18 +82,24 @@ Graph read_mtx(std::string_view text, const std::string& source) {
     const std::uint64_t i = parse_count(need(f, in, "a sender rank"), in, "a sender rank");
     const std::uint64_t j = parse_count(need(f, in, "a receiver rank"), in, "a receiver rank");
     if (i < 1 || i > rows || j < 1 || j > rows)
-      in.fail("rank " + std::to_string(i < 1 || i > rows ? i : j) + " is outside 1.." + std::to_string(rows) + " (the header's rank count)");
+      in.fail("rank " + std::to_string(i < 1 || i > rows ? i : j) + " is outside 1.." + std::to_string(rows) +
+              " (the header's rank count)");
     std::uint64_t bytes = 1;
-    if (values == Values::integer) bytes = parse_bytes(need(f, in, "a byte count"), in, "a byte count");
-    else if (values == Values::real) bytes = parse_real_bytes(need(f, in, "a byte count"), in);
-    if (!f.empty()) in.fail("expected 'sender receiver" + std::string(values == Values::pattern ? "" : " bytes") + "', found more fields");
+    if (values == Values::integer)
+      bytes = parse_bytes(need(f, in, "a byte count"), in, "a byte count");
+    else if (values == Values::real)
+      bytes = parse_real_bytes(need(f, in, "a byte count"), in);
+    if (!f.empty())
+      in.fail("expected 'sender receiver" + std::string(values == Values::pattern ? "" : " bytes") +
+              "', found more fields");
     const auto src = static_cast<std::uint32_t>(i - 1), dst = static_cast<std::uint32_t>(j - 1);
     builder.add(src, dst, bytes, 1);
     if (symmetric && src != dst) builder.add(dst, src, bytes, 1);
     ++seen;
   }
   if (seen != nnz)
-    in.fail("truncated: the size line announced " + std::to_string(nnz) + " entries, the file has " + std::to_string(seen));
+    in.fail("truncated: the size line announced " + std::to_string(nnz) + " entries, the file has " +
+            std::to_string(seen));
   return builder.build();
 }
 

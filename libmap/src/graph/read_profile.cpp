@@ -88,7 +88,8 @@ void read_call_line(std::string_view kind, Fields& f, const LineScanner& in, std
     s.msgs = parse_count(need(f, in, "a message count"), in, "a message count");
     p.calls.back().sends.push_back(s);
   }
-  if (!f.empty()) in.fail("expected 'call ALGORITHM SLOT CALLS FIRST' or 'step ROUND PEER BYTES MSGS', found more fields");
+  if (!f.empty())
+    in.fail("expected 'call ALGORITHM SLOT CALLS FIRST' or 'step ROUND PEER BYTES MSGS', found more fields");
 }
 
 }  // namespace
@@ -108,8 +109,8 @@ Profile parse_profile(std::string_view text, const std::string& source) {
       in.fail("expected 'rankmap-profile VERSION' (a profile written by the rankmap shim)");
     const std::uint64_t version = parse_count(need(f, in, "a format version"), in, "a format version");
     if (version < 1 || version > kVersion)
-      in.fail("profile format version " + std::to_string(version) + " is not supported (this rankmap reads versions 1 to " +
-              std::to_string(kVersion) + ")");
+      in.fail("profile format version " + std::to_string(version) +
+              " is not supported (this rankmap reads versions 1 to " + std::to_string(kVersion) + ")");
     format = static_cast<int>(version);
   }
   Profile p;
@@ -130,10 +131,14 @@ Profile parse_profile(std::string_view text, const std::string& source) {
       continue;
     }
     value = need(f, in, "a value after the key");
-    if (key == "mpi_version") p.mpi_version = std::string(value);
-    else if (key == "ranks") ranks = parse_count(value, in, "the number of ranks"), have_ranks = true;
-    else if (key == "wall_s") p.wall_seconds = parse_seconds(value, in, "wall_s");
-    else if (key == "p_mpi") p.p_mpi = parse_seconds(value, in, "p_mpi");
+    if (key == "mpi_version")
+      p.mpi_version = std::string(value);
+    else if (key == "ranks")
+      ranks = parse_count(value, in, "the number of ranks"), have_ranks = true;
+    else if (key == "wall_s")
+      p.wall_seconds = parse_seconds(value, in, "wall_s");
+    else if (key == "p_mpi")
+      p.p_mpi = parse_seconds(value, in, "p_mpi");
     else if (key == "incomplete_ranks")
       p.incomplete_ranks = static_cast<int>(parse_count(value, in, "incomplete_ranks"));
     else
@@ -146,7 +151,8 @@ Profile parse_profile(std::string_view text, const std::string& source) {
   // Every rank has a line of 20 bytes or more ("rank R host H wall_s ..."):
   // checked before the builders are sized.
   if (ranks > text.size() / 20)
-    in.fail("'ranks " + std::to_string(ranks) + "' in a file of " + std::to_string(text.size()) + " bytes, too small to list them");
+    in.fail("'ranks " + std::to_string(ranks) + "' in a file of " + std::to_string(text.size()) +
+            " bytes, too small to list them");
   if (p.p_mpi > 1) in.fail("p_mpi must be between 0 and 1");
   const auto n = static_cast<std::uint32_t>(ranks);
   GraphBuilder kinds[3] = {GraphBuilder(n), GraphBuilder(n), GraphBuilder(n)};
@@ -159,8 +165,10 @@ Profile parse_profile(std::string_view text, const std::string& source) {
       expect_word(f, in, "rank");
       const std::uint64_t r = parse_count(need(f, in, "a rank"), in, "a rank");
       if (r != p.ranks.size())
-        in.fail("expected 'rank " + std::to_string(p.ranks.size()) + "' (ranks in order), got rank " + std::to_string(r));
-      if (r >= n) in.fail("rank " + std::to_string(r) + " is outside 0.." + std::to_string(n - 1) + " (the header's ranks)");
+        in.fail("expected 'rank " + std::to_string(p.ranks.size()) + "' (ranks in order), got rank " +
+                std::to_string(r));
+      if (r >= n)
+        in.fail("rank " + std::to_string(r) + " is outside 0.." + std::to_string(n - 1) + " (the header's ranks)");
       ProfiledRank info;
       expect_word(f, in, "host");
       info.host = std::string(need(f, in, "a host name"));

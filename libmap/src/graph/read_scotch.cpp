@@ -5,8 +5,8 @@
 // not lines; so do we, remembering each token's line for errors.
 #include <unordered_map>
 
-#include "graph/readers.hpp"
 #include "core/text_scanner.hpp"
+#include "graph/readers.hpp"
 
 namespace rankmap::detail {
 namespace {
@@ -48,12 +48,14 @@ Graph read_scotch(std::string_view text, const std::string& source) {
     in.fail("expected a flag of up to three 0/1 digits (labels, edge loads, vertex loads)");
   const std::string digits = std::string(3 - flag.size(), '0') + std::string(flag);
   const bool has_label = digits[0] == '1', has_eload = digits[1] == '1', has_vload = digits[2] == '1';
-  if (n == 0 || n > kMaxRanks) in.fail("expected 1 to " + std::to_string(kMaxRanks) + " vertices, got " + std::to_string(n));
+  if (n == 0 || n > kMaxRanks)
+    in.fail("expected 1 to " + std::to_string(kMaxRanks) + " vertices, got " + std::to_string(n));
   // Checked against the file before anything is reserved: every vertex
   // has a degree, every arc a neighbour (2 bytes each, with a separator).
   if (n > text.size() / 2 || arcs > text.size() / 2)
-    throw Error(source, 2, "the header announces " + std::to_string(n) + " vertices and " + std::to_string(arcs) +
-            " arcs, more than a file of " + std::to_string(text.size()) + " bytes holds");
+    throw Error(source, 2,
+                "the header announces " + std::to_string(n) + " vertices and " + std::to_string(arcs) +
+                    " arcs, more than a file of " + std::to_string(text.size()) + " bytes holds");
 
   struct Arc {
     std::uint32_t src;
@@ -83,7 +85,9 @@ Graph read_scotch(std::string_view text, const std::string& source) {
   std::string_view extra;
   if (tok.next(extra)) in.fail("more data than the " + std::to_string(n) + " vertices the header announced");
   if (pending.size() != arcs)
-    throw Error(source, 2, "the header announced " + std::to_string(arcs) + " arcs but the vertices list " + std::to_string(pending.size()));
+    throw Error(source, 2,
+                "the header announced " + std::to_string(arcs) + " arcs but the vertices list " +
+                    std::to_string(pending.size()));
 
   GraphBuilder builder(static_cast<std::uint32_t>(n));
   builder.reserve(arcs);
@@ -96,8 +100,9 @@ Graph read_scotch(std::string_view text, const std::string& source) {
       dst = it->second;
     } else {
       if (a.neighbour < base || a.neighbour - base >= n)
-        throw Error(source, a.line, "neighbour " + std::to_string(a.neighbour) + " is outside " +
-                                        std::to_string(base) + ".." + std::to_string(n - 1 + base));
+        throw Error(source, a.line,
+                    "neighbour " + std::to_string(a.neighbour) + " is outside " + std::to_string(base) + ".." +
+                        std::to_string(n - 1 + base));
       dst = a.neighbour - base;
     }
     builder.add(a.src, static_cast<std::uint32_t>(dst), a.bytes, 1);

@@ -12,9 +12,9 @@ namespace rankmap::detail {
 
 struct UndirectedGraph {
   std::uint32_t n = 0;
-  std::vector<std::uint64_t> xadj;     // n + 1
-  std::vector<std::uint32_t> adjncy;   // both directions of every edge
-  std::vector<std::uint64_t> weight;   // bytes both ways
+  std::vector<std::uint64_t> xadj;    // n + 1
+  std::vector<std::uint32_t> adjncy;  // both directions of every edge
+  std::vector<std::uint64_t> weight;  // bytes both ways
 };
 
 UndirectedGraph make_undirected(const Graph& graph);

@@ -52,7 +52,8 @@ struct LocalOrder {
   explicit LocalOrder(const Allocation& a) : next(a.size(), 0) {}
   int take(int node, const Allocation& a, const SlotLookup& look, const LineScanner& at) {
     if (next[node] >= static_cast<int>(a.slots(node).size()))
-      at.fail("host '" + look.host(node) + "' gets more ranks than its " + std::to_string(a.slots(node).size()) + " slots");
+      at.fail("host '" + look.host(node) + "' gets more ranks than its " + std::to_string(a.slots(node).size()) +
+              " slots");
     return next[node]++;
   }
 };
@@ -92,8 +93,7 @@ std::vector<int> openmpi_pus(std::string_view spec, int node, const SlotLookup& 
   return pus;
 }
 
-Mapping read_openmpi(std::string_view text, const std::string& source, const Allocation& a,
-                     const SlotLookup& look) {
+Mapping read_openmpi(std::string_view text, const std::string& source, const Allocation& a, const SlotLookup& look) {
   LineScanner in(text, source);
   Mapping m;
   std::string_view line;
@@ -111,7 +111,8 @@ Mapping read_openmpi(std::string_view text, const std::string& source, const All
     int node;
     if (host.rfind("+n", 0) == 0) {  // +nK: the K-th allocated node
       const auto k = parse_count(host.substr(2), in, "a node number after '+n'");
-      if (k >= a.size()) in.fail("'" + std::string(host) + "' is beyond the " + std::to_string(a.size()) + " allocated nodes");
+      if (k >= a.size())
+        in.fail("'" + std::string(host) + "' is beyond the " + std::to_string(a.size()) + " allocated nodes");
       node = static_cast<int>(k);
     } else {
       node = look.node(host, in);
@@ -142,13 +143,13 @@ struct HostCount {
 HostCount hydra_host(std::string_view entry, const SlotLookup& look, const LineScanner& in) {
   const auto colon = entry.find(':');
   const int node = look.node(entry.substr(0, colon), in);
-  const std::uint64_t count = colon == std::string_view::npos ? 1 : parse_count(entry.substr(colon + 1), in, "a rank count after ':'");
+  const std::uint64_t count =
+      colon == std::string_view::npos ? 1 : parse_count(entry.substr(colon + 1), in, "a rank count after ':'");
   if (count == 0) in.fail("expected a rank count of at least 1 after ':'");
   return {node, count};
 }
 
-Mapping read_mpich(std::string_view text, const std::string& source, const Allocation& a,
-                   const SlotLookup& look) {
+Mapping read_mpich(std::string_view text, const std::string& source, const Allocation& a, const SlotLookup& look) {
   LineScanner in(text, source);
   Mapping m;
   LocalOrder order(a);
@@ -166,10 +167,12 @@ Mapping read_mpich(std::string_view text, const std::string& source, const Alloc
       Fields sets(option.substr(13), ",");
       for (std::string_view s; sets.next(s);) binding.push_back(s);
       if (binding.size() != count)
-        in.fail("binding lists " + std::to_string(binding.size()) + " CPU sets for " + std::to_string(count) + " ranks");
+        in.fail("binding lists " + std::to_string(binding.size()) + " CPU sets for " + std::to_string(count) +
+                " ranks");
     }
     for (std::uint64_t i = 0; i < count; ++i) {
-      const int slot = binding.empty() ? order.take(node, a, look, in) : slot_of_os_cpus(binding[i], '+', node, look, in);
+      const int slot =
+          binding.empty() ? order.take(node, a, look, in) : slot_of_os_cpus(binding[i], '+', node, look, in);
       place(m, m.size(), {node, slot}, in);
     }
   }
@@ -297,8 +300,7 @@ Mapping read_host_per_line(std::string_view text, const std::filesystem::path& p
   return m;
 }
 
-Mapping read_csv_mapping(std::string_view text, const std::string& source,
-                         const SlotLookup& look) {
+Mapping read_csv_mapping(std::string_view text, const std::string& source, const SlotLookup& look) {
   LineScanner in(text, source);
   std::string_view line;
   while (in.next(line) && skip(line)) {
@@ -314,7 +316,8 @@ Mapping read_csv_mapping(std::string_view text, const std::string& source,
         cells.push_back(trim(line.substr(start, i - start)));
         start = i + 1;
       }
-    if (cells.size() != 5) in.fail("expected 5 fields 'rank,host,socket,core,pu', found " + std::to_string(cells.size()));
+    if (cells.size() != 5)
+      in.fail("expected 5 fields 'rank,host,socket,core,pu', found " + std::to_string(cells.size()));
     const std::uint64_t rank = parse_count(cells[0], in, "a rank number");
     const int node = look.node(cells[1], in);
     const NodeType& type = look.type(node);

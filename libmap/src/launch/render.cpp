@@ -16,9 +16,7 @@ using detail::format_ranges;
 const NodeType& type_of(const Machine& m, const Allocation& a, int node) {
   return m.node_types[m.nodes[a.nodes[node]].type];
 }
-const std::string& host_of(const Machine& m, const Allocation& a, int node) {
-  return m.nodes[a.nodes[node]].host;
-}
+const std::string& host_of(const Machine& m, const Allocation& a, int node) { return m.nodes[a.nodes[node]].host; }
 
 // "S:a-b[,S:c-d]": logical cores (PUs with hwthreads) inside each socket.
 std::string openmpi_slot(const NodeType& type, const Slot& slot, bool hwthreads) {
@@ -66,8 +64,8 @@ std::string render_hydra(const Machine& m, const Allocation& a, const Mapping& m
 }
 
 // One CPU list per local rank, the same on every node, or an Error.
-std::vector<std::string> per_local_rank_cpus(const Machine& m, const Allocation& a, const Mapping& map,
-                                             char sep, const char* format) {
+std::vector<std::string> per_local_rank_cpus(const Machine& m, const Allocation& a, const Mapping& map, char sep,
+                                             const char* format) {
   std::vector<std::vector<std::string>> local(a.size());
   for (const Placement& p : map.ranks)
     local[p.node].push_back(detail::os_cpu_list(type_of(m, a, p.node), a.slots(p.node)[p.slot], sep));
@@ -76,10 +74,11 @@ std::vector<std::string> per_local_rank_cpus(const Machine& m, const Allocation&
     for (std::size_t i = 0; i < local[k].size(); ++i) {
       if (i == common.size()) common.push_back(local[k][i]);
       if (common[i] != local[k][i])
-        throw Error(ErrorKind::argument, Parameter{"format"}, std::string(format) + " binds local rank " + std::to_string(i) +
-                                       " to the same CPUs on every node, but this mapping puts it on CPU " +
-                                       common[i] + " on one node and " + local[k][i] + " on host " +
-                                       host_of(m, a, static_cast<int>(k)) + "; the openmpi and mpich formats bind each rank apart");
+        throw Error(ErrorKind::argument, Parameter{"format"},
+                    std::string(format) + " binds local rank " + std::to_string(i) +
+                        " to the same CPUs on every node, but this mapping puts it on CPU " + common[i] +
+                        " on one node and " + local[k][i] + " on host " + host_of(m, a, static_cast<int>(k)) +
+                        "; the openmpi and mpich formats bind each rank apart");
     }
   return common;
 }
@@ -154,8 +153,8 @@ std::string render_csv(const Machine& m, const Allocation& a, const Mapping& map
 
 }  // namespace
 
-std::vector<FilePart> render_launch_files(LaunchFormat format, const Machine& machine,
-                                            const Allocation& allocation, const Mapping& mapping) {
+std::vector<FilePart> render_launch_files(LaunchFormat format, const Machine& machine, const Allocation& allocation,
+                                          const Mapping& mapping) {
   switch (format) {
     case LaunchFormat::openmpi: return {{"", render_openmpi(machine, allocation, mapping)}};
     case LaunchFormat::mpich: return {{"", render_hydra(machine, allocation, mapping, true)}};

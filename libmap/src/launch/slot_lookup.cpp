@@ -14,7 +14,8 @@ SlotLookup::SlotLookup(const Machine& machine, const Allocation& allocation)
       const std::vector<int>& pus = allocation.layouts[l][s].pus;
       slot_of_pus_[l].emplace(pus, s);
       for (int p : pus) {
-        if (static_cast<std::size_t>(p) >= slot_of_pu_[l].size()) slot_of_pu_[l].resize(static_cast<std::size_t>(p) + 1, -1);
+        if (static_cast<std::size_t>(p) >= slot_of_pu_[l].size())
+          slot_of_pu_[l].resize(static_cast<std::size_t>(p) + 1, -1);
         slot_of_pu_[l][static_cast<std::size_t>(p)] = s;
       }
     }
@@ -41,8 +42,7 @@ int SlotLookup::pu_of_os(int node, unsigned os) const {
   return -1;
 }
 
-int SlotLookup::slot(int node, std::vector<int> pus, const LineScanner& at,
-                     const std::string& as_written) const {
+int SlotLookup::slot(int node, std::vector<int> pus, const LineScanner& at, const std::string& as_written) const {
   std::sort(pus.begin(), pus.end());
   const auto& index = slot_of_pus_[allocation_.layout_of[node]];
   auto it = index.find(pus);

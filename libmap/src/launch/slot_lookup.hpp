@@ -30,7 +30,7 @@ class SlotLookup {
   const Machine& machine_;
   const Allocation& allocation_;
   std::vector<std::map<std::vector<int>, int>> slot_of_pus_;  // per layout
-  std::vector<std::vector<int>> slot_of_pu_;                   // per layout: PU -> slot, or -1
+  std::vector<std::vector<int>> slot_of_pu_;                  // per layout: PU -> slot, or -1
 };
 
 // A rank's CPU set in OS numbers, joined by `sep` ("0+1" for Hydra).

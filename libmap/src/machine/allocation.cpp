@@ -21,8 +21,7 @@ std::vector<Slot> slot_layout(const NodeType& type, int ppn, bool hwthreads) {
   for (int s = 0; s < nslots; ++s) {
     const int first = static_cast<int>(static_cast<long long>(s) * nunits / nslots);
     const int last = static_cast<int>(static_cast<long long>(s + 1) * nunits / nslots);
-    for (int u = first; u < last; ++u)
-      slots[s].pus.insert(slots[s].pus.end(), units[u].begin(), units[u].end());
+    for (int u = first; u < last; ++u) slots[s].pus.insert(slots[s].pus.end(), units[u].begin(), units[u].end());
     slots[s].package = type.pus[slots[s].pus.front()].package;
   }
   return slots;

@@ -13,8 +13,8 @@ namespace {
 constexpr std::uint64_t kMaxHosts = 10'000'000;
 
 // One bracket's values, already formatted with their padding.
-std::vector<std::string> expand_bracket(std::string_view body, const std::string& source,
-                                        std::size_t line, std::string_view whole) {
+std::vector<std::string> expand_bracket(std::string_view body, const std::string& source, std::size_t line,
+                                        std::string_view whole) {
   std::vector<std::string> out;
   auto fail = [&](const std::string& what) -> void {
     throw Error(source, line, "bad hostlist '" + std::string(whole) + "': " + what);
@@ -28,8 +28,7 @@ std::vector<std::string> expand_bracket(std::string_view body, const std::string
     if (item.empty()) fail("empty range in brackets");
     const std::size_t dash = item.find('-');
     const std::string_view lo_text = item.substr(0, dash);
-    const std::string_view hi_text =
-        dash == std::string_view::npos ? lo_text : item.substr(dash + 1);
+    const std::string_view hi_text = dash == std::string_view::npos ? lo_text : item.substr(dash + 1);
     std::uint64_t lo = 0, hi = 0;
     auto parse = [&](std::string_view t, std::uint64_t& v) {
       auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
@@ -53,8 +52,7 @@ std::vector<std::string> expand_bracket(std::string_view body, const std::string
 }
 
 // One top-level item such as "r[1-2]n[01-04]".
-void expand_item(std::string_view item, const std::string& source, std::size_t line,
-                 std::vector<std::string>& out) {
+void expand_item(std::string_view item, const std::string& source, std::size_t line, std::vector<std::string>& out) {
   std::vector<std::string> partial{""};
   std::size_t pos = 0;
   while (pos < item.size()) {
@@ -72,7 +70,8 @@ void expand_item(std::string_view item, const std::string& source, std::size_t l
       throw Error(source, line, "bad hostlist '" + std::string(item) + "': nested '['");
     const auto values = expand_bracket(body, source, line, item);
     if (partial.size() * values.size() + out.size() > kMaxHosts)
-      throw Error(source, line, "bad hostlist '" + std::string(item) + "': more than " + std::to_string(kMaxHosts) + " hosts");
+      throw Error(source, line,
+                  "bad hostlist '" + std::string(item) + "': more than " + std::to_string(kMaxHosts) + " hosts");
     std::vector<std::string> next;
     next.reserve(partial.size() * values.size());
     for (const auto& p : partial)
@@ -85,8 +84,7 @@ void expand_item(std::string_view item, const std::string& source, std::size_t l
 
 }  // namespace
 
-std::vector<std::string> expand_hostlist(std::string_view list, const std::string& source,
-                                         std::size_t line) {
+std::vector<std::string> expand_hostlist(std::string_view list, const std::string& source, std::size_t line) {
   std::vector<std::string> hosts;
   int depth = 0;
   std::size_t start = 0;
@@ -94,12 +92,10 @@ std::vector<std::string> expand_hostlist(std::string_view list, const std::strin
     std::string_view item = list.substr(start, end - start);
     while (!item.empty() && (item.front() == ' ' || item.front() == '\t')) item.remove_prefix(1);
     while (!item.empty() && (item.back() == ' ' || item.back() == '\t')) item.remove_suffix(1);
-    if (item.empty())
-      throw Error(source, line, "bad hostlist '" + std::string(list) + "': empty host name");
+    if (item.empty()) throw Error(source, line, "bad hostlist '" + std::string(list) + "': empty host name");
     if (item.find_first_of(" \t") != std::string_view::npos)
       throw Error(source, line,
-                  "bad hostlist '" + std::string(list) + "': space inside host name '" +
-                      std::string(item) + "'");
+                  "bad hostlist '" + std::string(list) + "': space inside host name '" + std::string(item) + "'");
     expand_item(item, source, line, hosts);
   };
   for (std::size_t i = 0; i < list.size(); ++i) {
@@ -148,9 +144,7 @@ std::string compress_hostlist(const std::vector<std::string>& hosts) {
       std::uint64_t last = first;
       while (k < hosts.size()) {
         const auto [p2, d2] = split_number(hosts[k]);
-        if (p2 != prefix || d2.size() != digits.size() || d2.empty() ||
-            std::stoull(std::string(d2)) != last + 1)
-          break;
+        if (p2 != prefix || d2.size() != digits.size() || d2.empty() || std::stoull(std::string(d2)) != last + 1) break;
         ++last;
         ++k;
       }

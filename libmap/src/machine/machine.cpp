@@ -14,12 +14,11 @@ void Machine::index(const std::string& source) {
   node_at_coord_.assign(network.num_coords(), -1);
   for (int i = 0; i < static_cast<int>(nodes.size()); ++i) {
     const Node& n = nodes[i];
-    if (!host_index_.emplace(n.host, i).second)
-      throw Error(source, 0, "host '" + n.host + "' is listed twice");
+    if (!host_index_.emplace(n.host, i).second) throw Error(source, 0, "host '" + n.host + "' is listed twice");
     if (node_at_coord_[n.coord_index] >= 0)
-      throw Error(source, 0,
-                  "hosts '" + nodes[node_at_coord_[n.coord_index]].host + "' and '" + n.host +
-                      "' have the same coordinates");
+      throw Error(
+          source, 0,
+          "hosts '" + nodes[node_at_coord_[n.coord_index]].host + "' and '" + n.host + "' have the same coordinates");
     node_at_coord_[n.coord_index] = i;
   }
 }

@@ -66,10 +66,9 @@ class Reader : private detail::TomlReader {
   }
 
   Network read_network(const toml::table& t) {
-    reject_unknown(t,
-                   {"kind", "dims", "wrap", "levels", "t_hop_ns", "t_inj_ns", "t_ej_ns", "t_local_ns", "link_gbps",
-                    "routing"},
-                   "[network]");
+    reject_unknown(
+        t, {"kind", "dims", "wrap", "levels", "t_hop_ns", "t_inj_ns", "t_ej_ns", "t_local_ns", "link_gbps", "routing"},
+        "[network]");
     Network net;
     std::string kind = "torus";
     if (const toml::node* k = t.get("kind")) kind = string_value(*k, "kind");
@@ -97,8 +96,8 @@ class Reader : private detail::TomlReader {
     const toml::array* dims = t["dims"].as_array();
     if (!dims) fail(line_of(t), "[network] needs 'dims', e.g. dims = [4, 2, 2, 2]");
     if (dims->empty() || dims->size() > kMaxDims)
-      fail(line_of(*dims), "'dims' must have 1 to " + std::to_string(kMaxDims) + " entries, not " +
-                               std::to_string(dims->size()));
+      fail(line_of(*dims),
+           "'dims' must have 1 to " + std::to_string(kMaxDims) + " entries, not " + std::to_string(dims->size()));
     std::size_t coords = 1;
     for (const auto& d : *dims) {
       auto v = detail::toml_integer(d);
@@ -106,8 +105,7 @@ class Reader : private detail::TomlReader {
         fail(line_of(d), "each of 'dims' must be a whole number from 1 to 1000000");
       net.dims.push_back(static_cast<int>(*v));
       coords *= static_cast<std::size_t>(*v);  // at most 2^24 * 10^6 before the check: no overflow
-      if (coords > kMaxCoords)
-        fail(line_of(d), "'dims' make more than " + std::to_string(kMaxCoords) + " nodes");
+      if (coords > kMaxCoords) fail(line_of(d), "'dims' make more than " + std::to_string(kMaxCoords) + " nodes");
     }
     net.wrap.assign(net.dims.size(), kind == "torus");
     if (const toml::node* w = t.get("wrap")) {
@@ -142,9 +140,11 @@ class Reader : private detail::TomlReader {
     const toml::node* n = t.get("levels");
     const toml::array* levels = n ? n->as_array() : nullptr;
     if (!levels || levels->empty())
-      fail(n ? line_of(*n) : line_of(t), "a fattree needs 'levels', e.g. levels = [{fanout = 16, uplinks = 8}, {fanout = 8}]");
+      fail(n ? line_of(*n) : line_of(t),
+           "a fattree needs 'levels', e.g. levels = [{fanout = 16, uplinks = 8}, {fanout = 8}]");
     if (levels->size() > kMaxDims - 1)
-      fail(line_of(*levels), "'levels' may list 1 to " + std::to_string(kMaxDims - 1) + " levels (one more is kept for [hosts])");
+      fail(line_of(*levels),
+           "'levels' may list 1 to " + std::to_string(kMaxDims - 1) + " levels (one more is kept for [hosts])");
     std::size_t below = 1;
     for (std::size_t i = 0; i < levels->size(); ++i) {
       const toml::table* lt = (*levels)[i].as_table();
@@ -251,8 +251,7 @@ class Reader : private detail::TomlReader {
         if (coords) {
           node.coord = read_coord((*coords)[i], m.network);
           node.coord_index = coord_index(node.coord, m.network);
-          if (taken[node.coord_index])
-            fail(line_of((*coords)[i]), "coordinates of '" + node.host + "' are used twice");
+          if (taken[node.coord_index]) fail(line_of((*coords)[i]), "coordinates of '" + node.host + "' are used twice");
           taken[node.coord_index] = 1;
         } else {
           without_coords.push_back({m.nodes.size(), gline});
@@ -305,8 +304,8 @@ class Reader : private detail::TomlReader {
     for (std::size_t d = 0; d < a->size(); ++d) {
       auto v = detail::toml_integer((*a)[d]);
       if (!(*a)[d].is_integer() || !v || *v < 0 || *v >= net.dims[d])
-        fail(line_of((*a)[d]), "coordinate " + std::to_string(d) + " must be from 0 to " +
-                                   std::to_string(net.dims[d] - 1));
+        fail(line_of((*a)[d]),
+             "coordinate " + std::to_string(d) + " must be from 0 to " + std::to_string(net.dims[d] - 1));
       c.push_back(static_cast<int>(*v));
     }
     return c;
@@ -338,8 +337,6 @@ Machine parse_machine(std::string_view toml_text, const std::string& source) {
   return reader.read(reader.parse(toml_text));
 }
 
-Machine load_machine(const std::filesystem::path& path) {
-  return parse_machine(read_text_file(path), path.string());
-}
+Machine load_machine(const std::filesystem::path& path) { return parse_machine(read_text_file(path), path.string()); }
 
 }  // namespace rankmap

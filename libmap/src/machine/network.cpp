@@ -95,8 +95,7 @@ std::vector<RouteStep> default_routing(int ndims) {
   return steps;
 }
 
-std::vector<RouteStep> parse_routing(std::string_view text, int ndims, const std::string& source,
-                                     std::size_t line) {
+std::vector<RouteStep> parse_routing(std::string_view text, int ndims, const std::string& source, std::size_t line) {
   std::vector<RouteStep> steps;
   bool seen[kMaxDims][2] = {};
   Network example;
@@ -104,8 +103,7 @@ std::vector<RouteStep> parse_routing(std::string_view text, int ndims, const std
   auto fail = [&](const std::string& why) {
     throw Error(source, line,
                 "bad routing '" + std::string(text) + "': " + why +
-                    "; expected each of +D and -D once per dimension, e.g. \"" +
-                    example.routing_string() + "\"");
+                    "; expected each of +D and -D once per dimension, e.g. \"" + example.routing_string() + "\"");
   };
   std::size_t i = 0;
   while (i < text.size()) {
@@ -126,7 +124,8 @@ std::vector<RouteStep> parse_routing(std::string_view text, int ndims, const std
     steps.push_back({dim, sign});
     ++i;
   }
-  if (static_cast<int>(steps.size()) != 2 * ndims) fail("it names " + std::to_string(steps.size()) + " moves, not " + std::to_string(2 * ndims));
+  if (static_cast<int>(steps.size()) != 2 * ndims)
+    fail("it names " + std::to_string(steps.size()) + " moves, not " + std::to_string(2 * ndims));
   return steps;
 }
 

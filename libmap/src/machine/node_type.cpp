@@ -35,24 +35,25 @@ void check_synthetic_size(const std::string& spec, const std::string& source, st
   for (std::size_t at = spec.find(':'); at != std::string::npos; at = spec.find(':', at + 1)) {
     unsigned long long width = 0;
     std::size_t digits = 0;
-    for (std::size_t i = at + 1; i < spec.size() && std::isdigit(static_cast<unsigned char>(spec[i])) && width <= kMaxPus;
-         ++i, ++digits)
+    for (std::size_t i = at + 1;
+         i < spec.size() && std::isdigit(static_cast<unsigned char>(spec[i])) && width <= kMaxPus; ++i, ++digits)
       width = width * 10 + static_cast<unsigned long long>(spec[i] - '0');
     if (digits == 0) continue;  // an attribute, not a level's width
     if (width > kMaxLevelWidth)
-      throw Error(source, line, "hwloc description '" + spec + "' has a level of " + std::to_string(width) +
-                                    " objects; rankmap takes up to " + std::to_string(kMaxLevelWidth) + " a level");
+      throw Error(source, line,
+                  "hwloc description '" + spec + "' has a level of " + std::to_string(width) +
+                      " objects; rankmap takes up to " + std::to_string(kMaxLevelWidth) + " a level");
     pus *= std::max(width, 1ULL);
     if (pus > kMaxPus)
-      throw Error(source, line, "hwloc description '" + spec + "' has more than " + std::to_string(kMaxPus) +
-                                    " PUs; rankmap takes up to " + std::to_string(kMaxPus) + " a node");
+      throw Error(source, line,
+                  "hwloc description '" + spec + "' has more than " + std::to_string(kMaxPus) +
+                      " PUs; rankmap takes up to " + std::to_string(kMaxPus) + " a node");
   }
 }
 
 }  // namespace
 
-NodeType load_node_type(const std::string& hwloc_spec, const std::string& source,
-                        std::size_t line) {
+NodeType load_node_type(const std::string& hwloc_spec, const std::string& source, std::size_t line) {
   hwloc_topology_t raw = nullptr;
   if (hwloc_topology_init(&raw) != 0) throw Error(source, line, "hwloc_topology_init failed");
   Topology topo(raw);
@@ -64,11 +65,9 @@ NodeType load_node_type(const std::string& hwloc_spec, const std::string& source
   } else if (check_synthetic_size(hwloc_spec, source, line),
              hwloc_topology_set_synthetic(raw, with_pu_level(hwloc_spec).c_str()) != 0) {
     throw Error(source, line,
-                "bad hwloc synthetic description '" + hwloc_spec +
-                    "' (expected e.g. \"package:2 core:6 pu:2\")");
+                "bad hwloc synthetic description '" + hwloc_spec + "' (expected e.g. \"package:2 core:6 pu:2\")");
   }
-  if (hwloc_topology_load(raw) != 0)
-    throw Error(source, line, "hwloc could not load '" + hwloc_spec + "'");
+  if (hwloc_topology_load(raw) != 0) throw Error(source, line, "hwloc could not load '" + hwloc_spec + "'");
 
   NodeType type;
   type.hwloc = hwloc_spec;

@@ -115,8 +115,10 @@ std::vector<std::vector<Digit>> axis_digits(const std::vector<DimShare>& shares,
   std::vector<std::vector<Digit>> digits(axes);
   for (int j = 0; j < static_cast<int>(shares.size()); ++j) {
     const DimShare& s = shares[j];
-    if (s.lo_axis < 0) digits[s.hi_axis].push_back({j, s.hi_size, false});
-    else digits[s.lo_axis].push_back({j, s.lo_size, false});
+    if (s.lo_axis < 0)
+      digits[s.hi_axis].push_back({j, s.hi_size, false});
+    else
+      digits[s.lo_axis].push_back({j, s.lo_size, false});
   }
   for (int j = 0; j < static_cast<int>(shares.size()); ++j)
     if (shares[j].lo_axis >= 0) digits[shares[j].hi_axis].push_back({j, shares[j].hi_size, true});
@@ -361,7 +363,8 @@ std::optional<GridShape> recovered_shape(const UndirectedGraph& g, const Recover
 }
 
 std::vector<std::vector<int>> cartesian_candidates(const UndirectedGraph& g, const std::vector<GridShape>& shapes,
-                                                   const NodeBox& box, std::size_t per_node, std::size_t max_candidates) {
+                                                   const NodeBox& box, std::size_t per_node,
+                                                   std::size_t max_candidates) {
   std::vector<std::vector<int>> out;
   if (per_node * box.node_at.size() != g.n) return out;
   for (const GridShape& grid : shapes) {

@@ -116,8 +116,8 @@ class ContextReader : private detail::TomlReader {
     boolean(root, "oversubscribe", c.oversubscribe);
     if (const toml::table* t = table(root, "partition")) {
       reject_unknown(*t,
-                     {"cartesian", "metis_kway", "recursive_bisection", "scotch", "metis_cuts", "coarsen_to", "grid_only",
-                      "trials"},
+                     {"cartesian", "metis_kway", "recursive_bisection", "scotch", "metis_cuts", "coarsen_to",
+                      "grid_only", "trials"},
                      "[partition]");
       if (auto* n = t->get("coarsen_to"))
         c.partition.coarsen_to = static_cast<std::uint32_t>(integer(*n, "coarsen_to", 0, 0xffffffffLL));
@@ -129,14 +129,16 @@ class ContextReader : private detail::TomlReader {
       if (auto* n = t->get("metis_cuts")) c.partition.metis_cuts = static_cast<int>(integer(*n, "metis_cuts", 1, 100));
       if (auto* n = t->get("trials")) c.partition.trials = static_cast<int>(integer(*n, "trials", 1, 1000));
       if (!c.partition.metis_kway && !c.partition.recursive_bisection && !c.partition.scotch)
-        fail(*t, "[partition] must enable at least one of metis_kway, recursive_bisection, scotch "
-                 "(cartesian alone does not apply to every graph)");
+        fail(*t,
+             "[partition] must enable at least one of metis_kway, recursive_bisection, scotch "
+             "(cartesian alone does not apply to every graph)");
     }
     if (const toml::table* t = table(root, "placement")) {
       reject_unknown(*t, {"greedy", "cuthill_mckee", "swap_passes"}, "[placement]");
       boolean(*t, "greedy", c.placement.greedy);
       boolean(*t, "cuthill_mckee", c.placement.cuthill_mckee);
-      if (auto* n = t->get("swap_passes")) c.placement.swap_passes = static_cast<int>(integer(*n, "swap_passes", 0, 10000));
+      if (auto* n = t->get("swap_passes"))
+        c.placement.swap_passes = static_cast<int>(integer(*n, "swap_passes", 0, 10000));
     }
     if (const toml::table* t = table(root, "refinement")) {
       reject_unknown(*t, {"rank_swap_passes"}, "[refinement]");

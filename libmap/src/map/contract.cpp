@@ -53,12 +53,15 @@ std::vector<std::uint32_t> pair_up(const UndirectedGraph& g, const std::vector<i
         }
       }
     }
-    if (found != kFree) mate[v] = found, mate[found] = v;
-    else left.push_back(v);
+    if (found != kFree)
+      mate[v] = found, mate[found] = v;
+    else
+      left.push_back(v);
   }
   std::erase_if(left, [&](std::uint32_t v) { return mate[v] != kFree; });
   if (label)  // the last ones pair within their label
-    std::stable_sort(left.begin(), left.end(), [&](std::uint32_t a, std::uint32_t b) { return (*label)[a] < (*label)[b]; });
+    std::stable_sort(left.begin(), left.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return (*label)[a] < (*label)[b]; });
   for (std::size_t i = 0; i + 1 < left.size(); i += 2) mate[left[i]] = left[i + 1], mate[left[i + 1]] = left[i];
   return mate;
 }

@@ -23,14 +23,13 @@ namespace rankmap::detail {
 // How many ranks each allocated node takes: all its slots when the ranks
 // fill the allocation; otherwise the most compact set of nodes around the
 // allocation's centre; with oversubscription, shares in proportion to slots.
-std::vector<std::uint32_t> ranks_per_node(const Allocation& allocation, std::size_t ranks,
-                                          bool oversubscribe, const NodeGeometry& geometry);
+std::vector<std::uint32_t> ranks_per_node(const Allocation& allocation, std::size_t ranks, bool oversubscribe,
+                                          const NodeGeometry& geometry);
 
 // Stage 1: a part (0..sizes.size()-1) for every rank, with exactly sizes[p]
 // ranks in part p (METIS k-way: partition/metis.hpp).
 std::vector<int> partition_scotch(const UndirectedGraph& g, const std::vector<std::uint32_t>& sizes,
-                                  const std::vector<int>& used_nodes, const NodeGeometry& geometry,
-                                  std::uint64_t seed);
+                                  const std::vector<int>& used_nodes, const NodeGeometry& geometry, std::uint64_t seed);
 // Bisects graph and node coordinates together: part p lands near the
 // nodes it was cut with, so the identity placement is already good.
 std::vector<int> partition_recursive_bisection(const UndirectedGraph& g, const std::vector<std::uint32_t>& sizes,
@@ -60,7 +59,8 @@ std::vector<GridShape> grid_shapes(const UndirectedGraph& g);
 // neighbouring nodes (at most max_candidates, best estimate first). Empty
 // unless the graph has box.node_at.size() * per_node ranks.
 std::vector<std::vector<int>> cartesian_candidates(const UndirectedGraph& g, const std::vector<GridShape>& shapes,
-                                                   const NodeBox& box, std::size_t per_node, std::size_t max_candidates);
+                                                   const NodeBox& box, std::size_t per_node,
+                                                   std::size_t max_candidates);
 // A grid found in the graph's edges whatever the rank numbering: its axis
 // lengths (X fastest) and each rank's position in it.
 struct RecoveredGrid {
@@ -118,8 +118,8 @@ int refine_placement(const PartGraph& q, const std::vector<std::uint32_t>& sizes
 // spending at most 1 % more hop-bytes; `graph` and `part` give the directed
 // traffic.
 int refine_link_load(const Graph& graph, const std::vector<int>& part, const PartGraph& q,
-                     const std::vector<std::uint32_t>& sizes, const std::vector<int>& used, const NodeGeometry& geometry,
-                     std::vector<int>& slot_of_part, int passes);
+                     const std::vector<std::uint32_t>& sizes, const std::vector<int>& used,
+                     const NodeGeometry& geometry, std::vector<int>& slot_of_part, int passes);
 
 // Stage 3: each rank's slot on its node (node_of_rank: allocation positions).
 Mapping assign_slots(const UndirectedGraph& g, const std::vector<int>& node_of_rank, const Machine& machine,

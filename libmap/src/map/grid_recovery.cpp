@@ -29,7 +29,7 @@ constexpr int kMaxDegree = 2 * kMaxAxes;  // face neighbours of a grid vertex
 // A ring of 4 is a 2x2 square (C4 = K2 x K2), so unfolding sees each as two
 // axes of 2; place() joins such pairs back into rings.
 constexpr int kMaxUnfoldedAxes = kMaxDegree;
-constexpr std::size_t kWeightClasses = 4; // lightest classes dropped, at most
+constexpr std::size_t kWeightClasses = 4;  // lightest classes dropped, at most
 
 // Face-neighbour subgraph: the kept edges of each vertex, in its order.
 struct AxisGraph {
@@ -98,7 +98,7 @@ std::vector<std::int32_t> half_shared_margins(const UndirectedGraph& g) {
           __builtin_prefetch(&margin[std::min(row + 8, edges - 1)], 1);
         }
         const std::uint32_t v = g.adjncy[e];
-        if (v < u) continue;  // done from v's side, copied below
+        if (v < u) continue;    // done from v's side, copied below
         std::int32_t both = 2;  // u and v themselves
         for (std::uint64_t f = g.xadj[v]; f < g.xadj[v + 1]; ++f) both += mark(g.adjncy[f]);
         margin[e] = 3 * both - (degree(u) + 1) - (degree(v) + 1);

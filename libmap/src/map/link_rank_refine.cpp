@@ -22,19 +22,24 @@ namespace rankmap::detail {
 namespace {
 
 constexpr std::uint64_t kEdgeBudget = std::uint64_t{1} << 22;  // directed edges
-constexpr std::uint64_t kRisePerMille = 10;                     // hop-bytes the peak may cost
+constexpr std::uint64_t kRisePerMille = 10;                    // hop-bytes the peak may cost
 // Work (links routed over, edges scanned) per directed edge of the graph,
 // and at least: a few tenths of a second (all-to-all rows of 1,024 ranks
 // routed 25 million links per candidate and swapped nothing).
 constexpr std::uint64_t kWorkPerEdge = 64, kMinWork = std::uint64_t{1} << 20;
-constexpr std::size_t kTargets = 4;                             // partner nodes tried per rank
+constexpr std::size_t kTargets = 4;  // partner nodes tried per rank
 constexpr std::uint32_t kNobody = UINT32_MAX;
 
 class RankLinkRefiner {
  public:
   RankLinkRefiner(const Problem& problem, std::vector<int>& node_of_rank)
-      : graph_(problem.graph), g_(problem.g), geo_(problem.geometry), node_(node_of_rank),
-        load_(geo_.network().num_links(), 0), stamp_(load_.size(), 0), on_(geo_.size()),
+      : graph_(problem.graph),
+        g_(problem.g),
+        geo_(problem.geometry),
+        node_(node_of_rank),
+        load_(geo_.network().num_links(), 0),
+        stamp_(load_.size(), 0),
+        on_(geo_.size()),
         conn_(geo_.size(), 0) {
     // Incoming edges, for the routes that end at a moved rank.
     in_offsets_.assign(graph_.ranks + 1, 0);
@@ -185,8 +190,9 @@ class RankLinkRefiner {
     for (int y : touched_nodes_) targets.emplace_back(conn_[y], y), conn_[y] = 0;
     touched_nodes_.clear();
     const std::size_t keep = std::min(targets.size(), kTargets);
-    std::partial_sort(targets.begin(), targets.begin() + static_cast<std::ptrdiff_t>(keep), targets.end(),
-                      [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+    std::partial_sort(
+        targets.begin(), targets.begin() + static_cast<std::ptrdiff_t>(keep), targets.end(),
+        [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
     for (std::size_t k = 0; k < keep; ++k) {
       const int y = targets[k].second;
       for (std::uint32_t s : on_[y]) {
@@ -218,8 +224,10 @@ class RankLinkRefiner {
       rise_ += rise;
       std::replace(on_[x].begin(), on_[x].end(), r, s);
       std::replace(on_[y].begin(), on_[y].end(), s, r);
-      if (at_peak == 0) find_peak();
-      else at_peak_ = static_cast<std::size_t>(at_peak);
+      if (at_peak == 0)
+        find_peak();
+      else
+        at_peak_ = static_cast<std::size_t>(at_peak);
       return true;
     }
     for (const auto& [link, before] : touched_) load_[link] = before;
@@ -246,8 +254,8 @@ class RankLinkRefiner {
   std::size_t at_peak_ = 0;
   long long rise_ = 0, allowed_rise_ = 0;
   mutable std::uint64_t work_ = 0;  // links routed over and edges scanned
-  std::uint64_t work_budget_ = std::max(kMinWork, kWorkPerEdge * graph_.num_edges());
-  bool over_ = false;       // a link above the peak in this trial
+  std::uint64_t work_budget_ = std::max(kMinWork, kWorkPerEdge* graph_.num_edges());
+  bool over_ = false;  // a link above the peak in this trial
   struct Swap {
     long long rise;
     std::uint32_t r, s;

@@ -3,8 +3,8 @@
 // crosses the most loaded links are swapped with parts near their partners
 // when the maximum load falls (or fewer links carry it). Hop-bytes may rise
 // by at most 1 % of the placement's in total: once the hop-bytes swaps have
-// converged, hardly any swap lowers the peak at no cost at all. Routes each candidate exactly, so it is kept to allocations of
-// up to a few thousand nodes.
+// converged, hardly any swap lowers the peak at no cost at all. Routes each candidate exactly, so it is kept to
+// allocations of up to a few thousand nodes.
 #include <algorithm>
 
 #include "map/stages.hpp"
@@ -23,7 +23,12 @@ class LinkRefiner {
   LinkRefiner(const Graph& graph, const std::vector<int>& part, const PartGraph& q,
               const std::vector<std::uint32_t>& sizes, const std::vector<int>& used, const NodeGeometry& geo,
               std::vector<int>& slot)
-      : q_(q), sizes_(sizes), used_(used), geo_(geo), slot_(slot), flows_of_(q.parts),
+      : q_(q),
+        sizes_(sizes),
+        used_(used),
+        geo_(geo),
+        slot_(slot),
+        flows_of_(q.parts),
         load_(geo.network().num_links(), 0) {
     // Directed traffic between parts.
     std::vector<std::uint64_t> acc(q.parts, 0);
@@ -64,8 +69,10 @@ class LinkRefiner {
   void route(const Flow& f, int sign) {
     const std::size_t a = geo_.coord_index(used_[slot_[f.from]]), b = geo_.coord_index(used_[slot_[f.to]]);
     for_each_link(geo_.network(), a, b, [&](std::size_t link) {
-      if (sign > 0) load_[link] += f.bytes;
-      else load_[link] -= f.bytes;
+      if (sign > 0)
+        load_[link] += f.bytes;
+      else
+        load_[link] -= f.bytes;
     });
   }
   // (maximum load, number of links carrying it): smaller is better.
@@ -152,8 +159,8 @@ class LinkRefiner {
 }  // namespace
 
 int refine_link_load(const Graph& graph, const std::vector<int>& part, const PartGraph& q,
-                     const std::vector<std::uint32_t>& sizes, const std::vector<int>& used, const NodeGeometry& geometry,
-                     std::vector<int>& slot_of_part, int passes) {
+                     const std::vector<std::uint32_t>& sizes, const std::vector<int>& used,
+                     const NodeGeometry& geometry, std::vector<int>& slot_of_part, int passes) {
   return LinkRefiner(graph, part, q, sizes, used, geometry, slot_of_part).run(passes);
 }
 

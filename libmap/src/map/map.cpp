@@ -46,11 +46,16 @@ class Engine {
  public:
   Engine(const Graph& graph, const Machine& machine, const Allocation& allocation, const Context& context,
          const StageCallback& on_stage, const TrafficKinds& kinds)
-      : graph_(graph), machine_(machine), allocation_(allocation), context_(context), on_stage_(on_stage),
+      : graph_(graph),
+        machine_(machine),
+        allocation_(allocation),
+        context_(context),
+        on_stage_(on_stage),
         p2p_(kinds.p2p && kinds.p2p->ranks != 0 ? *kinds.p2p : graph),
         collective_(kinds.collective && kinds.collective->ranks != 0 ? *kinds.collective : no_traffic()),
         calls_(kinds.calls && !kinds.calls->empty() ? kinds.calls : nullptr),
-        timing_(kinds.p2p && kinds.p2p->ranks != 0 && can_time()), geometry_(machine, allocation),
+        timing_(kinds.p2p && kinds.p2p->ranks != 0 && can_time()),
+        geometry_(machine, allocation),
         pipeline_(make_pipeline(context)) {}
 
   MapResult run() {
@@ -65,7 +70,8 @@ class Engine {
     // A grid's layouts keep every node full: with the flow model on, the
     // pipelines also run, for their spread node set.
     if (!(grid && context_.partition.grid_only) || timing_)
-      for (const NodeSet& nodes : node_sets(allocation_, graph_.ranks, compact, whole_node_boxes, uniform_slots(), timing_))
+      for (const NodeSet& nodes :
+           node_sets(allocation_, graph_.ranks, compact, whole_node_boxes, uniform_slots(), timing_))
         partition_onto(nodes);
     if (graph_.ranks <= allocation_.total_slots()) {
       const Mapping block = baseline_mapping(Baseline::block, allocation_, graph_.ranks);
@@ -88,14 +94,15 @@ class Engine {
   // ranks of one node are 0 hops apart.
   std::uint64_t node_hop_bytes(const std::vector<int>& node_of_rank) const {
     const UndirectedGraph& g = g_;
-    return sum_over_halves(g.n, g.xadj[g.n], [&](std::uint32_t begin, std::uint32_t end) {
-             std::uint64_t total = 0;
-             for (std::uint32_t r = begin; r < end; ++r)
-               for (std::uint64_t e = g.xadj[r]; e < g.xadj[r + 1]; ++e)
-                 total += g.weight[e] *
-                          static_cast<std::uint64_t>(geometry_.hops(node_of_rank[r], node_of_rank[g.adjncy[e]]));
-             return total;
-           }) /
+    return sum_over_halves(g.n, g.xadj[g.n],
+                           [&](std::uint32_t begin, std::uint32_t end) {
+                             std::uint64_t total = 0;
+                             for (std::uint32_t r = begin; r < end; ++r)
+                               for (std::uint64_t e = g.xadj[r]; e < g.xadj[r + 1]; ++e)
+                                 total += g.weight[e] * static_cast<std::uint64_t>(
+                                                            geometry_.hops(node_of_rank[r], node_of_rank[g.adjncy[e]]));
+                             return total;
+                           }) /
            2;
   }
 
@@ -274,8 +281,8 @@ class Engine {
     const double window = kTimeWindowPerMille / 1000.0;
     block_out_of_time_ = block_ns >= 0 && fastest < block_ns * (1 - window);
     const double limit = block_out_of_time_ || block_ns < 0 ? fastest * (1 + window) : -1;
-    dropped_by_time_ = std::erase_if(
-        candidates_, [&](const Candidate& c) { return c.name != "block" && c.predicted_ns > limit; });
+    dropped_by_time_ =
+        std::erase_if(candidates_, [&](const Candidate& c) { return c.name != "block" && c.predicted_ns > limit; });
   }
 
   static constexpr double kTimeWindowPerMille = 10;
@@ -324,12 +331,12 @@ class Engine {
           dropped_by_time_ > 0 ? "; the flow model ruled out " + std::to_string(dropped_by_time_) + " as slower" : "";
       result.why = runner ? "the engine's best (" + runner->name + ") had " + std::to_string(runner->hop_bytes) +
                                 " hop-bytes against block's " + std::to_string(best->hop_bytes) +
-                                (runner->hop_bytes < best->hop_bytes
-                                     ? ", within 1 % of them, and a more loaded link"
-                                     : runner->hop_bytes == best->hop_bytes ? " and no better link load or socket split" : "") +
+                                (runner->hop_bytes < best->hop_bytes    ? ", within 1 % of them, and a more loaded link"
+                                 : runner->hop_bytes == best->hop_bytes ? " and no better link load or socket split"
+                                                                        : "") +
                                 timed
-                          : dropped_by_time_ > 0 ? "the flow model predicts no other candidate 1 % faster than block"
-                                                   : "no other candidate";
+                   : dropped_by_time_ > 0 ? "the flow model predicts no other candidate 1 % faster than block"
+                                          : "no other candidate";
     }
     return result;
   }
@@ -339,10 +346,10 @@ class Engine {
   const Allocation& allocation_;
   const Context& context_;
   const StageCallback& on_stage_;
-  const Graph& p2p_;         // what the flow model times as exchange phases
-  const Graph& collective_;  // and as chains
+  const Graph& p2p_;                           // what the flow model times as exchange phases
+  const Graph& collective_;                    // and as chains
   const std::vector<CollectiveCalls>* calls_;  // or by rounds
-  bool timing_;              // the flow model weighs the candidates
+  bool timing_;                                // the flow model weighs the candidates
   const NodeGeometry geometry_;
   const Pipeline pipeline_;
   UndirectedGraph g_;

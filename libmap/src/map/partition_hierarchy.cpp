@@ -47,8 +47,9 @@ class Hierarchy {
           next.push_back(std::move(grp));
           continue;
         }
-        const auto half = static_cast<std::ptrdiff_t>(
-            engine_kind(geo_.network()).halve(grp, [&](int p) { return used_[p]; }, geo_));
+        const auto half = static_cast<std::ptrdiff_t>(engine_kind(geo_.network())
+                                                          .halve(
+                                                              grp, [&](int p) { return used_[p]; }, geo_));
         if (half == 0) {
           next.push_back(std::move(grp));
           continue;
@@ -123,8 +124,10 @@ class Hierarchy {
           const long long before = static_cast<long long>(cost_of(a, at[a]) + cost_of(b, at[b]));
           std::swap(at[a], at[b]);
           const long long after = static_cast<long long>(cost_of(a, at[a]) + cost_of(b, at[b]));
-          if (after < before) improved = true;
-          else std::swap(at[a], at[b]);
+          if (after < before)
+            improved = true;
+          else
+            std::swap(at[a], at[b]);
         }
       if (!improved) break;
     }

@@ -14,9 +14,7 @@ class MetisKwayPartitioner : public Partitioner {
  public:
   MetisKwayPartitioner(bool enabled, int cuts) : enabled_(enabled), cuts_(cuts) {}
   std::string name() const override { return "METIS k-way"; }
-  bool applies(const NodeSet& nodes) const override {
-    return !nodes.large() && (enabled_ || nodes.used.size() == 1);
-  }
+  bool applies(const NodeSet& nodes) const override { return !nodes.large() && (enabled_ || nodes.used.size() == 1); }
   bool cuts_for_nodes() const override { return false; }
   std::vector<int> partition(const Problem& problem, const NodeSet& nodes, std::uint64_t seed) const override {
     return partition_metis_kway(problem.g, nodes.sizes, seed, cuts_);

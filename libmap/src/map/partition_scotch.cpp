@@ -3,16 +3,16 @@
 // Scotch user would do it. Scotch returns 0 on success; its messages go to
 // SCOTCH_errorPrint, which libmap defines (scotch_errors.cpp) to keep them
 // instead of printing.
-#include <cstdio>
 #include <scotch.h>
+#include <cstdio>
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 
 #include "map/network_kind.hpp"
-#include "map/stages.hpp"
 #include "map/scotch_errors.hpp"
+#include "map/stages.hpp"
 #include "partition/integer_weights.hpp"
 #include "partition/part_sizes.hpp"
 #include "rankmap/error.hpp"

@@ -109,8 +109,8 @@ std::vector<int> place_cuthill_mckee(const PartGraph& q, const std::vector<std::
   return lay_out(std::vector<int>(order.begin(), order.end()), snake_order(used, geo), sizes);
 }
 
-std::vector<int> place_greedy(const PartGraph& q, const std::vector<std::uint32_t>& sizes,
-                              const std::vector<int>& used, const NodeGeometry& geo) {
+std::vector<int> place_greedy(const PartGraph& q, const std::vector<std::uint32_t>& sizes, const std::vector<int>& used,
+                              const NodeGeometry& geo) {
   const int parts = q.parts;
   const UsedNodeIndex index(used, geo);
   std::vector<int> slot(parts, -1), part_at(parts, -1);
@@ -213,8 +213,9 @@ int refine_placement(const PartGraph& q, const std::vector<std::uint32_t>& sizes
       partners.clear();
       for (std::uint64_t e = q.xadj[a]; e < q.xadj[a + 1]; ++e) partners.emplace_back(q.weight[e], q.adjncy[e]);
       const std::size_t keep = std::min(kPartners, partners.size());
-      std::partial_sort(partners.begin(), partners.begin() + static_cast<std::ptrdiff_t>(keep), partners.end(),
-                        [](const auto& u, const auto& v) { return u.first != v.first ? u.first > v.first : u.second < v.second; });
+      std::partial_sort(
+          partners.begin(), partners.begin() + static_cast<std::ptrdiff_t>(keep), partners.end(),
+          [](const auto& u, const auto& v) { return u.first != v.first ? u.first > v.first : u.second < v.second; });
       for (std::size_t i = 0; i < keep; ++i) index.near(geo.coord_index(used[slot[partners[i].second]]), consider);
       if (best_b >= 0) {
         const int y = slot[best_b];

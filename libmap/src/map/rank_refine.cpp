@@ -27,7 +27,7 @@ int refine_rank_swaps(const UndirectedGraph& g, const NodeGeometry& geo, std::ve
     return c;
   };
   SparseAccumulator<std::uint64_t> conn(geo.size());  // r's bytes to each node
-  std::vector<std::pair<long long, int>> gains;  // (r's gain on node, node)
+  std::vector<std::pair<long long, int>> gains;       // (r's gain on node, node)
   int pass = 0;
   for (; pass < passes; ++pass) {
     bool improved = false;
@@ -52,8 +52,9 @@ int refine_rank_swaps(const UndirectedGraph& g, const NodeGeometry& geo, std::ve
       }
       conn.clear();
       const std::size_t keep = std::min(gains.size(), kTargets);
-      std::partial_sort(gains.begin(), gains.begin() + static_cast<std::ptrdiff_t>(keep), gains.end(),
-                        [](const auto& u, const auto& v) { return u.first != v.first ? u.first > v.first : u.second < v.second; });
+      std::partial_sort(
+          gains.begin(), gains.begin() + static_cast<std::ptrdiff_t>(keep), gains.end(),
+          [](const auto& u, const auto& v) { return u.first != v.first ? u.first > v.first : u.second < v.second; });
       long long best = 0;
       int best_y = -1;
       std::size_t best_i = 0;
@@ -119,8 +120,8 @@ class RankSwaps : public RankRefiner {
     std::vector<int> coarse;
     for (int cycle = 0; cycle < cycles; ++cycle) {
       for (std::uint32_t group = largest; group >= 2; group /= 2) {
-        const Contraction c = contract_matched(g, group, problem.context.seed + static_cast<std::uint64_t>(cycle),
-                                               &node_of_rank);
+        const Contraction c =
+            contract_matched(g, group, problem.context.seed + static_cast<std::uint64_t>(cycle), &node_of_rank);
         coarse.assign(c.graph.n, 0);
         for (std::uint32_t r = 0; r < g.n; ++r) coarse[c.coarse_of[r]] = node_of_rank[r];
         moved = refine_rank_swaps(c.graph, problem.geometry, coarse, passes_) > 0 || moved;

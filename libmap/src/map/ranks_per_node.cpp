@@ -16,7 +16,7 @@ std::vector<std::uint32_t> ranks_per_node(const Allocation& a, std::size_t ranks
   if (ranks > slots) {
     if (!oversubscribe)
       throw Error(std::to_string(ranks) + " ranks do not fit the " + std::to_string(slots) + " slots of " +
-                  std::to_string(n) + " nodes",
+                      std::to_string(n) + " nodes",
                   ErrorKind::fit);
     // Shares in proportion to slots; the remainder goes to the first nodes.
     std::size_t given = 0;

@@ -130,9 +130,9 @@ std::vector<std::vector<std::size_t>> split_into_groups(const LocalTraffic& w, c
 
 // Assigns `members` to `slot_ids` (equal counts), grouping by package, then
 // by core when slots are single PUs.
-void place_in_node(const LocalTraffic& w, std::size_t seeds, const std::vector<std::size_t>& members, const std::vector<int>& slot_ids,
-                   const std::vector<int>& key_of_slot, const std::vector<int>& subkey_of_slot,
-                   std::vector<int>& slot_of_member) {
+void place_in_node(const LocalTraffic& w, std::size_t seeds, const std::vector<std::size_t>& members,
+                   const std::vector<int>& slot_ids, const std::vector<int>& key_of_slot,
+                   const std::vector<int>& subkey_of_slot, std::vector<int>& slot_of_member) {
   std::map<int, std::vector<int>> by_key;
   for (int s : slot_ids) by_key[key_of_slot[s]].push_back(s);
   if (by_key.size() == 1) {
@@ -145,7 +145,8 @@ void place_in_node(const LocalTraffic& w, std::size_t seeds, const std::vector<s
   for (auto& [key, slots] : by_key) sizes.push_back(slots.size()), slot_groups.push_back(slots);
   const auto groups = split_into_groups(w, members, sizes, seeds);
   for (std::size_t g = 0; g < groups.size(); ++g)
-    place_in_node(w, seeds, groups[g], slot_groups[g], subkey_of_slot.empty() ? key_of_slot : subkey_of_slot, {}, slot_of_member);
+    place_in_node(w, seeds, groups[g], slot_groups[g], subkey_of_slot.empty() ? key_of_slot : subkey_of_slot, {},
+                  slot_of_member);
 }
 
 }  // namespace
@@ -185,7 +186,8 @@ Mapping assign_slots(const UndirectedGraph& g, const std::vector<int>& node_of_r
       slot_of = slot_of_member;
     } else {
       // In rank order; with oversubscription ranks share slots in turn.
-      for (std::size_t i = 0; i < ranks.size(); ++i) slot_of[i] = static_cast<int>(i % static_cast<std::size_t>(nslots));
+      for (std::size_t i = 0; i < ranks.size(); ++i)
+        slot_of[i] = static_cast<int>(i % static_cast<std::size_t>(nslots));
     }
     for (std::size_t i = 0; i < ranks.size(); ++i) m.ranks[ranks[i]] = {static_cast<int>(k), slot_of[i]};
   }

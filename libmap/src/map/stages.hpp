@@ -24,8 +24,8 @@ inline constexpr std::size_t kLargeAllocation = 2048;
 
 // What every stage reads, fixed for one map() call.
 struct Problem {
-  const Graph& graph;          // directed traffic: link loads
-  const UndirectedGraph& g;    // bytes both ways: what is cut and scored
+  const Graph& graph;        // directed traffic: link loads
+  const UndirectedGraph& g;  // bytes both ways: what is cut and scored
   const Machine& machine;
   const Allocation& allocation;
   const NodeGeometry& geometry;
@@ -92,16 +92,16 @@ struct Pipeline {
 Pipeline make_pipeline(const Context& context);
 
 // The stages, each defined beside the algorithm it wraps.
-std::unique_ptr<Partitioner> make_hierarchy_partitioner(const Context& context);        // partition_hierarchy.cpp
+std::unique_ptr<Partitioner> make_hierarchy_partitioner(const Context& context);            // partition_hierarchy.cpp
 std::unique_ptr<Partitioner> make_recursive_bisection_partitioner(const Context& context);  // partition_hierarchy.cpp
-std::unique_ptr<Partitioner> make_metis_kway_partitioner(const Context& context);       // partition_metis.cpp
-std::unique_ptr<Partitioner> make_scotch_partitioner(const Context& context);           // partition_scotch.cpp
-std::unique_ptr<PlacementStart> make_greedy_start();                                    // placement.cpp
-std::unique_ptr<PlacementStart> make_cuthill_mckee_start();                             // placement.cpp
-std::unique_ptr<PlacementRefiner> make_hop_byte_swaps(int passes);                      // placement.cpp
-std::unique_ptr<PlacementRefiner> make_link_load_swaps(int passes);                     // link_refine.cpp
-std::unique_ptr<RankRefiner> make_rank_swaps(int passes);                               // rank_refine.cpp
-std::unique_ptr<RankRefiner> make_rank_link_swaps(int rounds);                          // link_rank_refine.cpp
+std::unique_ptr<Partitioner> make_metis_kway_partitioner(const Context& context);           // partition_metis.cpp
+std::unique_ptr<Partitioner> make_scotch_partitioner(const Context& context);               // partition_scotch.cpp
+std::unique_ptr<PlacementStart> make_greedy_start();                                        // placement.cpp
+std::unique_ptr<PlacementStart> make_cuthill_mckee_start();                                 // placement.cpp
+std::unique_ptr<PlacementRefiner> make_hop_byte_swaps(int passes);                          // placement.cpp
+std::unique_ptr<PlacementRefiner> make_link_load_swaps(int passes);                         // link_refine.cpp
+std::unique_ptr<RankRefiner> make_rank_swaps(int passes);                                   // rank_refine.cpp
+std::unique_ptr<RankRefiner> make_rank_link_swaps(int rounds);                              // link_rank_refine.cpp
 
 // Where the pipelines put ranks (node_choice.cpp): `compact` (ranks per
 // allocated node, from ranks_per_node()); with fewer ranks than slots also

@@ -30,7 +30,10 @@ MetisGraph to_metis(const UndirectedGraph& g) {
 void check(int status, const char* call) {
   if (status != METIS_OK)
     throw Error(std::string(call) + " failed (" +
-                (status == METIS_ERROR_MEMORY ? "out of memory" : status == METIS_ERROR_INPUT ? "bad input" : "error") + ")",
+                    (status == METIS_ERROR_MEMORY  ? "out of memory"
+                     : status == METIS_ERROR_INPUT ? "bad input"
+                                                   : "error") +
+                    ")",
                 ErrorKind::internal);
 }
 
@@ -54,11 +57,12 @@ std::vector<int> metis_split(const UndirectedGraph& g, const std::vector<std::ui
   std::vector<idx_t> out(g.n);
   // METIS traps SIGABRT/SIGTERM for the length of the call and restores the
   // previous handlers before returning; it installs nothing that outlives it.
-  const int status = recursive
-      ? METIS_PartGraphRecursive(&nv, &ncon, m.xadj.data(), m.adjncy.data(), nullptr, nullptr, m.adjwgt.data(),
-                                 &nparts, tpwgts.data(), &ubvec, options, &objval, out.data())
-      : METIS_PartGraphKway(&nv, &ncon, m.xadj.data(), m.adjncy.data(), nullptr, nullptr, m.adjwgt.data(), &nparts,
-                            tpwgts.data(), &ubvec, options, &objval, out.data());
+  const int status =
+      recursive
+          ? METIS_PartGraphRecursive(&nv, &ncon, m.xadj.data(), m.adjncy.data(), nullptr, nullptr, m.adjwgt.data(),
+                                     &nparts, tpwgts.data(), &ubvec, options, &objval, out.data())
+          : METIS_PartGraphKway(&nv, &ncon, m.xadj.data(), m.adjncy.data(), nullptr, nullptr, m.adjwgt.data(), &nparts,
+                                tpwgts.data(), &ubvec, options, &objval, out.data());
   check(status, recursive ? "METIS_PartGraphRecursive" : "METIS_PartGraphKway");
   std::copy(out.begin(), out.end(), part.begin());
   enforce_part_sizes(g, part, sizes);

@@ -11,7 +11,7 @@ namespace {
 struct Move {
   long long gain;  // traffic to the destination minus traffic to its own part
   std::uint32_t v;
-  int to;          // -1: no under-full neighbour part
+  int to;  // -1: no under-full neighbour part
 };
 
 class Balancer {

@@ -17,11 +17,14 @@ namespace {
 // The scores of the traffic leaving some nodes' ranks.
 struct NodeScores {
   NodeScores(const Network& net, std::size_t nodes)
-      : loads(net), msgs_at_hops(static_cast<std::size_t>(net.diameter()) + 1, 0),
-        bytes_at_hops(msgs_at_hops.size(), 0), to_node(nodes) {}
+      : loads(net),
+        msgs_at_hops(static_cast<std::size_t>(net.diameter()) + 1, 0),
+        bytes_at_hops(msgs_at_hops.size(), 0),
+        to_node(nodes) {}
 
   std::uint64_t total_bytes = 0, total_msgs = 0, distinct_bytes = 0, distinct_msgs = 0;
-  std::uint64_t cross_socket_bytes = 0, same_host_bytes = 0, inter_node_bytes = 0, inter_node_msgs = 0, hop_bytes = 0, hop_msgs = 0;
+  std::uint64_t cross_socket_bytes = 0, same_host_bytes = 0, inter_node_bytes = 0, inter_node_msgs = 0, hop_bytes = 0,
+                hop_msgs = 0;
   int max_dilation = 0;
   detail::LinkLoads loads;
   std::vector<std::uint64_t> msgs_at_hops, bytes_at_hops;
@@ -106,8 +109,7 @@ struct NodeScores {
 
 }  // namespace
 
-Metrics evaluate(const Graph& graph, const Machine& machine, const Allocation& allocation,
-                 const Mapping& mapping) {
+Metrics evaluate(const Graph& graph, const Machine& machine, const Allocation& allocation, const Mapping& mapping) {
   detail::require_mapping_of(graph, mapping);
   const Network& net = machine.network;
   const std::size_t nalloc = allocation.size();

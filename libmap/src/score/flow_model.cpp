@@ -8,8 +8,8 @@
 #include "machine/node_geometry.hpp"
 #include "rankmap/error.hpp"
 #include "rankmap/gain.hpp"
-#include "score/mapping_size.hpp"
 #include "score/collective_rounds.hpp"
+#include "score/mapping_size.hpp"
 #include "score/phase_simulator.hpp"
 
 namespace rankmap {
@@ -54,9 +54,8 @@ bool usable(const std::vector<CollectiveCalls>* calls, std::size_t ranks) {
 
 }  // namespace
 
-FlowTimes flow_times(const Graph& p2p, const Graph& collective, const Machine& machine,
-                     const Allocation& allocation, const Mapping& mapping,
-                     const std::vector<CollectiveCalls>* calls) {
+FlowTimes flow_times(const Graph& p2p, const Graph& collective, const Machine& machine, const Allocation& allocation,
+                     const Mapping& mapping, const std::vector<CollectiveCalls>* calls) {
   detail::require_mapping_of(p2p, mapping);
   if (collective.ranks != 0) detail::require_mapping_of(collective, mapping);
   const Network& net = machine.network;
@@ -67,7 +66,8 @@ FlowTimes flow_times(const Graph& p2p, const Graph& collective, const Machine& m
 
   std::size_t messages = 0;  // counted before any flow is made: a million-rank graph has tens of millions
   for (std::uint32_t r = 0; r < p2p.ranks; ++r)
-    for (std::uint64_t e = p2p.offsets[r]; e < p2p.offsets[r + 1]; ++e) messages += p2p.targets[e] != r && p2p.msgs[e] > 0;
+    for (std::uint64_t e = p2p.offsets[r]; e < p2p.offsets[r + 1]; ++e)
+      messages += p2p.targets[e] != r && p2p.msgs[e] > 0;
   if (messages > kMaxFlowsPerPhase) return t;
   std::vector<Flow> flows = flows_of(p2p, machine, geometry, mapping, nodes);
   // K, the phases: the (upper) median pair's message count. A pair with

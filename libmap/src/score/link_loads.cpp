@@ -22,7 +22,8 @@ void LinkLoads::add_route(const std::array<int, kMaxDims>& from, const std::arra
   const int nd = net_.num_dims();
   if (net_.kind != NetworkKind::torus) {  // other kinds: each link of the route (a tree's are short)
     std::size_t a = 0, b = 0;
-    for (int d = 0; d < nd; ++d) a += static_cast<std::size_t>(from[d]) * stride_[d], b += static_cast<std::size_t>(to[d]) * stride_[d];
+    for (int d = 0; d < nd; ++d)
+      a += static_cast<std::size_t>(from[d]) * stride_[d], b += static_cast<std::size_t>(to[d]) * stride_[d];
     for_each_link(net_, a, b, [&](std::size_t link) { diff_[link] += bytes; });
     return;
   }

@@ -11,9 +11,9 @@ namespace rankmap::detail {
 
 inline void require_mapping_of(const Graph& graph, const Mapping& mapping) {
   if (mapping.size() != graph.ranks)
-    throw Error("mapping places " + std::to_string(mapping.size()) + " ranks but the graph has " +
-                std::to_string(graph.ranks),
-                ErrorKind::argument);
+    throw Error(
+        "mapping places " + std::to_string(mapping.size()) + " ranks but the graph has " + std::to_string(graph.ranks),
+        ErrorKind::argument);
 }
 
 }  // namespace rankmap::detail

@@ -10,8 +10,8 @@
 
 namespace rankmap {
 
-PhaseTimes phase_times(const Graph& graph, const Machine& machine, const Allocation& allocation,
-                       const Mapping& mapping, const Metrics& metrics) {
+PhaseTimes phase_times(const Graph& graph, const Machine& machine, const Allocation& allocation, const Mapping& mapping,
+                       const Metrics& metrics) {
   detail::require_mapping_of(graph, mapping);
   const Network& net = machine.network;
   const detail::NodeGeometry geometry(machine, allocation);
@@ -28,8 +28,9 @@ PhaseTimes phase_times(const Graph& graph, const Machine& machine, const Allocat
   for (std::uint32_t r = 0; r < graph.ranks; ++r)
     for (std::uint64_t e = graph.offsets[r]; e < graph.offsets[r + 1]; ++e) {
       const int from = mapping.ranks[r].node, to = mapping.ranks[graph.targets[e]].node;
-      if (from != to) sent[static_cast<std::size_t>(from)] += static_cast<double>(graph.bytes[e]),
-                      received[static_cast<std::size_t>(to)] += static_cast<double>(graph.bytes[e]);
+      if (from != to)
+        sent[static_cast<std::size_t>(from)] += static_cast<double>(graph.bytes[e]),
+            received[static_cast<std::size_t>(to)] += static_cast<double>(graph.bytes[e]);
     }
   const double per_phase = 1 / t.phases;
   // A message's bytes share the busiest resource on its way (its node's
@@ -38,9 +39,8 @@ PhaseTimes phase_times(const Graph& graph, const Machine& machine, const Allocat
   // (at least its own size) over the bandwidth.
   const auto bottleneck = [&](int from, int to) {
     double most = std::max(sent[static_cast<std::size_t>(from)], received[static_cast<std::size_t>(to)]);
-    for_each_link(net, geometry.coord_index(from), geometry.coord_index(to), [&](std::size_t link) {
-      most = std::max(most, static_cast<double>(metrics.link_bytes[link]));
-    });
+    for_each_link(net, geometry.coord_index(from), geometry.coord_index(to),
+                  [&](std::size_t link) { most = std::max(most, static_cast<double>(metrics.link_bytes[link])); });
     return most * per_phase;
   };
   // A pair that exchanges m messages is active in m / K of the phases, so
@@ -55,8 +55,9 @@ PhaseTimes phase_times(const Graph& graph, const Machine& machine, const Allocat
       const double bytes = static_cast<double>(graph.bytes[e]), msgs = static_cast<double>(graph.msgs[e]);
       const int a = mapping.ranks[r].node, b = mapping.ranks[s].node;
       const double size = bytes / msgs;
-      const double time = a == b ? net.local_ns() + transfer_ns(size)
-                                 : message_time_ns(net, geometry.hops(a, b)) + transfer_ns(std::max(size, bottleneck(a, b)));
+      const double time =
+          a == b ? net.local_ns() + transfer_ns(size)
+                 : message_time_ns(net, geometry.hops(a, b)) + transfer_ns(std::max(size, bottleneck(a, b)));
       senders[s].emplace_back(time, msgs / t.phases);
       messages_in[s] += msgs;
     }

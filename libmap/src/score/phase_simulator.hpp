@@ -64,8 +64,12 @@ inline Flow routed_flow(const Network& net, const NodeGeometry& geometry, const 
 class PhaseSimulator {
  public:
   PhaseSimulator(std::vector<double> capacity, double bytes_per_ns)
-      : bytes_per_ns_(bytes_per_ns), capacity_(std::move(capacity)), room_(capacity_.size()), users_(capacity_.size()),
-        first_user_(capacity_.size()), fill_(capacity_.size()) {}
+      : bytes_per_ns_(bytes_per_ns),
+        capacity_(std::move(capacity)),
+        room_(capacity_.size()),
+        users_(capacity_.size()),
+        first_user_(capacity_.size()),
+        fill_(capacity_.size()) {}
 
   // Steps of progressive filling so far, over all runs: each event costs
   // the live flows' resources plus a scan of the resources per bottleneck.
@@ -95,7 +99,8 @@ class PhaseSimulator {
     double now = 0;
     while ((!live.empty() || !pending.empty()) && work_ <= kFlowModelWork) {
       if (live.empty()) now = std::max(now, flows[pending.back()].start_ns);
-      while (!pending.empty() && flows[pending.back()].start_ns <= now) live.push_back(pending.back()), pending.pop_back();
+      while (!pending.empty() && flows[pending.back()].start_ns <= now)
+        live.push_back(pending.back()), pending.pop_back();
       share(flows, live, rate);
       double step = pending.empty() ? -1 : flows[pending.back()].start_ns - now;
       for (std::uint32_t f : live) {
@@ -108,8 +113,10 @@ class PhaseSimulator {
         left[f] -= rate[f] * step;
         // Flows of one size on equal shares end together: a relative
         // tolerance keeps rounding from making that two events.
-        if (left[f] <= 1e-9 * flows[f].bytes) end[f] = now;
-        else live[kept++] = f;
+        if (left[f] <= 1e-9 * flows[f].bytes)
+          end[f] = now;
+        else
+          live[kept++] = f;
       }
       live.resize(kept);
     }

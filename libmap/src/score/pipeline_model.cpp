@@ -63,7 +63,9 @@ std::vector<std::uint32_t> topological_order(const Graph& p2p, std::vector<Edge>
 class Pipeline {
  public:
   Pipeline(const Graph& p2p, const Machine& machine, const Allocation& allocation)
-      : ranks_(p2p.ranks), order_(topological_order(p2p, edges_, stages_)), geometry_(machine, allocation),
+      : ranks_(p2p.ranks),
+        order_(topological_order(p2p, edges_, stages_)),
+        geometry_(machine, allocation),
         net_(machine.network) {}
   bool valid() const { return !order_.empty(); }
   std::size_t pairs() const { return edges_.size(); }
@@ -82,7 +84,8 @@ class Pipeline {
   };
   Timed timed(const Mapping& mapping) const {
     const double bytes_per_ns = net_.link_gbps / 8;
-    Timed t{std::vector<std::vector<Timed::Up>>(ranks_), std::vector<std::vector<std::pair<std::uint32_t, double>>>(ranks_)};
+    Timed t{std::vector<std::vector<Timed::Up>>(ranks_),
+            std::vector<std::vector<std::pair<std::uint32_t, double>>>(ranks_)};
     for (const Edge& e : edges_) {
       const int a = mapping.ranks[e.from].node, b = mapping.ranks[e.to].node;
       double time = a == b ? net_.local_ns() : message_time_ns(net_, geometry_.hops(a, b));
@@ -91,7 +94,8 @@ class Pipeline {
     }
     for (std::uint32_t r = 0; r < ranks_; ++r) {
       std::sort(t.down[r].begin(), t.down[r].end());
-      for (std::size_t i = 0; i < t.down[r].size(); ++i) t.up[t.down[r][i].first].push_back({r, i, t.down[r][i].second});
+      for (std::size_t i = 0; i < t.down[r].size(); ++i)
+        t.up[t.down[r][i].first].push_back({r, i, t.down[r][i].second});
     }
     return t;  // up[r] is in sender order: senders were visited in rank order
   }

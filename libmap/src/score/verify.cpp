@@ -26,12 +26,15 @@ void verify_mapping(const Mapping& mapping, const Allocation& allocation, std::s
     if (p.node < 0 || p.node >= static_cast<int>(allocation.size()))
       throw Error(source, 0, "rank " + std::to_string(r) + " is on a node outside the allocation");
     if (p.slot < 0 || p.slot >= static_cast<int>(owner[p.node].size()))
-      throw Error(source, 0, "rank " + std::to_string(r) + " uses slot " + std::to_string(p.slot) +
-                                 ", the node has " + std::to_string(owner[p.node].size()));
+      throw Error(source, 0,
+                  "rank " + std::to_string(r) + " uses slot " + std::to_string(p.slot) + ", the node has " +
+                      std::to_string(owner[p.node].size()));
     int& o = owner[p.node][p.slot];
     if (++count[p.node][p.slot] > static_cast<int>(per_slot))
-      throw Error(source, 0, "ranks " + std::to_string(o) + " and " + std::to_string(r) + " share a slot" +
-                                 (per_slot > 1 ? " beyond the " + std::to_string(per_slot) + " an oversubscribed slot holds" : ""));
+      throw Error(
+          source, 0,
+          "ranks " + std::to_string(o) + " and " + std::to_string(r) + " share a slot" +
+              (per_slot > 1 ? " beyond the " + std::to_string(per_slot) + " an oversubscribed slot holds" : ""));
     o = static_cast<int>(r);
   }
 }

@@ -56,8 +56,8 @@ void for_each_link(const Network& net, std::size_t a, std::size_t b, Visit&& vis
     int dlt = cb - ca[d];
     if (net.wrap[d]) {
       // Shorter way round; a tie (half the ring) goes `+`.
-      if (dlt < 0) dlt += n;                 // now the `+` distance
-      if (n - dlt < dlt) dlt -= n;           // `-` strictly shorter
+      if (dlt < 0) dlt += n;        // now the `+` distance
+      if (n - dlt < dlt) dlt -= n;  // `-` strictly shorter
     }
     delta[d] = dlt;
   }
@@ -72,8 +72,7 @@ void for_each_link(const Network& net, std::size_t a, std::size_t b, Visit&& vis
       int next = ca[d] + step.sign;
       if (next == n) next = 0;
       if (next < 0) next = n - 1;
-      cur = cur - static_cast<std::size_t>(ca[d]) * stride[d] +
-            static_cast<std::size_t>(next) * stride[d];
+      cur = cur - static_cast<std::size_t>(ca[d]) * stride[d] + static_cast<std::size_t>(next) * stride[d];
       ca[d] = next;
     }
   }
