@@ -36,7 +36,9 @@ std::string describe(const rankmap::Error& e, const CLI::App& app) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"rankmap: place MPI ranks on torus machines so that heavy talkers sit close", "rankmap"};
+  CLI::App app{
+      "rankmap: place MPI ranks on a machine's network (tori, switches, fat trees) so that heavy talkers sit close",
+      "rankmap"};
   app.set_version_flag("--version", std::string("rankmap ") + rankmap_version());  // the library's, one version
   app.require_subcommand(1);
   app.footer("Run 'rankmap COMMAND --help' for the options of a command.");

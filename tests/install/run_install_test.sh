@@ -7,7 +7,9 @@
 #    a separate CMake project with find_package(rankmap);
 #  - both write the same SLURM_HOSTFILE and SLURM_CPU_BIND as the installed
 #    CLI's `rankmap map -f slurm` for the same inputs;
-#  - a bad node list gives exit 1, one line on stderr, and no file.
+#  - a bad node list gives exit 1, one line on stderr, and no file;
+#  - `man rankmap` and `man rankmap-map` show the installed pages, which
+#    list every sub-command and every option of `rankmap map --help`.
 # Usage: run_install_test.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 build=$(realpath "$1")
@@ -23,6 +25,23 @@ libdir=$(dirname "$lib")
 [ -f "$libdir/pkgconfig/rankmap.pc" ] || fail "no rankmap.pc"
 [ -f "$libdir/cmake/rankmap/rankmapConfig.cmake" ] || fail "no CMake package"
 [ -f "$work/prefix/include/rankmap/rankmap.h" ] || fail "no rankmap.h"
+
+# Man pages, read by man itself from the installed prefix.
+mandir=$work/prefix/share/man
+[ -f "$mandir/man1/rankmap.1" ] || fail "no rankmap.1 installed"
+MANPATH=$mandir MANWIDTH=200 man rankmap >"$work/man.txt" 2>"$work/man.err" || fail "man rankmap: $(cat "$work/man.err")"
+grep -q '^NAME' "$work/man.txt" || fail "man rankmap has no NAME section"
+"$build/cli/rankmap" --help | sed -n '/^Subcommands:/,/^$/p' | awk 'NF {print $1}' | grep -v Subcommands: >"$work/subs"
+while read -r sub; do
+  grep -q "^ *$sub " "$work/man.txt" || grep -q "^ *$sub\$" "$work/man.txt" || fail "man rankmap does not list '$sub'"
+  [ -f "$mandir/man1/rankmap-$sub.1" ] || fail "no rankmap-$sub.1"
+done <"$work/subs"
+MANPATH=$mandir MANWIDTH=200 man rankmap-map >"$work/man-map.txt" 2>/dev/null || fail "man rankmap-map"
+"$build/cli/rankmap" map --help | grep -o -- '--[a-z][a-z-]*' | sort -u >"$work/map-flags"
+while read -r flag; do
+  grep -q -- "$flag" "$work/man-map.txt" || fail "man rankmap-map does not mention $flag"
+done <"$work/map-flags"
+echo "man pages: rankmap and $(wc -l <"$work/subs") sub-commands; rankmap-map lists $(wc -l <"$work/map-flags") flags"
 
 # Exported names.
 readelf -d "$lib" | grep -q 'SONAME.*\[librankmap\.so\.0\]' || fail "SONAME is not librankmap.so.0"
