@@ -136,8 +136,10 @@ void print_comparison(std::ostream& out, const Metrics& m, const std::string& la
     char a[40], c[40];
     std::snprintf(a, sizeof a, fmt, ours);
     std::snprintf(c, sizeof c, fmt, base);
-    const double ratio = base != 0 ? ours / base : (ours == 0 ? 1.0 : 0.0);
-    std::snprintf(line, sizeof line, "%-20s %20s %20s %8.3f\n", name, a, c, base != 0 || ours == 0 ? ratio : 0.0);
+    // Against a baseline of 0 a ratio means nothing ("-"), unless both are 0.
+    char ratio[16] = "-";
+    if (base != 0 || ours == 0) std::snprintf(ratio, sizeof ratio, "%.3f", base != 0 ? ours / base : 1.0);
+    std::snprintf(line, sizeof line, "%-20s %20s %20s %8s\n", name, a, c, ratio);
     out << line;
   };
   std::snprintf(line, sizeof line, "%-20s %20s %20s %8s\n", "", label.c_str(), baseline_label.c_str(), "ratio");
