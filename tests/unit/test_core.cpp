@@ -2,8 +2,10 @@
 // against values worked by hand or a second, plainer implementation.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 
+#include "core/huge_pages.hpp"
 #include "core/names.hpp"
 #include "core/sparse_accumulator.hpp"
 #include "core/toml_reader.hpp"
@@ -113,4 +115,19 @@ TEST(TomlReader, ChecksEachValueAtItsLine) {
   EXPECT_EQ(error_of([&] { r.boolean(t, "b", flag); }), "f.toml:3: 'b' must be true or false");
   EXPECT_EQ(r.table(t, "absent"), nullptr);
   EXPECT_EQ(error_of([&] { r.table(t, "n"); }), "f.toml:1: 'n' must be a table");
+}
+
+// Buffers past 64 MiB are faulted in from the back on a second thread
+// while this one fills them: the contents must be what std::vector gives.
+TEST(HugePages, LargeBuffersHoldWhatTheyWereGiven) {
+  const std::size_t n = std::size_t{24} << 20;  // 96 MiB of uint32
+  const std::vector<std::uint32_t> v = huge_vector<std::uint32_t>(n, 7);
+  ASSERT_EQ(v.size(), n);
+  EXPECT_EQ(std::count(v.begin(), v.end(), 7u), static_cast<std::ptrdiff_t>(n));
+  std::vector<std::uint32_t> ramp(n);
+  for (std::size_t i = 0; i < n; ++i) ramp[i] = static_cast<std::uint32_t>(i * 2654435761u);
+  std::vector<std::uint32_t> copy;
+  assign_huge(copy, ramp.begin(), ramp.end());
+  EXPECT_EQ(copy, ramp);
+  advise_huge_pages(nullptr, 0);  // advice on nothing is a no-op
 }
