@@ -33,9 +33,7 @@ std::string describe(const rankmap::Error& e, const CLI::App& app) {
   return text;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   CLI::App app{
       "rankmap: place MPI ranks on a machine's network (tori, switches, fat trees) so that heavy talkers sit close",
       "rankmap"};
@@ -80,4 +78,16 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "rankmap: internal error: %s\n", e.what());
   }
   return 1;
+}
+
+}  // namespace
+
+// Nothing escapes: even setting up the command line can run out of memory.
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (...) {
+    std::fprintf(stderr, "rankmap: out of memory or internal error while starting\n");
+    return 1;
+  }
 }

@@ -8,6 +8,8 @@
 // switch and comes down, 2 hops a level.
 #include "machine/tree_network.hpp"
 
+#include <cmath>
+
 namespace rankmap {
 namespace {
 
@@ -87,7 +89,7 @@ std::string tree_kind_name(const Network& net) {
 // The per-level form: nodes that meet at level L (2L hops) take the level's
 // own latency when it has one, else T(2L) = t_inj + t_ej + t_hop * 2L.
 double tree_message_ns(const Network& net, double hops) {
-  const int level = static_cast<int>(hops / 2 + 0.5);
+  const int level = static_cast<int>(std::lround(hops / 2));
   if (hops > 0 && level >= 1 && level <= net.num_dims() && net.levels[level - 1].t_ns >= 0)
     return net.levels[level - 1].t_ns;
   return net.t_inj_ns + net.t_ej_ns + net.t_hop_ns * hops;
