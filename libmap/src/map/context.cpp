@@ -1,6 +1,7 @@
+// The engine's settings: the presets, and the TOML that dump_context()
+// writes and load_context() reads back (docs/formats.md, "Engine settings").
 #include "rankmap/context.hpp"
 
-#include <algorithm>
 #include <sstream>
 
 #include "core/names.hpp"
