@@ -3,6 +3,7 @@
 // launcher's block mapping by default, rr or a seeded random one, or a
 // second launch file (what does my current launch file cost?).
 #include <algorithm>
+#include <iostream>
 #include <optional>
 
 #include "commands.hpp"
@@ -55,7 +56,7 @@ int run_eval(const EvalOptions& o) {
   request.p2p = &p2p_traffic;
   request.collective = &collective_traffic;
   request.calls = &calls;
-  report(graph, machine, allocation, mapping, request);
+  std::cout << report(graph, machine, allocation, mapping, request);
   progress.done("scored the mapping and " + o.against);
   return 0;
 }

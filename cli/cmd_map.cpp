@@ -90,10 +90,11 @@ int run_map(const MapOptions& o) {
   request.baseline_score = block_score;
   std::string json_text;
   request.json_text = &json_text;
-  report(graph, machine, allocation, mapping, request);
+  const std::string table = report(graph, machine, allocation, mapping, request);
   std::vector<FilePart> also;
   if (!o.json.empty()) also.push_back({"", json_text, o.json});
   write_launch_files(o.output, format, machine, allocation, mapping, also);
+  std::cout << table;
   progress.done("wrote and re-checked " + o.output + (o.json.empty() ? "" : " and " + o.json));
   progress.done("scored");
   return 0;

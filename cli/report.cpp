@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <future>
 #include <iostream>
+#include <sstream>
 
 #include "rankmap/baseline.hpp"
 #include "rankmap/gain.hpp"
@@ -159,8 +160,8 @@ void print_comparison(std::ostream& out, const Metrics& m, const std::string& la
   out << line;
 }
 
-void report(const Graph& graph, const Machine& machine, const Allocation& allocation, const Mapping& mapping,
-            const ReportRequest& request) {
+std::string report(const Graph& graph, const Machine& machine, const Allocation& allocation, const Mapping& mapping,
+                   const ReportRequest& request) {
   // The two scores are independent passes over the whole graph (seconds
   // each at a million ranks): the baseline's runs on a second thread
   // unless the caller started it already.
@@ -178,7 +179,8 @@ void report(const Graph& graph, const Machine& machine, const Allocation& alloca
   const Metrics base = base_score.get();
   // A launch file's path can be long: the table's column shows its name.
   const std::string column = std::filesystem::path(request.baseline_name).filename().string();
-  print_comparison(std::cout, ours, request.label, base, column);
+  std::ostringstream out;
+  print_comparison(out, ours, request.label, base, column);
   const std::optional<Prediction> prediction =
       predict(graph, machine, allocation, mapping, base_mapping, ours, base, request);
   if (prediction) {
@@ -203,7 +205,7 @@ void report(const Graph& graph, const Machine& machine, const Allocation& alloca
                     "p_mpi %.3f from %s; mean message %.0f ns, %s %.0f ns)\n",
                     100 * prediction->gain, column.c_str(), prediction->p_mpi, prediction->p_mpi_source.c_str(),
                     prediction->mapping.by_messages_ns, column.c_str(), prediction->baseline.by_messages_ns);
-    std::cout << line;
+    out << line;
     if (request.warn_if_slower && prediction->gain < 0) {
       std::snprintf(line, sizeof line,
                     "rankmap: warning: the gain model (%s) predicts this mapping %.2f %% slower than %s, although "
@@ -215,8 +217,8 @@ void report(const Graph& graph, const Machine& machine, const Allocation& alloca
     }
   }
   if (!request.kept.empty())
-    std::cout << "kept " << request.kept << (request.kept_why.empty() ? "" : ": " + request.kept_why) << "\n";
-  if (request.json.empty()) return;
+    out << "kept " << request.kept << (request.kept_why.empty() ? "" : ": " + request.kept_why) << "\n";
+  if (request.json.empty()) return out.str();
   nlohmann::ordered_json doc = report_json(ours, base, request.map_seconds, prediction, request.baseline_name);
   if (!request.kept.empty()) {
     doc["kept"] = request.kept;
@@ -227,6 +229,7 @@ void report(const Graph& graph, const Machine& machine, const Allocation& alloca
     *request.json_text = doc.dump(2) + "\n";
   else
     write_json(request.json, doc);
+  return out.str();
 }
 
 void write_json(const std::string& path, const nlohmann::ordered_json& doc) {

@@ -77,11 +77,13 @@ struct ReportRequest {
 };
 
 // Scores `mapping` and its baseline (block of the same allocation unless the
-// request names another), prints the comparison on stdout and writes the
-// JSON report when asked; with a prediction, the JSON's `predicted_slower`
-// says whether the model expects the mapping to be slower than its baseline.
-void report(const Graph& graph, const Machine& machine, const Allocation& allocation, const Mapping& mapping,
-            const ReportRequest& request);
+// request names another), writes the JSON report when asked and returns the
+// comparison table, which the caller prints once its files have landed (a
+// failed write shows no scores); with a prediction, the JSON's
+// `predicted_slower` says whether the model expects the mapping to be
+// slower than its baseline.
+[[nodiscard]] std::string report(const Graph& graph, const Machine& machine, const Allocation& allocation,
+                                 const Mapping& mapping, const ReportRequest& request);
 
 // Writes through a temporary file; nothing is left on failure.
 void write_json(const std::string& path, const nlohmann::ordered_json& doc);

@@ -35,6 +35,8 @@ expect_error() {
   if [ "$lines" -ne 1 ]; then bad "$name: $lines lines on stderr: $(cat stderr.txt)"; return; fi
   if ! grep -qF -- "$want" stderr.txt; then bad "$name: expected '$want', got: $(cat stderr.txt)"; return; fi
   if ls "$out"* >/dev/null 2>&1; then bad "$name: left $(ls "$out"*)"; return; fi
+  # No scores on stdout either: a failed command shows nothing but its error.
+  if [ -s stdout.txt ]; then bad "$name: printed on stdout: $(head -c 200 stdout.txt)"; return; fi
   ok
 }
 
