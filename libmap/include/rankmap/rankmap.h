@@ -6,7 +6,8 @@
  *  - A function that can fail returns a rankmap_status: RANKMAP_OK (0) on
  *    success, else the kind of failure. When `err` is not NULL it is filled
  *    on failure with the status and a one-line message (a file's name and
- *    line where a file is at fault), and left untouched on success.
+ *    line where a file is at fault, an argument's name where its value
+ *    is), and left untouched on success.
  *  - Objects are opaque handles made by rankmap_*_create / _load / _parse
  *    and released by the matching rankmap_*_free, which accepts NULL. On
  *    failure no handle is made and *out is set to NULL.
