@@ -107,13 +107,13 @@ void add_map(CLI::App& app, Action& action) {
   CLI::App* cmd = app.add_subcommand("map", "Compute a mapping and write the launch file");
   cmd->add_option("graph", o->graph, "Communication graph (.rmp .mtx .graph .grf .csv)");
   o->machine.add_to(*cmd, false);
-  cmd->add_option("--baseline", o->baseline, "Write a launcher's default mapping instead: " + or_list(baseline_names()))
+  cmd->add_option("--baseline", o->baseline, "Write a launcher's default mapping instead")
       ->check(CLI::IsMember(baseline_names()));
   cmd->add_option("--format,-f", o->format, "Launch file format")
       ->capture_default_str()
       ->check(CLI::IsMember(launch_format_names()));
   cmd->add_option("--output,-o", o->output, "Launch file to write");
-  cmd->add_option("--preset", o->preset, "How much the engine tries: " + or_list(preset_names()))
+  cmd->add_option("--preset", o->preset, "How much the engine tries")
       ->capture_default_str()
       ->check(CLI::IsMember(preset_names()));
   cmd->add_option("-C,--config", o->config, "Read the engine's settings from a file written by --dump-config");

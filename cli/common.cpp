@@ -78,13 +78,6 @@ LoadedGraph load_graph(const std::string& path) {
   return {profile.total(), profile.p_mpi, profile.exchanges(), std::move(profile.collective), std::move(calls)};
 }
 
-std::string or_list(const std::vector<std::string>& names) {
-  std::string out;
-  for (std::size_t i = 0; i < names.size(); ++i)
-    out += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
-  return out;
-}
-
 // Sizes joined by 'x': "16x8x8".
 std::vector<int> parse_dims(const std::string& text, const char* option) {
   std::vector<int> dims;

@@ -63,9 +63,6 @@ class Progress {
   Clock::time_point start_ = Clock::now(), stage_ = start_;
 };
 
-// "a, b or c": a list of names for help texts.
-std::string or_list(const std::vector<std::string>& names);
-
 // Sizes joined by 'x' ("16x8x8"); Error(option, ...) otherwise.
 std::vector<int> parse_dims(const std::string& text, const char* option);
 

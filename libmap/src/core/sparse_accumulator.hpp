@@ -1,10 +1,11 @@
 // Sums per key over the few keys touched out of many (the parts or nodes a
 // vertex's edges reach): add() remembers each key the first time, keys()
-// lists them in that order, clear() resets only them, so a pass costs the
-// edges visited and not the number of keys. KaMinPar's rating maps work the
-// same way. Internal to libmap.
+// lists them in that order (or sorted, after sort_keys()), clear() resets
+// only them, so a pass costs the edges visited and not the number of keys.
+// KaMinPar's rating maps work the same way. Internal to libmap.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -22,7 +23,7 @@ class SparseAccumulator {
   // Value{} for a key not added since the last clear().
   const Value& operator[](std::uint32_t key) const { return value_[key]; }
   const std::vector<std::uint32_t>& keys() const { return touched_; }
-  std::vector<std::uint32_t>& mutable_keys() { return touched_; }  // to sort them, say
+  void sort_keys() { std::sort(touched_.begin(), touched_.end()); }
   void clear() {
     for (std::uint32_t k : touched_) value_[k] = Value{}, seen_[k] = 0;
     touched_.clear();

@@ -20,14 +20,14 @@ constexpr std::size_t kMaxCoords = std::size_t{1} << 24;
 class Reader : private detail::TomlReader {
  public:
   Reader(const std::string& source, std::filesystem::path base_dir)
-      : TomlReader(source), source_(source), base_dir_(std::move(base_dir)) {}
+      : TomlReader(source), base_dir_(std::move(base_dir)) {}
 
   using TomlReader::parse;
 
   Machine read(const toml::table& root) {
     reject_unknown(root, {"name", "network", "nodes", "hosts"}, "top level");
     Machine m;
-    if (auto name = root["name"]; name) m.name = string_value(*name.node(), "name");
+    if (auto name = root["name"]; name) m.name = string(*name.node(), "name");
     const toml::table* net = root["network"].as_table();
     if (!net) fail(line_of(root), "missing [network] table");
     m.network = read_network(*net);
@@ -35,7 +35,7 @@ class Reader : private detail::TomlReader {
     const toml::array* groups = root["nodes"].as_array();
     if (!groups || groups->empty()) fail(line_of(root), "missing [[nodes]] groups");
     read_nodes(*groups, m);
-    m.index(source_);
+    m.index(source());
     return m;
   }
 
@@ -43,7 +43,8 @@ class Reader : private detail::TomlReader {
   using TomlReader::fail;
   using TomlReader::line_of;
   using TomlReader::reject_unknown;
-  std::string string_value(const toml::node& n, const std::string& key) const { return string(n, key); }
+  using TomlReader::source;
+  using TomlReader::string;
 
   double nonnegative(const toml::table& t, const std::string& key, bool required) const {
     const toml::node* n = t.get(key);
@@ -71,7 +72,7 @@ class Reader : private detail::TomlReader {
         "[network]");
     Network net;
     std::string kind = "torus";
-    if (const toml::node* k = t.get("kind")) kind = string_value(*k, "kind");
+    if (const toml::node* k = t.get("kind")) kind = string(*k, "kind");
     if (kind != "torus" && kind != "mesh" && kind != "switch" && kind != "fattree")
       fail(line_of(*t.get("kind")), "unknown network kind '" + kind + "'; expected torus, mesh, switch or fattree");
     if (kind == "switch" || kind == "fattree") {
@@ -120,7 +121,7 @@ class Reader : private detail::TomlReader {
     }
     read_times(t, net);
     if (const toml::node* r = t.get("routing"))
-      net.routing = parse_routing(string_value(*r, "routing"), net.num_dims(), source_, line_of(*r));
+      net.routing = parse_routing(string(*r, "routing"), net.num_dims(), source(), line_of(*r));
     else
       net.routing = default_routing(net.num_dims());
     return net;
@@ -213,20 +214,20 @@ class Reader : private detail::TomlReader {
       std::vector<std::string> hosts;
       if (const toml::array* list = hosts_node->as_array()) {
         for (const auto& h : *list) {
-          auto more = expand_hostlist(string_value(h, "hosts"), source_, line_of(h));
+          auto more = expand_hostlist(string(h, "hosts"), source(), line_of(h));
           hosts.insert(hosts.end(), more.begin(), more.end());
         }
       } else {
-        hosts = expand_hostlist(string_value(*hosts_node, "hosts"), source_, line_of(*hosts_node));
+        hosts = expand_hostlist(string(*hosts_node, "hosts"), source(), line_of(*hosts_node));
       }
 
       std::string spec;
       std::size_t spec_line = gline;
       if (const toml::node* h = group->get("hwloc")) {
-        spec = string_value(*h, "hwloc");
+        spec = string(*h, "hwloc");
         spec_line = line_of(*h);
       } else if (const toml::node* x = group->get("hwloc_xml")) {
-        std::filesystem::path p = string_value(*x, "hwloc_xml");
+        std::filesystem::path p = string(*x, "hwloc_xml");
         if (p.is_relative()) p = base_dir_ / p;
         spec = "xml:" + p.string();
         spec_line = line_of(*x);
@@ -234,7 +235,7 @@ class Reader : private detail::TomlReader {
         fail(gline, "[[nodes]] needs 'hwloc' (e.g. \"package:2 core:6 pu:2\") or 'hwloc_xml'");
       }
       auto [it, fresh] = type_of_spec.try_emplace(spec, static_cast<int>(m.node_types.size()));
-      if (fresh) m.node_types.push_back(load_node_type(spec, source_, spec_line));
+      if (fresh) m.node_types.push_back(load_node_type(spec, source(), spec_line));
 
       const toml::array* coords = group->get_as<toml::array>("coords");
       if (group->get("coords") && !coords) fail(gline, "'coords' must be a list of coordinate lists");
@@ -325,7 +326,6 @@ class Reader : private detail::TomlReader {
     return c;
   }
 
-  std::string source_;
   std::filesystem::path base_dir_;
 };
 

@@ -18,7 +18,7 @@ PartGraph make_part_graph(const UndirectedGraph& g, const std::vector<int>& part
         const int r = part[g.adjncy[e]];
         if (r != p) to_part.add(static_cast<std::uint32_t>(r), g.weight[e]);
       }
-    std::sort(to_part.mutable_keys().begin(), to_part.mutable_keys().end());
+    to_part.sort_keys();
     for (std::uint32_t r : to_part.keys()) {
       q.adjncy.push_back(static_cast<int>(r));
       q.weight.push_back(to_part[r]);
