@@ -14,6 +14,7 @@ struct ConvertOptions {
 };
 
 int run_convert(const ConvertOptions& o) {
+  note_input(o.input);
   Graph g;
   if (std::filesystem::path(o.input).extension() == ".rmp") {
     Profile p = read_profile(o.input);

@@ -50,6 +50,7 @@ int run_eval(const EvalOptions& o) {
       progress.done("read " + o.against);
     }
   }
+  check_outputs({o.json});
   ReportRequest request{"mapping", o.json, 0.0, p_mpi, p_mpi_source, "", ""};
   request.baseline = against ? &*against : nullptr;
   request.baseline_name = o.against;

@@ -107,6 +107,7 @@ int run_machine_new(const NewMachineOptions& o) {
     t << "hwloc = " << toml_string(o.hwloc) << "\n";
   } else if (!o.hwloc_xml.empty()) {
     const std::filesystem::path xml = std::filesystem::absolute(o.hwloc_xml);
+    note_input(xml);
     load_node_type("xml:" + xml.string(), o.hwloc_xml, 0);
     t << "hwloc_xml = " << toml_string(std::filesystem::relative(xml, out.parent_path()).string())
       << "   # relative to this file\n";
@@ -117,6 +118,7 @@ int run_machine_new(const NewMachineOptions& o) {
   }
   const std::string text = t.str();
   parts.insert(parts.begin(), {"", text});
+  check_outputs({out, xml_name.empty() ? std::filesystem::path() : out.parent_path() / xml_name});
   // The file must read back; the XML companion under its temporary name.
   write_files_atomically(out, parts, [&](const std::filesystem::path& temp) {
     std::string probe = text;

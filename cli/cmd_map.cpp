@@ -27,6 +27,7 @@ struct MapOptions {
 };
 
 Context context_of(const MapOptions& o) {
+  note_input(o.config);
   Context c = o.config.empty() ? create_context(o.preset) : load_context(o.config);
   if (o.seed) c.seed = *o.seed;
   if (o.oversubscribe) c.oversubscribe = true;
@@ -49,6 +50,10 @@ int run_map(const MapOptions& o) {
   const std::optional<double> p_mpi = o.p_mpi ? o.p_mpi : profile_p_mpi;
   const std::string p_mpi_source = o.p_mpi ? "--p-mpi" : o.graph;
   progress.done("read " + o.graph);
+  // Before any work: the outputs must be new files, none of them an input.
+  std::vector<std::filesystem::path> outputs{o.json};
+  for (const std::string& suffix : launch_file_suffixes(format)) outputs.emplace_back(o.output + suffix);
+  check_outputs(outputs);
   // Block's score does not depend on the mapping: it runs while the engine
   // does (a failure to make it, as when the ranks do not fit, surfaces from
   // the engine first).

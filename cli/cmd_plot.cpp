@@ -315,6 +315,7 @@ int run_plot(const PlotOptions& o) {
   const auto [machine, allocation] = load(o.machine);
   std::optional<Mapping> mapping;
   if (!o.mapping.empty()) mapping = read_checked(o.mapping, o.format, machine, allocation, g.graph.ranks);
+  check_outputs({o.output, o.json});
   std::unique_ptr<Canvas> canvas;
   nlohmann::ordered_json doc;
   if (o.what == "matrix") {

@@ -85,6 +85,8 @@ struct LinkedMpi {
   std::string mpi, library;
 };
 LinkedMpi linked_mpi(const std::filesystem::path& file) {
+  std::error_code regular;
+  if (!std::filesystem::is_regular_file(file, regular)) return {};  // a FIFO would block the read
   std::ifstream in(file, std::ios::binary);
   Elf64_Ehdr eh{};
   if (!in.read(reinterpret_cast<char*>(&eh), sizeof eh) || std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
@@ -151,13 +153,19 @@ extern "C" void pass_on(int sig) {
 }
 
 // While `child` runs, SIGINT and SIGTERM are passed on to it; 0 restores
-// the defaults.
+// the handlers from before (main()'s, which removes temporary files).
 void forward_signals_to(pid_t child) {
+  static struct sigaction before[2];
+  const int signals[2] = {SIGINT, SIGTERM};
   job.store(child);
   struct sigaction sa {};
-  sa.sa_handler = child ? pass_on : SIG_DFL;
+  sa.sa_handler = pass_on;
   sigemptyset(&sa.sa_mask);
-  for (int sig : {SIGINT, SIGTERM}) ::sigaction(sig, &sa, nullptr);
+  for (int i = 0; i < 2; ++i)
+    if (child)
+      ::sigaction(signals[i], &sa, &before[i]);
+    else
+      ::sigaction(signals[i], &before[i], nullptr);
 }
 
 int run_profile(const ProfileOptions& o) {
@@ -186,6 +194,12 @@ int run_profile(const ProfileOptions& o) {
   if (std::filesystem::is_directory(out, ec))
     throw Error(o.output, 0, "is a directory; expected the profile's file name, e.g. " + (out / "app.rmp").string());
   require_replaceable(o.output);
+  // The program and any file the job's command names are inputs.
+  for (const std::string& word : o.command) {
+    std::error_code regular;
+    if (const std::string path = resolve(word); std::filesystem::is_regular_file(path, regular)) note_input(path);
+  }
+  check_outputs({out});
   // The shim writes beside the output under a name of this run, so that an
   // old profile is never mistaken for this job's.
   const std::filesystem::path fresh = out.string() + ".run-" + std::to_string(::getpid()) + ".rmp";

@@ -11,6 +11,19 @@
 
 namespace rankmap::cli {
 
+namespace {
+std::vector<std::filesystem::path>& inputs() {
+  static std::vector<std::filesystem::path> files;
+  return files;
+}
+}  // namespace
+
+void note_input(const std::filesystem::path& path) {
+  if (!path.empty()) inputs().push_back(path);
+}
+
+void check_outputs(const std::vector<std::filesystem::path>& outputs) { require_distinct_files(inputs(), outputs); }
+
 void write_graph_file(const Graph& g, const std::string& path, const std::string& comment) {
   const std::string ext = std::filesystem::path(path).extension().string();
   std::string text;
@@ -22,6 +35,7 @@ void write_graph_file(const Graph& g, const std::string& path, const std::string
     text = format_scotch(g);
   else
     throw Error(path, 0, "expected an output ending in .mtx, .csv or .grf");
+  check_outputs({path});
   // Read back before it lands: a file rankmap's own reader refuses is
   // never written (a graph whose every rank is silent, say).
   write_files_atomically(path, {{"", std::move(text)}}, [&](const std::filesystem::path& temp) {
@@ -53,7 +67,9 @@ void MachineOptions::add_to(CLI::App& cmd, bool required) {
 
 LoadedMachine load(const MachineOptions& o) {
   LoadedMachine l{load_machine(o.machine), {}};
+  for (const auto& file : l.machine.files) note_input(file);
   AllocationOptions a;
+  if (o.nodes.starts_with('@')) note_input(o.nodes.substr(1));
   if (!o.nodes.empty()) a.hosts = read_nodes_argument(o.nodes, &a.origins);
   a.ppn = o.ppn;
   a.hwthreads = o.hwthreads;
@@ -71,6 +87,7 @@ void Progress::done(const std::string& what) {
 double Progress::seconds_since_start() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
 
 LoadedGraph load_graph(const std::string& path) {
+  note_input(path);
   if (std::filesystem::path(path).extension() != ".rmp") return {read_graph(path), std::nullopt, {}, {}, {}};
   Profile profile = read_profile(path);
   std::vector<CollectiveCalls> calls;
@@ -97,6 +114,8 @@ std::vector<int> parse_dims(const std::string& text, const char* option) {
 
 Mapping read_checked(const std::string& path, const std::string& format, const Machine& machine,
                      const Allocation& allocation, std::uint32_t ranks) {
+  note_input(path);
+  note_input(path + ".env");  // a companion, read by the formats that bind by local rank
   const LaunchFormat f = format.empty() ? detect_launch_format(path) : parse_launch_format(format);
   Mapping mapping = read_launch_file(path, f, machine, allocation);
   verify_mapping(mapping, allocation, ranks, path);

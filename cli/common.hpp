@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 #include <chrono>
+#include <filesystem>
 #include <string>
 
 #include "rankmap/allocation.hpp"
@@ -14,6 +15,14 @@
 #include "rankmap/profile.hpp"
 
 namespace rankmap::cli {
+
+// The files this command reads, as the loaders below note them, and the
+// check of its outputs against them: no command writes over one of its own
+// inputs, or writes two outputs to one file.
+void note_input(const std::filesystem::path& path);
+// Throws (compared by device and inode) when an output is a noted input
+// or two outputs are one file. Empty names are skipped.
+void check_outputs(const std::vector<std::filesystem::path>& outputs);
 
 struct MachineOptions {
   std::string machine;

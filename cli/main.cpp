@@ -1,5 +1,7 @@
 // rankmap: topology-aware MPI rank mapping. A thin shell over libmap: it
 // parses the command line, calls the library and reports its errors.
+#include <signal.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <exception>
@@ -7,9 +9,32 @@
 
 #include "commands.hpp"
 #include "rankmap/error.hpp"
+#include "rankmap/io.hpp"
 #include "rankmap/rankmap.h"
 
 namespace {
+
+// SIGINT, SIGTERM (a Slurm time limit) and SIGHUP remove the temporary
+// files of a write under way, then end the process as the signal would
+// have (the handler resets itself; the signal, blocked while it runs, is
+// delivered again on return). The library installs no handler of its own.
+extern "C" void remove_temporaries_and_stop(int sig) {
+  rankmap::remove_temporary_files();
+  ::raise(sig);
+}
+
+void remove_temporaries_on_signals() {
+  struct sigaction sa {};
+  sa.sa_handler = remove_temporaries_and_stop;
+  sa.sa_flags = SA_RESETHAND;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    struct sigaction before {};
+    // A signal the caller ignores (nohup's SIGHUP) stays ignored.
+    if (::sigaction(sig, nullptr, &before) == 0 && before.sa_handler == SIG_IGN) continue;
+    ::sigaction(sig, &sa, nullptr);
+  }
+}
 
 // The flag that sets each of the library's parameters: its name with
 // dashes, but for the few the CLI spells its own way.
@@ -68,6 +93,7 @@ int run(int argc, char** argv) {
     std::fprintf(stderr, "rankmap: %s%s\n", what.c_str(), hint.c_str());
     return 1;
   }
+  remove_temporaries_on_signals();
   try {
     return action ? action() : 2;
   } catch (const rankmap::Error& e) {

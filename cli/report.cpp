@@ -1,5 +1,7 @@
 #include "report.hpp"
 
+#include "common.hpp"
+
 #include <cstdio>
 #include <filesystem>
 #include <future>
@@ -233,6 +235,7 @@ std::string report(const Graph& graph, const Machine& machine, const Allocation&
 }
 
 void write_json(const std::string& path, const nlohmann::ordered_json& doc) {
+  check_outputs({path});
   write_files_atomically(path, {{"", doc.dump(2) + "\n"}});
 }
 

@@ -5,7 +5,8 @@
 # UBSan (scripts/sanitize.sh). Exits non-zero on failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export RANKMAP_WERROR=ON  # a warning fails the build here, and so in CI
+export RANKMAP_WERROR=ON    # a warning fails the build here, and so in CI
+export RANKMAP_HARDENED=ON  # container bounds checked (_GLIBCXX_ASSERTIONS), as Fedora and RHEL build
 scripts/setup.sh
 scripts/build.sh
 cd build

@@ -26,6 +26,10 @@ static uint64_t calls_so_far; /* this rank's collective calls */
 static int incomplete;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int world_slot = -1, next_slot;
+/* Slots of freed communicators, reused smallest first: a code that dups and
+ * frees a communicator every iteration numbers it alike on every rank, and
+ * its calls join one group instead of filling the table. */
+static int free_slots[RM_MAX_GROUPS], free_count;
 
 /* Open addressing on (group, round, peer); grows at half full. */
 static rm_call_step* steps;
@@ -38,8 +42,22 @@ static __thread int current = -1;
 static int comm_slot(MPI_Comm comm, int* cached_slot) {
   int* slot = comm == MPI_COMM_WORLD ? &world_slot : cached_slot;
   if (!slot) return -1;
-  if (*slot < 0) *slot = next_slot++;
+  if (*slot >= 0) return *slot;
+  if (free_count == 0) return *slot = next_slot++;
+  int smallest = 0;
+  for (int i = 1; i < free_count; ++i)
+    if (free_slots[i] < free_slots[smallest]) smallest = i;
+  *slot = free_slots[smallest];
+  free_slots[smallest] = free_slots[--free_count];
   return *slot;
+}
+
+void rm_call_slot_free(int slot) {
+  if (slot < 0) return;
+  pthread_mutex_lock(&lock);
+  /* Past the table's size a slot is simply not reused. */
+  if (free_count < RM_MAX_GROUPS) free_slots[free_count++] = slot;
+  pthread_mutex_unlock(&lock);
 }
 
 void rm_call_begin(MPI_Comm comm, const char* algorithm) {

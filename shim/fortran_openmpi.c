@@ -133,6 +133,10 @@ FWRAP(scan, (void* s, void* d, F* n, F* t, F* op, F* c, F* e), (s, d, n, t, op, 
 FWRAP(exscan, (void* s, void* d, F* n, F* t, F* op, F* c, F* e), (s, d, n, t, op, c, e),
       rm_model_scan(comm_of(c), rm_bytes(type_of(t), *n), 1), NONE)
 FWRAP(barrier, (F * c, F* e), (c, e), rm_model_barrier(comm_of(c)), NONE)
+/* Communicator management: timed, no traffic (communicators.c). */
+FWRAP(comm_dup, (F * c, F* n, F* e), (c, n, e), NONE, NONE)
+FWRAP(comm_split, (F * c, F* color, F* key, F* n, F* e), (c, color, key, n, e), NONE, NONE)
+FWRAP(comm_free, (F * c, F* e), (c, e), NONE, NONE)
 
 /* The v- and w-forms. */
 #define P_GATHERV(...) (void* s, F* sn, F* st, void* d, F* dn, F* dd, F* dt, F* root, F* c, __VA_ARGS__)

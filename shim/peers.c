@@ -20,6 +20,7 @@ static pthread_mutex_t build_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static int free_comm_cache(MPI_Comm c, int key, void* value, void* extra) {
   (void)c, (void)key, (void)extra;
+  rm_call_slot_free(((cached*)value)->slot);
   free(value);
   return MPI_SUCCESS;
 }

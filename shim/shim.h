@@ -222,6 +222,8 @@ void rm_call_begin(MPI_Comm comm, const char* algorithm);
 void rm_call_step_to(int round, int world_dst, uint64_t bytes);
 rm_call_table rm_calls_take(void); /* at the end of the profile */
 void rm_calls_free(void);
+/* A freed communicator's slot (-1: it had none), for the next one to take. */
+void rm_call_slot_free(int slot);
 
 /* Neighbourhood: out-neighbours of a topology communicator. */
 int rm_out_neighbours(MPI_Comm comm, int** out, int* count); /* caller frees *out */

@@ -82,7 +82,9 @@ TEST(Profile, ErrorsNameTheFileAndLine) {
 TEST(Profile, ReadsCallRecords) {
   std::string text = kProfile;
   text.replace(0, 17, "rankmap-profile 2");
-  text.insert(text.find("rank 1 host"), "call allreduce_rdb 0 2 0\nstep 1 1 16 2\nstep 2 2 16 2\n");
+  // Rank 0's steps add up to its coll lines (30 bytes in 1 message to
+  // rank 1, 8 in 1 to rank 2), as the shim writes them.
+  text.insert(text.find("rank 1 host"), "call allreduce_rdb 0 2 0\nstep 1 1 30 1\nstep 2 2 8 1\n");
   text.insert(text.find("rank 2 host"), "call barrier_dissemination 1 3 5\n");
   const Profile p = parse_profile(text, "app.rmp");
   EXPECT_TRUE(p.calls_complete);
@@ -93,7 +95,7 @@ TEST(Profile, ReadsCallRecords) {
   ASSERT_EQ(p.calls[0].sends.size(), 2u);
   EXPECT_EQ(p.calls[0].sends[1].round, 2u);
   EXPECT_EQ(p.calls[0].sends[1].peer, 2u);
-  EXPECT_EQ(p.calls[0].sends[1].bytes, 16u);
+  EXPECT_EQ(p.calls[0].sends[1].bytes, 8u);
   EXPECT_EQ(p.calls[1].rank, 1u);
   EXPECT_EQ(p.calls[1].slot, 1u);
   EXPECT_EQ(p.calls[1].first, 5u);
@@ -114,10 +116,30 @@ TEST(Profile, ReadsCallRecords) {
   name.replace(name.find("allreduce_rdb"), 13, "Allreduce-RDB");
   EXPECT_NE(error_of(name).find("app.rmp:12: expected an algorithm name"), std::string::npos);
   std::string peer = text;
-  peer.replace(peer.find("step 2 2 16 2"), 13, "step 2 9 16 2");
+  peer.replace(peer.find("step 2 2 8 1"), 12, "step 2 9 8 1");
   EXPECT_NE(error_of(peer).find("peer rank 9 is outside 0..2"), std::string::npos);
   std::string old = text;
   old.replace(0, 17, "rankmap-profile 1");
   EXPECT_NE(error_of(old).find("app.rmp:12: expected 'p2p', 'coll', 'rma', 'rank' or 'end', got 'call'"),
             std::string::npos);
+  // Steps that do not add up to the coll lines: the graph's collective
+  // bytes and the rounds the model replays would disagree.
+  std::string more = text;
+  more.replace(more.find("step 2 2 8 1"), 12, "step 2 2 9 1");
+  EXPECT_NE(error_of(more).find("app.rmp:8: rank 0's step lines send rank 2 9 bytes in 1 messages, its coll lines 8 "
+                                "bytes in 1 messages"),
+            std::string::npos)
+      << error_of(more);
+  std::string unlisted = text;
+  unlisted.insert(unlisted.find("call barrier_dissemination 1 3 5\n") + 33, "step 0 0 4 1\n");
+  EXPECT_NE(error_of(unlisted).find("rank 1's step lines send rank 0 4 bytes in 1 messages, its coll lines nothing"),
+            std::string::npos)
+      << error_of(unlisted);
+  // Counts in range: calls_complete is 0 or 1, a call count at most 2^48.
+  std::string two = text;
+  two.insert(two.find("call allreduce"), "calls_complete 2\n");
+  EXPECT_NE(error_of(two).find("expected 'calls_complete 0' or 'calls_complete 1', got 2"), std::string::npos);
+  std::string many = text;
+  many.replace(many.find("call allreduce_rdb 0 2 0"), 24, "call allreduce_rdb 0 18446744073709551615 0");
+  EXPECT_NE(error_of(many).find("expected a call count from 1 to 2^48"), std::string::npos);
 }

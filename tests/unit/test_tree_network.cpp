@@ -188,14 +188,32 @@ TEST(TreeNetwork, MachineFileErrors) {
   test::expect_error(
       [&] { parse_machine(head + "kind = \"switch\"\n" + times + "[hosts]\nvms_per_host = 3\n" + nodes, "t.toml"); },
       10, "not a multiple of vms_per_host");
-  // 10,000 leaves of one node with 10^6 uplinks each: 2 * 10^10 links.
+  // 10,000 leaves of one node with 10^6 uplinks each would be 2 * 10^10
+  // links: a leaf's uplinks are at most the tree's nodes (each destination
+  // takes one).
   test::expect_error(
       [&] {
         parse_machine(head + "kind = \"fattree\"\nlevels = [{fanout = 1, uplinks = 1000000}, {fanout = 10000}]\n" +
                           times + "[[nodes]]\nhosts = \"n[0-9999]\"\nhwloc = \"core:1\"\n",
                       "t.toml");
       },
-      9, "more than 2147483648 links");
+      4, "'uplinks' must be a whole number from 1 to 10000");
+  // Within that, 2^26 directed links in all, checked before any host is
+  // read. 8,192 leaves of 2,048 nodes: 2 * 2^24 node links, and with 2,048
+  // uplinks a leaf 2 * 2^24 more (2^26: taken, so the host count is what
+  // fails); with 4,096, 2^25 + 2^26 = 100,663,296. A 256^3 torus has 6
+  // directed links a node: 6 * 2^24, the same; 4096^2, 4 a node: 2^26.
+  auto fat = [&](int uplinks) {
+    return head + "kind = \"fattree\"\nlevels = [{fanout = 2048, uplinks = " + std::to_string(uplinks) +
+           "}, {fanout = 8192}]\n" + times + nodes;
+  };
+  test::expect_error([&] { parse_machine(fat(2048), "t.toml"); }, 9, "the levels hold 16777216 nodes");
+  test::expect_error([&] { parse_machine(fat(4096), "t.toml"); }, 2,
+                     "the network has 100663296 directed links; rankmap maps onto at most 67108864");
+  test::expect_error([&] { parse_machine(head + "dims = [256, 256, 256]\n" + times + nodes, "t.toml"); }, 2,
+                     "the network has 100663296 directed links");
+  test::expect_error([&] { parse_machine(head + "dims = [4096, 4096]\n" + times + nodes, "t.toml"); }, 8,
+                     "network has 16777216 coordinates");
 }
 
 // Known optimum on cpmd-ib-16: 16 groups of 8 ranks, each talking only

@@ -22,13 +22,29 @@ struct FilePart {
 // symlink, a device, a directory): an output may only replace a file.
 void require_replaceable(const std::filesystem::path& path);
 
+// Throws Error when an output is one of the inputs or two outputs are one
+// file. Files are compared by device and inode, not by name (`./x` and
+// `x`, a hard link, a symlink to an input); an output not there yet by its
+// directory's device and inode and its name. Inputs that do not exist are
+// skipped.
+void require_distinct_files(const std::vector<std::filesystem::path>& inputs,
+                            const std::vector<std::filesystem::path>& outputs);
+
+// Removes the temporary files of the writes under way in this process
+// (write_files_atomically's `.NAME.tmp.XXXXXX`). Async-signal-safe: for the
+// caller's SIGINT/SIGTERM handler, as the library installs none. SIGKILL
+// can still leave one behind.
+void remove_temporary_files() noexcept;
+
 // Writes each part to a temporary file beside `base` (a mkstemp name +
 // suffix, so companions keep their names relative to each other; created
 // with O_EXCL, never through a symlink; fsync'ed), calls `check` with the
 // temporary base (it throws to refuse), then renames every part into
 // place. An existing output that is a symlink or not a regular file is
-// refused. Nothing is left behind on failure: all parts land, or none; a
-// part with its own `path` joins the same transaction.
+// refused, and so are two parts that are one file. A replaced file keeps
+// its mode (and owner and group where the process may set them); a new one
+// gets 0666 under the umask. Nothing is left behind on failure: all parts
+// land, or none; a part with its own `path` joins the same transaction.
 void write_files_atomically(const std::filesystem::path& base, const std::vector<FilePart>& parts,
                             const std::function<void(const std::filesystem::path& temp_base)>& check = {});
 

@@ -43,6 +43,10 @@ std::vector<std::string> launch_format_names();
 LaunchFormat parse_launch_format(std::string_view name);
 std::string_view launch_format_name(LaunchFormat f);
 
+// The files a format writes beside FILE: "" (FILE itself) and ".env" for
+// formats that bind by local rank.
+std::vector<std::string> launch_file_suffixes(LaunchFormat format);
+
 // Renders a mapping as FILE itself (suffix "") and any companion (".env");
 // throws Error when the format cannot express it.
 std::vector<FilePart> render_launch_files(LaunchFormat format, const Machine& machine, const Allocation& allocation,

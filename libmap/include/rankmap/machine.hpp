@@ -23,6 +23,16 @@ namespace rankmap {
 
 inline constexpr int kMaxDims = 6;  // Tofu (Fugaku) has 6
 
+// What a machine file may hold, checked when it is read, so that a file
+// that reads also maps (docs/formats.md). Directed links in all: each
+// costs the engine and the scores about 70 bytes (36M links took 2.5 GB),
+// so 2^26 stay within 5 GB.
+inline constexpr std::size_t kMaxLinks = std::size_t{1} << 26;
+// Latencies from 0 to a second, in ns; link rates from 1 Mbit/s to
+// 1 Pbit/s, in Gbit/s (0: not given).
+inline constexpr double kMaxLatencyNs = 1e9;
+inline constexpr double kMinGbps = 1e-3, kMaxGbps = 1e6;
+
 // One move of the routing order: all hops of dimension `dim` in direction
 // `sign` (+1 or -1) are taken together.
 struct RouteStep {
@@ -159,6 +169,9 @@ struct Machine {
   Network network;
   std::vector<NodeType> node_types;
   std::vector<Node> nodes;  // in description order
+  // The files it was read from: the machine file and its hwloc_xml files
+  // (a command must not write over them).
+  std::vector<std::filesystem::path> files;
 
   // Index in `nodes`, or -1.
   int find_host(std::string_view host) const;

@@ -1,34 +1,55 @@
 #include "rankmap/io.hpp"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <optional>
 
+#include "core/regular_file.hpp"
 #include "rankmap/error.hpp"
 
 namespace rankmap {
 
-std::string read_text_file(const std::filesystem::path& path) {
-  // Only regular files: /dev/zero would be read until memory runs out, and
-  // a FIFO would block forever.
+namespace detail {
+
+int open_regular_file(const std::filesystem::path& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) throw Error(path.string(), 0, std::string("cannot open: ") + std::strerror(errno), ErrorKind::io);
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0)
-    throw Error(path.string(), 0, std::string("cannot open: ") + std::strerror(errno), ErrorKind::io);
-  if (!S_ISREG(st.st_mode)) throw Error(path.string(), 0, "not a regular file", ErrorKind::io);
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) throw Error(path.string(), 0, std::string("cannot open: ") + std::strerror(errno), ErrorKind::io);
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    throw Error(path.string(), 0, "not a regular file", ErrorKind::io);
+  }
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  return fd;
+}
+
+}  // namespace detail
+
+std::string read_text_file(const std::filesystem::path& path) {
+  const int fd = detail::open_regular_file(path);
   std::string text;
   char buffer[1 << 16];
-  std::size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0) text.append(buffer, n);
-  const bool failed = std::ferror(f);
-  std::fclose(f);
-  if (failed) throw Error(path.string(), 0, "read error", ErrorKind::io);
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int err = errno;
+      ::close(fd);
+      throw Error(path.string(), 0, std::string("read error: ") + std::strerror(err), ErrorKind::io);
+    }
+    if (n == 0) break;
+    text.append(buffer, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
   return text;
 }
 
@@ -43,6 +64,127 @@ void require_replaceable(const std::filesystem::path& path) {
 }
 
 namespace {
+
+// What a path names: an existing file by device and inode (following
+// symlinks), a file not there yet by its directory's and its name.
+struct FileIdentity {
+  dev_t dev = 0;
+  ino_t ino = 0;
+  std::string name;  // empty for an existing file
+  bool operator==(const FileIdentity&) const = default;
+};
+
+std::optional<FileIdentity> identity_of(const std::filesystem::path& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) return FileIdentity{st.st_dev, st.st_ino, ""};
+  const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : ".";
+  if (::stat(dir.c_str(), &st) == 0) return FileIdentity{st.st_dev, st.st_ino, path.filename().string()};
+  return std::nullopt;  // the writer will say why it cannot write there
+}
+
+}  // namespace
+
+void require_distinct_files(const std::vector<std::filesystem::path>& inputs,
+                            const std::vector<std::filesystem::path>& outputs) {
+  std::vector<std::pair<FileIdentity, const std::filesystem::path*>> read;
+  for (const auto& in : inputs) {
+    struct stat st {};
+    if (!in.empty() && ::stat(in.c_str(), &st) == 0) read.push_back({{st.st_dev, st.st_ino, ""}, &in});
+  }
+  std::vector<std::pair<FileIdentity, const std::filesystem::path*>> written;
+  for (const auto& out : outputs) {
+    if (out.empty()) continue;
+    const std::optional<FileIdentity> id = identity_of(out);
+    if (!id) continue;
+    for (const auto& [other, name] : read)
+      if (other == *id)
+        throw Error(out.string(), 0, "is an input of this command (" + name->string() + "); refusing to write over it",
+                    ErrorKind::argument);
+    for (const auto& [other, name] : written)
+      if (other == *id)
+        throw Error(out.string(), 0, "is also the output " + name->string() + "; two outputs cannot be one file",
+                    ErrorKind::argument);
+    written.push_back({*id, &out});
+  }
+}
+
+namespace {
+
+// The temporaries of the writes under way, for remove_temporary_files():
+// fixed buffers, so that a signal handler reads no memory being freed. A
+// slot goes free -> claimed (being filled) -> live -> free; the handler
+// unlinks live ones. Paths too long for a slot, or writes beyond the slots
+// (dozens at once), are not registered, and only SIGKILL's rule holds.
+constexpr std::size_t kTempSlots = 64, kTempPathMax = 4096;
+enum : int { kSlotFree = 0, kSlotClaimed = 1, kSlotLive = 2 };
+struct TempSlot {
+  std::atomic<int> state{kSlotFree};
+  char path[kTempPathMax];
+};
+TempSlot temp_slots[kTempSlots];
+static_assert(std::atomic<int>::is_always_lock_free, "the handler may only touch lock-free atomics");
+
+// The slot now holding `path`, or -1.
+int register_temporary(const std::string& path) {
+  if (path.size() >= kTempPathMax) return -1;
+  for (std::size_t i = 0; i < kTempSlots; ++i) {
+    int expected = kSlotFree;
+    if (!temp_slots[i].state.compare_exchange_strong(expected, kSlotClaimed)) continue;
+    std::memcpy(temp_slots[i].path, path.c_str(), path.size() + 1);
+    temp_slots[i].state.store(kSlotLive);
+    return static_cast<int>(i);
+  }
+  return -1;
+}
+
+void unregister_temporary(int slot) {
+  if (slot >= 0) temp_slots[slot].state.store(kSlotFree);
+}
+
+}  // namespace
+
+void remove_temporary_files() noexcept {
+  for (TempSlot& slot : temp_slots)
+    if (slot.state.load() == kSlotLive) ::unlink(slot.path);
+}
+
+namespace {
+
+// The temporaries of one write, registered for remove_temporary_files()
+// while they exist.
+class Temporaries {
+ public:
+  Temporaries() = default;
+  Temporaries(const Temporaries&) = delete;
+  Temporaries& operator=(const Temporaries&) = delete;
+  ~Temporaries() {
+    for (int slot : slots_) unregister_temporary(slot);
+  }
+  void add(const std::string& path) {
+    paths_.push_back(path);
+    slots_.push_back(register_temporary(path));
+  }
+  // Renamed into place or removed: no longer the handler's to unlink.
+  void forget(const std::string& path) {
+    for (std::size_t i = 0; i < paths_.size(); ++i)
+      if (paths_[i] == path) {
+        unregister_temporary(slots_[i]);
+        slots_[i] = -1;
+      }
+  }
+  void remove_all() {
+    for (std::size_t i = 0; i < paths_.size(); ++i) {
+      if (slots_[i] < 0) continue;
+      ::unlink(paths_[i].c_str());
+      unregister_temporary(slots_[i]);
+      slots_[i] = -1;
+    }
+  }
+
+ private:
+  std::vector<std::string> paths_;
+  std::vector<int> slots_;
+};
 
 // The mode a new file gets: 0666 under the process's umask (read from
 // /proc: umask() would change it, even for a moment, for every thread).
@@ -71,13 +213,34 @@ void write_all(int fd, const std::string& text, const std::string& name) {
 }
 
 // A temporary file beside `target`, created by mkstemp (O_EXCL, a name
-// nobody can guess or plant).
-std::pair<std::string, int> temporary_beside(const std::filesystem::path& target) {
+// nobody can guess or plant), registered with `temps` before anything is
+// written to it. Signals are blocked between its creation and its
+// registration, so that a handler never misses it.
+std::pair<std::string, int> temporary_beside(const std::filesystem::path& target, Temporaries& temps) {
   const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : ".";
   std::string pattern = (dir / ("." + target.filename().string() + ".tmp.XXXXXX")).string();
+  sigset_t all, before;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, &before);
   const int fd = ::mkstemp(pattern.data());
-  if (fd < 0) throw Error(target.string(), 0, std::string("cannot write: ") + std::strerror(errno), ErrorKind::io);
+  const int saved = errno;
+  if (fd >= 0) temps.add(pattern);
+  pthread_sigmask(SIG_SETMASK, &before, nullptr);
+  if (fd < 0) throw Error(target.string(), 0, std::string("cannot write: ") + std::strerror(saved), ErrorKind::io);
   return {pattern, fd};
+}
+
+// A replaced file's mode, owner and group for its successor; a new file
+// the mode the process's umask gives. Owner and group are kept where the
+// process may set them (root, or a group the user is in), else left.
+void give_attributes(int fd, const std::string& replaced, mode_t new_mode) {
+  struct stat st {};
+  if (::stat(replaced.c_str(), &st) != 0) {
+    ::fchmod(fd, new_mode);
+    return;
+  }
+  if (::fchown(fd, st.st_uid, st.st_gid) != 0) (void)!::fchown(fd, static_cast<uid_t>(-1), st.st_gid);
+  ::fchmod(fd, st.st_mode & 07777);
 }
 
 }  // namespace
@@ -87,14 +250,20 @@ void write_files_atomically(const std::filesystem::path& base, const std::vector
   auto final_name = [&](const FilePart& part) {
     return part.path.empty() ? base.string() + part.suffix : part.path.string();
   };
-  for (const FilePart& part : parts) require_replaceable(final_name(part));
+  std::vector<std::filesystem::path> names;
+  for (const FilePart& part : parts) {
+    require_replaceable(final_name(part));
+    names.emplace_back(final_name(part));
+  }
+  require_distinct_files({}, names);
   // Beside each target, so that rename() stays on one file system: the
   // base's parts under one mkstemp name + their suffixes (companions keep
   // their names relative to each other, created O_EXCL | O_NOFOLLOW), a
   // part with a path of its own under a mkstemp name beside it.
-  auto [temp_base, base_fd] = temporary_beside(base);
+  Temporaries temps;
+  auto [temp_base, base_fd] = temporary_beside(base, temps);
   const mode_t mode = new_file_mode();
-  std::vector<std::string> temps{temp_base}, landed, temp_of(parts.size());
+  std::vector<std::string> landed, temp_of(parts.size());
   bool base_open = true, base_used = false;
   try {
     for (std::size_t i = 0; i < parts.size(); ++i) {
@@ -102,8 +271,7 @@ void write_files_atomically(const std::filesystem::path& base, const std::vector
       const std::string name = final_name(part);
       int fd = -1;
       if (!part.path.empty()) {
-        auto [temp, own_fd] = temporary_beside(part.path);
-        temps.push_back(temp);
+        auto [temp, own_fd] = temporary_beside(part.path, temps);
         temp_of[i] = temp;
         fd = own_fd;
       } else if (part.suffix.empty()) {
@@ -112,12 +280,17 @@ void write_files_atomically(const std::filesystem::path& base, const std::vector
         fd = base_fd;
       } else {
         temp_of[i] = temp_base + part.suffix;
+        sigset_t all, before;
+        sigfillset(&all);
+        pthread_sigmask(SIG_BLOCK, &all, &before);
         fd = ::open(temp_of[i].c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-        if (fd < 0) throw Error(name, 0, std::string("cannot write: ") + std::strerror(errno), ErrorKind::io);
-        temps.push_back(temp_of[i]);
+        const int saved = errno;
+        if (fd >= 0) temps.add(temp_of[i]);
+        pthread_sigmask(SIG_SETMASK, &before, nullptr);
+        if (fd < 0) throw Error(name, 0, std::string("cannot write: ") + std::strerror(saved), ErrorKind::io);
       }
       try {
-        ::fchmod(fd, mode);
+        give_attributes(fd, name, mode);
         write_all(fd, part.text, name);
       } catch (...) {
         if (fd != base_fd) ::close(fd);
@@ -129,7 +302,7 @@ void write_files_atomically(const std::filesystem::path& base, const std::vector
     base_open = false;
     if (!base_used) {  // only a name holder
       ::unlink(temp_base.c_str());
-      temps.erase(temps.begin());
+      temps.forget(temp_base);
     }
     if (check) check(temp_base);
     // All land or none: a failed rename takes back the ones before it.
@@ -137,11 +310,12 @@ void write_files_atomically(const std::filesystem::path& base, const std::vector
       const std::string name = final_name(parts[i]);
       if (::rename(temp_of[i].c_str(), name.c_str()) != 0)
         throw Error(name, 0, std::string("cannot rename into place: ") + std::strerror(errno), ErrorKind::io);
+      temps.forget(temp_of[i]);
       landed.push_back(name);
     }
   } catch (...) {
     if (base_open) ::close(base_fd);
-    for (const auto& t : temps) ::unlink(t.c_str());
+    temps.remove_all();
     if (landed.size() < parts.size())
       for (const auto& l : landed) ::unlink(l.c_str());
     throw;

@@ -8,17 +8,18 @@
 #include <cerrno>
 #include <cstring>
 
+#include "core/regular_file.hpp"
 #include "rankmap/error.hpp"
 
 namespace rankmap::detail {
 
 MappedFile::MappedFile(const std::filesystem::path& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw Error(path.string(), 0, std::string("cannot open: ") + std::strerror(errno), ErrorKind::io);
+  const int fd = open_regular_file(path);
   struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+  if (::fstat(fd, &st) != 0) {
+    const int err = errno;
     ::close(fd);
-    throw Error(path.string(), 0, "cannot open: not a regular file", ErrorKind::io);
+    throw Error(path.string(), 0, std::string("cannot open: ") + std::strerror(err), ErrorKind::io);
   }
   size_ = static_cast<std::size_t>(st.st_size);
   if (size_ > 0) {

@@ -24,6 +24,10 @@ using detail::parse_count;
 
 constexpr int kVersion = 2;  // and version 1, which has no call records
 
+// Calls of one group, and a call's number: a rank making a call every
+// nanosecond for three days stays below 2^48.
+constexpr std::uint64_t kMaxCalls = std::uint64_t{1} << 48;
+
 double parse_seconds(std::string_view field, const LineScanner& at, const char* what) {
   double v = 0;
   auto [p, ec] = std::from_chars(field.data(), field.data() + field.size(), v);
@@ -61,7 +65,9 @@ Graph sum_of(std::initializer_list<const Graph*> graphs, std::uint32_t ranks) {
 void read_call_line(std::string_view kind, Fields& f, const LineScanner& in, std::uint32_t rank, std::uint32_t ranks,
                     Profile& p) {
   if (kind == "calls_complete") {
-    if (parse_count(need(f, in, "0 or 1"), in, "0 or 1") == 0) p.calls_complete = false;
+    const std::uint64_t complete = parse_count(need(f, in, "0 or 1"), in, "0 or 1");
+    if (complete > 1) in.fail("expected 'calls_complete 0' or 'calls_complete 1', got " + std::to_string(complete));
+    if (complete == 0) p.calls_complete = false;
   } else if (kind == "call") {
     CollectiveCalls c;
     c.rank = rank;
@@ -74,7 +80,9 @@ void read_call_line(std::string_view kind, Fields& f, const LineScanner& in, std
     c.slot = static_cast<std::uint32_t>(slot);
     c.calls = parse_count(need(f, in, "a call count"), in, "a call count");
     c.first = parse_count(need(f, in, "the first call's number"), in, "the first call's number");
-    if (c.calls == 0) in.fail("expected a call count of at least 1");
+    if (c.calls == 0 || c.calls > kMaxCalls)
+      in.fail("expected a call count from 1 to 2^48, got " + std::to_string(c.calls));
+    if (c.first > kMaxCalls) in.fail("expected a first call's number of at most 2^48, got " + std::to_string(c.first));
     p.calls.push_back(std::move(c));
   } else {
     if (p.calls.empty() || p.calls.back().rank != rank) in.fail("a 'step' line must follow its rank's 'call' line");
@@ -90,6 +98,58 @@ void read_call_line(std::string_view kind, Fields& f, const LineScanner& in, std
   }
   if (!f.empty())
     in.fail("expected 'call ALGORITHM SLOT CALLS FIRST' or 'step ROUND PEER BYTES MSGS', found more fields");
+}
+
+// A rank's step lines, added up per peer, are its coll lines
+// (profile-format.md): else the graph and the rounds the gain model
+// replays would disagree. Checked when the calls are complete.
+// `rank_lines`: each rank's "rank" line.
+void check_steps_add_up(const Profile& p, const std::vector<std::size_t>& rank_lines, const std::string& source) {
+  struct Sum {
+    std::uint32_t peer;
+    std::uint64_t bytes, msgs;
+  };
+  std::vector<Sum> steps, coll;
+  std::size_t next_call = 0;
+  const Graph& g = p.collective;
+  for (std::uint32_t r = 0; r < g.ranks; ++r) {
+    steps.clear(), coll.clear();
+    for (; next_call < p.calls.size() && p.calls[next_call].rank == r; ++next_call)
+      for (const CollectiveCalls::Send& s : p.calls[next_call].sends) steps.push_back({s.peer, s.bytes, s.msgs});
+    std::sort(steps.begin(), steps.end(), [](const Sum& a, const Sum& b) { return a.peer < b.peer; });
+    std::size_t kept = 0;
+    for (const Sum& s : steps) {
+      if (kept > 0 && steps[kept - 1].peer == s.peer) {
+        Sum& to = steps[kept - 1];
+        if (__builtin_add_overflow(to.bytes, s.bytes, &to.bytes) || __builtin_add_overflow(to.msgs, s.msgs, &to.msgs))
+          throw Error(
+              source, rank_lines[r],
+              "rank " + std::to_string(r) + "'s steps to rank " + std::to_string(s.peer) + " add up past 2^64 - 1");
+      } else {
+        steps[kept++] = s;
+      }
+    }
+    steps.resize(kept);
+    std::erase_if(steps, [](const Sum& s) { return s.bytes == 0 && s.msgs == 0; });
+    for (std::uint64_t e = g.offsets[r]; e < g.offsets[r + 1]; ++e)
+      if (g.bytes[e] || g.msgs[e]) coll.push_back({g.targets[e], g.bytes[e], g.msgs[e]});
+    for (std::size_t i = 0; i < std::max(steps.size(), coll.size()); ++i) {
+      const Sum none{0, 0, 0};
+      const Sum& s = i < steps.size() ? steps[i] : none;
+      const Sum& c = i < coll.size() ? coll[i] : none;
+      if (s.peer == c.peer && s.bytes == c.bytes && s.msgs == c.msgs) continue;
+      // The first peer where they differ, with what each side says of it.
+      const std::uint32_t peer = i >= steps.size() ? c.peer : i >= coll.size() ? s.peer : std::min(s.peer, c.peer);
+      auto said = [&](const std::vector<Sum>& v) {
+        for (const Sum& x : v)
+          if (x.peer == peer) return std::to_string(x.bytes) + " bytes in " + std::to_string(x.msgs) + " messages";
+        return std::string("nothing");
+      };
+      throw Error(source, rank_lines[r],
+                  "rank " + std::to_string(r) + "'s step lines send rank " + std::to_string(peer) + " " + said(steps) +
+                      ", its coll lines " + said(coll) + " (the coll lines are the steps added up)");
+    }
+  }
 }
 
 }  // namespace
@@ -157,6 +217,7 @@ Profile parse_profile(std::string_view text, const std::string& source) {
   const auto n = static_cast<std::uint32_t>(ranks);
   GraphBuilder kinds[3] = {GraphBuilder(n), GraphBuilder(n), GraphBuilder(n)};
   std::uint32_t current = 0;
+  std::vector<std::size_t> rank_lines;
   bool ended = false;
   // `line` holds a "rank" line here.
   while (true) {
@@ -178,6 +239,7 @@ Profile parse_profile(std::string_view text, const std::string& source) {
       info.mpi_seconds = parse_seconds(need(f, in, "mpi_s"), in, "mpi_s");
       if (!f.empty()) in.fail("expected 'rank R host H wall_s W mpi_s M', found more fields");
       p.ranks.push_back(std::move(info));
+      rank_lines.push_back(in.line());
       current = static_cast<std::uint32_t>(r);
     }
     bool next_rank = false;
@@ -219,6 +281,7 @@ Profile parse_profile(std::string_view text, const std::string& source) {
   p.p2p = kinds[0].build();
   p.collective = kinds[1].build();
   p.rma = kinds[2].build();
+  if (p.calls_complete && !p.calls.empty()) check_steps_add_up(p, rank_lines, source);
   return p;
 }
 

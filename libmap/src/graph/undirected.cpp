@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "core/huge_pages.hpp"
+#include "core/prefetch.hpp"
 
 namespace rankmap::detail {
 namespace {
@@ -29,11 +30,11 @@ std::optional<UndirectedGraph> undirected_if_symmetric(const Graph& g) {
       // Rows of renumbered ranks are far apart in memory: the cursors are
       // fetched 16 edges ahead and what they point at 8 ahead, so that
       // several cache misses are under way at once.
-      if (e + 16 < edges) __builtin_prefetch(&cursor[g.targets[e + 16]]);
+      if (e + 16 < edges) detail::prefetch(cursor, g.targets[e + 16]);
       if (e + 8 < edges) {
         const std::uint64_t ahead = cursor[g.targets[e + 8]];
-        __builtin_prefetch(&g.targets[ahead]);
-        __builtin_prefetch(&g.bytes[ahead]);
+        detail::prefetch(g.targets, ahead);
+        detail::prefetch(g.bytes, ahead);
       }
       const std::uint32_t t = g.targets[e];
       if (t <= r) continue;  // self-traffic (weight 0: dropped), or done from row t

@@ -30,6 +30,11 @@ std::string_view launch_format_name(LaunchFormat f) {
   return "?";
 }
 
+std::vector<std::string> launch_file_suffixes(LaunchFormat f) {
+  if (f == LaunchFormat::slurm || f == LaunchFormat::mvapich || f == LaunchFormat::intelmpi) return {"", ".env"};
+  return {""};
+}
+
 LaunchFormat detect_launch_format(const std::filesystem::path& path) {
   const std::string text = read_text_file(path);
   std::size_t pos = 0;

@@ -1,7 +1,10 @@
 // The machine description in TOML (docs/formats.md, "Machine").
 #include <toml++/toml.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <map>
+#include <optional>
 
 #include "core/toml_integer.hpp"
 #include "core/toml_reader.hpp"
@@ -32,27 +35,56 @@ class Reader : private detail::TomlReader {
     if (!net) fail(line_of(root), "missing [network] table");
     m.network = read_network(*net);
     if (const toml::node* hosts = root.get("hosts")) add_host_level(*hosts, m.network);
+    check_links(m.network, *net);  // before any host is read: a torus's or fat tree's shape says it
     const toml::array* groups = root["nodes"].as_array();
     if (!groups || groups->empty()) fail(line_of(root), "missing [[nodes]] groups");
     read_nodes(*groups, m);
+    check_links(m.network, *net);  // a switch's ports are its hosts
     m.index(source());
     return m;
   }
 
  private:
+  void check_links(const Network& net, const toml::table& where) const {
+    if (net.num_links() > kMaxLinks)
+      fail(line_of(where), "the network has " + std::to_string(net.num_links()) +
+                               " directed links; rankmap maps onto at most " + std::to_string(kMaxLinks) +
+                               " (2^26: fewer nodes, dimensions or uplinks)");
+  }
+
   using TomlReader::fail;
   using TomlReader::line_of;
   using TomlReader::reject_unknown;
   using TomlReader::source;
   using TomlReader::string;
 
-  double nonnegative(const toml::table& t, const std::string& key, bool required) const {
+  // A latency in ns, from 0 to kMaxLatencyNs.
+  double latency(const toml::table& t, const std::string& key, bool required) const {
     const toml::node* n = t.get(key);
     if (!n) {
       if (required) fail(line_of(t), "[network] needs '" + key + "' (a number of nanoseconds)");
       return 0;
     }
-    return TomlReader::nonnegative(*n, key);
+    const double v = TomlReader::nonnegative(*n, key);
+    if (v > kMaxLatencyNs) fail(*n, "'" + key + "' must be at most 1e9 ns (a second), not " + short_number(v));
+    return v;
+  }
+
+  // A link rate in Gbit/s: absent (0), or from kMinGbps to kMaxGbps.
+  double rate(const toml::table& t, const std::string& key) const {
+    const toml::node* n = t.get(key);
+    if (!n) return 0;
+    const double v = TomlReader::nonnegative(*n, key);
+    if (v < kMinGbps || v > kMaxGbps)
+      fail(*n, "'" + key + "' must be from 0.001 (1 Mbit/s) to 1e6 Gbit/s (1 Pbit/s), not " + short_number(v));
+    return v;
+  }
+
+  // A number in at most 12 characters, for messages ("1e+309" stays short).
+  static std::string short_number(double v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.6g", v);
+    return text;
   }
 
   // A positive whole number no larger than `most`.
@@ -62,8 +94,8 @@ class Reader : private detail::TomlReader {
 
   // The latency and rate a tree level may override.
   void read_level_times(const toml::table& t, TreeLevel& level) {
-    if (t.get("t_ns")) level.t_ns = nonnegative(t, "t_ns", true);
-    level.gbps = nonnegative(t, "gbps", false);
+    if (t.get("t_ns")) level.t_ns = latency(t, "t_ns", true);
+    level.gbps = rate(t, "gbps");
   }
 
   Network read_network(const toml::table& t) {
@@ -128,11 +160,24 @@ class Reader : private detail::TomlReader {
   }
 
   void read_times(const toml::table& t, Network& net) {
-    net.t_hop_ns = nonnegative(t, "t_hop_ns", true);
-    net.t_inj_ns = nonnegative(t, "t_inj_ns", true);
-    net.t_ej_ns = nonnegative(t, "t_ej_ns", true);
-    if (t.get("t_local_ns")) net.t_local_ns = nonnegative(t, "t_local_ns", true);
-    net.link_gbps = nonnegative(t, "link_gbps", false);
+    net.t_hop_ns = latency(t, "t_hop_ns", true);
+    net.t_inj_ns = latency(t, "t_inj_ns", true);
+    net.t_ej_ns = latency(t, "t_ej_ns", true);
+    if (t.get("t_local_ns")) net.t_local_ns = latency(t, "t_local_ns", true);
+    net.link_gbps = rate(t, "link_gbps");
+  }
+
+  // The nodes a fat tree's levels hold (their fan-outs multiplied, at most
+  // kMaxCoords), read before any level: the bound of every level's uplinks.
+  static std::size_t capacity(const toml::array& levels) {
+    std::size_t n = 1;
+    for (const auto& l : levels) {
+      const toml::table* lt = l.as_table();
+      const toml::node* f = lt ? lt->get("fanout") : nullptr;
+      const auto v = f && f->is_integer() ? detail::toml_integer(*f) : std::nullopt;
+      if (v && *v >= 1) n = std::min(kMaxCoords, n * static_cast<std::size_t>(std::min<std::int64_t>(*v, kMaxCoords)));
+    }
+    return n;
   }
 
   // levels = [{fanout = 16, uplinks = 8}, {fanout = 8}], lowest first. A
@@ -160,7 +205,9 @@ class Reader : private detail::TomlReader {
       const bool top = i + 1 == levels->size();
       if (const toml::node* u = lt->get("uplinks")) {
         if (top) fail(line_of(*u), "the top level has no parent for 'uplinks'");
-        level.uplinks = count(*u, "uplinks", 1'000'000);
+        // A route takes the uplink its destination picks (mod uplinks):
+        // more uplinks than the tree's nodes would never carry a byte.
+        level.uplinks = count(*u, "uplinks", static_cast<std::int64_t>(capacity(*levels)));
       } else {
         level.uplinks = top ? 1 : static_cast<int>(below);
       }
@@ -230,6 +277,7 @@ class Reader : private detail::TomlReader {
         std::filesystem::path p = string(*x, "hwloc_xml");
         if (p.is_relative()) p = base_dir_ / p;
         spec = "xml:" + p.string();
+        m.files.push_back(p);
         spec_line = line_of(*x);
       } else {
         fail(gline, "[[nodes]] needs 'hwloc' (e.g. \"package:2 core:6 pu:2\") or 'hwloc_xml'");
@@ -274,17 +322,6 @@ class Reader : private detail::TomlReader {
                                 (net.is_tree() ? "levels hold " + std::to_string(ncoords) + " nodes"
                                                : "network has " + std::to_string(ncoords) + " coordinates") +
                                 "; every " + (net.is_tree() ? "port" : "coordinate") + " needs exactly one host");
-    // Scores keep a load per link: a tree's uplinks must not make that absurd.
-    constexpr std::size_t kMaxLinks = std::size_t{1} << 31;
-    if (net.is_tree()) {
-      std::size_t links = ncoords * 2, switches = ncoords;
-      for (std::size_t l = 0; l + 1 < net.levels.size(); ++l) {
-        switches /= static_cast<std::size_t>(net.levels[l].fanout);
-        links += switches * static_cast<std::size_t>(net.levels[l].uplinks) * 2;
-        if (links > kMaxLinks)
-          fail(line_of(groups), "the levels' uplinks make more than " + std::to_string(kMaxLinks) + " links");
-      }
-    }
     if (taken.empty()) taken.assign(ncoords, 0);
     // Hosts without explicit coordinates fill the free ones in order, X fastest.
     std::size_t cursor = 0;
@@ -337,6 +374,10 @@ Machine parse_machine(std::string_view toml_text, const std::string& source) {
   return reader.read(reader.parse(toml_text));
 }
 
-Machine load_machine(const std::filesystem::path& path) { return parse_machine(read_text_file(path), path.string()); }
+Machine load_machine(const std::filesystem::path& path) {
+  Machine m = parse_machine(read_text_file(path), path.string());
+  m.files.insert(m.files.begin(), path);
+  return m;
+}
 
 }  // namespace rankmap

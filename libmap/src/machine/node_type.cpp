@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <climits>
 #include <map>
 #include <memory>
 
 #include "rankmap/error.hpp"
+#include "rankmap/io.hpp"
 #include "rankmap/machine.hpp"
 
 namespace rankmap {
@@ -59,8 +61,17 @@ NodeType load_node_type(const std::string& hwloc_spec, const std::string& source
   Topology topo(raw);
   const bool is_xml = hwloc_spec.rfind("xml:", 0) == 0;
   if (is_xml) {
+    // Read here, not by hwloc: read_text_file refuses a FIFO or a device,
+    // on which hwloc's own open would block or read forever.
     const std::string path = hwloc_spec.substr(4);
-    if (hwloc_topology_set_xml(raw, path.c_str()) != 0)
+    std::string xml;
+    try {
+      xml = read_text_file(path);
+    } catch (const Error& e) {
+      throw Error(source, line, "cannot read hwloc XML '" + path + "': " + e.message(), ErrorKind::io);
+    }
+    if (hwloc_topology_set_xmlbuffer(raw, xml.data(),
+                                     static_cast<int>(std::min<std::size_t>(xml.size() + 1, INT_MAX))) != 0)
       throw Error(source, line, "cannot read hwloc XML '" + path + "'");
   } else if (check_synthetic_size(hwloc_spec, source, line),
              hwloc_topology_set_synthetic(raw, with_pu_level(hwloc_spec).c_str()) != 0) {

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -35,16 +36,21 @@ double median(std::vector<T> v) {
   return static_cast<double>(*middle);
 }
 
-std::vector<Group> groups_of(const std::vector<CollectiveCalls>& calls, const Network& net,
-                             const NodeGeometry& geometry, const Mapping& mapping, std::size_t nodes) {
+// The calls' groups, or nothing past the simulator's work limit (each
+// send costs a step and its route's length).
+std::optional<std::vector<Group>> groups_of(const std::vector<CollectiveCalls>& calls, const Network& net,
+                                            const NodeGeometry& geometry, const Mapping& mapping, std::size_t nodes,
+                                            PhaseSimulator& simulate) {
   std::map<std::pair<std::string, std::uint32_t>, Group> by_key;
   for (const CollectiveCalls& c : calls) {
     Group& g = by_key[{c.algorithm, c.slot}];
     g.calls.push_back(c.calls);
     g.firsts.push_back(c.first);
+    if (!simulate.charge(c.sends.size() + 1)) return std::nullopt;
     for (const CollectiveCalls::Send& s : c.sends) {
       if (s.peer == c.rank || s.msgs == 0) continue;
       Flow f = routed_flow(net, geometry, mapping, nodes, c.rank, s.peer);
+      if (!simulate.charge(f.resources.size())) return std::nullopt;
       f.bytes = static_cast<double>(s.bytes) / static_cast<double>(c.calls);  // one call's
       f.messages = 1;
       Group::Round& round = g.rounds[s.round];
@@ -66,9 +72,9 @@ std::vector<Group> groups_of(const std::vector<CollectiveCalls>& calls, const Ne
 }
 
 // One call of `g`, round after round, from and into the ranks' ready
-// times. False past the simulator's work limit.
+// times. False past the simulator's work limit. A round costs its messages,
+// never a pass over every rank: rounds that carry no bytes are work too.
 bool run_call(Group& g, std::vector<double>& ready, PhaseSimulator& simulate) {
-  std::vector<double> after;
   std::vector<std::uint32_t> active;
   for (auto& [number, round] : g.rounds) {
     std::vector<Flow>& flows = round.flows;
@@ -81,12 +87,11 @@ bool run_call(Group& g, std::vector<double>& ready, PhaseSimulator& simulate) {
     }
     const std::vector<double> end = simulate.run(flows, active);
     if (simulate.work() > kFlowModelWork) return false;
-    after = ready;
+    // Every start above is taken: ready times move on in place.
     for (std::uint32_t i = 0; i < flows.size(); ++i) {
-      after[flows[i].dst] = std::max(after[flows[i].dst], end[i]);
-      if (flows[i].bytes >= kEagerLimitBytes) after[flows[i].src] = std::max(after[flows[i].src], end[i]);
+      ready[flows[i].dst] = std::max(ready[flows[i].dst], end[i]);
+      if (flows[i].bytes >= kEagerLimitBytes) ready[flows[i].src] = std::max(ready[flows[i].src], end[i]);
     }
-    ready.swap(after);
   }
   return true;
 }
@@ -96,8 +101,12 @@ bool run_call(Group& g, std::vector<double>& ready, PhaseSimulator& simulate) {
 RoundsTime collective_rounds_time(const std::vector<CollectiveCalls>& calls, const std::vector<double>& p2p_rank_ns,
                                   const Machine& machine, const NodeGeometry& geometry, const Mapping& mapping,
                                   std::size_t nodes, PhaseSimulator& simulate) {
-  std::vector<Group> groups = groups_of(calls, machine.network, geometry, mapping, nodes);
   RoundsTime t;
+  std::optional<std::vector<Group>> grouped = groups_of(calls, machine.network, geometry, mapping, nodes, simulate);
+  if (!grouped) return t;
+  std::vector<Group>& groups = *grouped;
+  // Each pass over the ranks below (a fill, a copy, a maximum) is charged.
+  const std::uint64_t pass = p2p_rank_ns.size() + 1;
   // The run as I periods, I the most frequent group's calls: in each, a
   // rank's share of its point-to-point time, then every group of at least
   // I / 2 calls once, in order, weighing calls / I. Rarer groups (a
@@ -109,6 +118,7 @@ RoundsTime collective_rounds_time(const std::vector<CollectiveCalls>& calls, con
   double apart = 0;
   for (Group& g : groups) {
     if (g.calls_median >= periods / 2) continue;
+    if (!simulate.charge(2 * pass)) return t;
     std::fill(ready.begin(), ready.end(), 0.0);
     if (!run_call(g, ready, simulate)) return t;
     apart += g.calls_median * *std::max_element(ready.begin(), ready.end());
@@ -122,6 +132,7 @@ RoundsTime collective_rounds_time(const std::vector<CollectiveCalls>& calls, con
     for (std::size_t r = 0; r < ready.size(); ++r) ready[r] += p2p_rank_ns[r] / periods;
     for (Group& g : groups) {
       if (g.calls_median < periods / 2) continue;
+      if (!simulate.charge(2 * pass)) return t;
       before = ready;
       if (!run_call(g, ready, simulate)) return t;
       const double weight = std::min(1.0, g.calls_median / periods);

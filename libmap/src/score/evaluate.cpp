@@ -2,6 +2,7 @@
 #include <array>
 #include <future>
 
+#include "core/prefetch.hpp"
 #include "core/sparse_accumulator.hpp"
 #include "core/two_halves.hpp"
 #include "machine/node_geometry.hpp"
@@ -38,12 +39,12 @@ struct NodeScores {
     for (std::uint32_t i = first_rank[u]; i < first_rank[u + 1]; ++i) {
       // A node's ranks may lie anywhere in the graph: their rows are
       // fetched a few ranks ahead so that the misses overlap.
-      if (i + 8 < graph.ranks) __builtin_prefetch(&graph.offsets[ranks_by_node[i + 8]]);
+      if (i + 8 < graph.ranks) detail::prefetch(graph.offsets, ranks_by_node[i + 8]);
       if (i + 4 < graph.ranks) {
         const std::uint64_t ahead = graph.offsets[ranks_by_node[i + 4]];
-        __builtin_prefetch(&graph.targets[ahead]);
-        __builtin_prefetch(&graph.bytes[ahead]);
-        __builtin_prefetch(&graph.msgs[ahead]);
+        detail::prefetch(graph.targets, ahead);
+        detail::prefetch(graph.bytes, ahead);
+        detail::prefetch(graph.msgs, ahead);
       }
       const std::uint32_t r = ranks_by_node[i];
       for (std::uint64_t e = graph.offsets[r]; e < graph.offsets[r + 1]; ++e) {

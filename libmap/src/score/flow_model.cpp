@@ -3,6 +3,7 @@
 // records its calls, else as chains.
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "machine/node_geometry.hpp"
@@ -22,15 +23,18 @@ using detail::PhaseSimulator;
 using detail::resource_rates;
 
 // The messages of one traffic kind, one per pair of distinct ranks that
-// exchange any, with the latency and route of the mapping.
-std::vector<Flow> flows_of(const Graph& graph, const Machine& machine, const detail::NodeGeometry& geometry,
-                           const Mapping& mapping, std::size_t nodes) {
+// exchange any, with the latency and route of the mapping; nothing past
+// the simulator's work limit (a route costs its length).
+std::optional<std::vector<Flow>> flows_of(const Graph& graph, const Machine& machine,
+                                          const detail::NodeGeometry& geometry, const Mapping& mapping,
+                                          std::size_t nodes, PhaseSimulator& simulate) {
   std::vector<Flow> flows;
   for (std::uint32_t r = 0; r < graph.ranks; ++r)
     for (std::uint64_t e = graph.offsets[r]; e < graph.offsets[r + 1]; ++e) {
       const std::uint32_t s = graph.targets[e];
       if (s == r || graph.msgs[e] == 0) continue;
       Flow f = detail::routed_flow(machine.network, geometry, mapping, nodes, r, s);
+      if (!simulate.charge(f.resources.size() + 1)) return std::nullopt;
       f.messages = graph.msgs[e];
       f.bytes = static_cast<double>(graph.bytes[e]) / static_cast<double>(graph.msgs[e]);
       flows.push_back(std::move(f));
@@ -69,7 +73,11 @@ FlowTimes flow_times(const Graph& p2p, const Graph& collective, const Machine& m
     for (std::uint64_t e = p2p.offsets[r]; e < p2p.offsets[r + 1]; ++e)
       messages += p2p.targets[e] != r && p2p.msgs[e] > 0;
   if (messages > kMaxFlowsPerPhase) return t;
-  std::vector<Flow> flows = flows_of(p2p, machine, geometry, mapping, nodes);
+  const std::vector<double> rate = resource_rates(net, nodes);
+  PhaseSimulator simulate(rate, bytes_per_ns);
+  std::optional<std::vector<Flow>> made = flows_of(p2p, machine, geometry, mapping, nodes, simulate);
+  if (!made) return t;
+  std::vector<Flow>& flows = *made;
   // K, the phases: the (upper) median pair's message count. A pair with
   // more sends its bytes spread over all K (a halo's two faces to one
   // partner, in a grid two ranks deep, go out together, not in phases of
@@ -91,11 +99,11 @@ FlowTimes flow_times(const Graph& p2p, const Graph& collective, const Machine& m
   std::sort(counts.begin(), counts.end());
   counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
   t.phases = counts.empty() ? 0 : static_cast<double>(counts.back());
-  const std::vector<double> rate = resource_rates(net, nodes);
-  PhaseSimulator simulate(rate, bytes_per_ns);
   std::vector<double> phase_end(mapping.ranks.size());
   std::uint64_t done = 0;  // phases simulated so far
   for (const std::uint64_t count : counts) {
+    // A pass over the flows and one over the ranks, whatever their bytes.
+    if (!simulate.charge(flows.size() + rank_ns.size())) return t;
     std::vector<std::uint32_t> active;
     for (std::uint32_t f = 0; f < flows.size(); ++f)
       if (flows[f].messages >= count) active.push_back(f);

@@ -71,15 +71,25 @@ class PhaseSimulator {
         first_user_(capacity_.size()),
         fill_(capacity_.size()) {}
 
-  // Steps of progressive filling so far, over all runs: each event costs
-  // the live flows' resources plus a scan of the resources per bottleneck.
+  // Steps so far, over all runs: each event of progressive filling costs
+  // the live flows' resources plus a scan of the resources per bottleneck,
+  // each run its flows, and charge() the model's other loops.
   std::uint64_t work() const { return work_; }
+
+  // Counts work done outside run() (a pass over the ranks, routes built,
+  // rounds that carry no bytes) against the same budget: every loop of the
+  // model is bounded by it, whatever the bytes. False once over the budget.
+  bool charge(std::uint64_t steps) {
+    work_ += steps;
+    return work_ <= kFlowModelWork;
+  }
 
   // When each of `active` (indices into flows) ends, by progressive filling:
   // at every event (a message starting or ending) the resource that leaves
   // its flows the least share fixes their rates, and so on until every
   // streaming flow has one.
   std::vector<double> run(const std::vector<Flow>& flows, const std::vector<std::uint32_t>& active) {
+    work_ += active.size() + 1;  // zero-byte and in-node flows cost a step too
     std::vector<double> end(flows.size(), 0), left(flows.size(), 0), rate(flows.size(), 0);
     std::vector<std::uint32_t> pending;  // network flows not yet streaming, latest start first
     for (std::uint32_t f : active) {
