@@ -33,12 +33,12 @@ int run_convert(const ConvertOptions& o) {
     std::size_t pairs = 0;
     for (std::size_t e = 0; e < g.num_edges(); ++e) pairs += g.msgs[e] != 1;
     if (pairs > 0)
-      std::cerr << "rankmap: warning: " << o.output << " keeps bytes only: " << pairs
+      std::cerr << "rankmap: warning: " << printable(o.output) << " keeps bytes only: " << pairs
                 << " pair(s) sent other than one message, and read back each counts as one (the gain model "
                    "reads message counts); write .csv to keep them\n";
   }
-  std::cout << "wrote " << o.output << ": " << g.ranks << " ranks, " << g.num_edges() << " edges, " << g.total_bytes()
-            << " bytes\n";
+  std::cout << "wrote " << printable(o.output) << ": " << g.ranks << " ranks, " << g.num_edges() << " edges, "
+            << g.total_bytes() << " bytes\n";
   return 0;
 }
 

@@ -34,7 +34,7 @@ void write_graph(Graph g, const GenOptions& o, std::string description, Progress
   }
   write_graph_file(g, o.output, "rankmap gen " + description);
   progress.done("wrote " + o.output);
-  std::cout << "wrote " << o.output << ": " << g.ranks << " ranks, " << g.num_edges() << " edges\n";
+  std::cout << "wrote " << printable(o.output) << ": " << g.ranks << " ranks, " << g.num_edges() << " edges\n";
 }
 
 int run_stencil(const GenOptions& o) {

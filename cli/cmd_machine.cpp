@@ -2,6 +2,8 @@
 // network from the command line, the nodes' tree from an hwloc synthetic
 // string, an hwloc XML, or this node read through hwloc (kept as XML
 // beside the file, so that OS CPU numbers stay the real ones).
+#include <charconv>
+#include <cstdio>
 #include <iostream>
 #include <optional>
 #include <sstream>
@@ -33,28 +35,80 @@ std::string join(const std::vector<int>& v, const char* sep) {
 
 // "16:8,8" -> levels, lowest first: fan-out, then uplinks where given.
 std::string fattree_levels(const std::string& text) {
+  auto fail = [&] {
+    throw Error("--fattree", 0,
+                "expected FANOUT[:UPLINKS] per level, lowest first, each a whole number from 1 to 1000000, e.g. "
+                "16:8,8; got '" +
+                    text + "'");
+  };
+  auto number = [&](const std::string& field) {
+    int v = 0;
+    auto [p, ec] = std::from_chars(field.data(), field.data() + field.size(), v);
+    if (ec != std::errc() || p != field.data() + field.size() || v < 1 || v > 1'000'000) fail();
+    return v;
+  };
   std::string out;
   std::stringstream in(text);
   std::string level;
   while (std::getline(in, level, ',')) {
     const auto colon = level.find(':');
-    const std::vector<int> fanout = parse_dims(level.substr(0, colon), "--fattree");
-    if (fanout.size() != 1) throw Error("--fattree", 0, "expected FANOUT[:UPLINKS] per level, e.g. 16:8,8");
-    out += std::string(out.empty() ? "" : ", ") + "{fanout = " + std::to_string(fanout[0]);
-    if (colon != std::string::npos) {
-      const std::vector<int> up = parse_dims(level.substr(colon + 1), "--fattree");
-      if (up.size() != 1) throw Error("--fattree", 0, "expected FANOUT[:UPLINKS] per level, e.g. 16:8,8");
-      out += ", uplinks = " + std::to_string(up[0]);
-    }
+    out += std::string(out.empty() ? "" : ", ") + "{fanout = " + std::to_string(number(level.substr(0, colon)));
+    if (colon != std::string::npos) out += ", uplinks = " + std::to_string(number(level.substr(colon + 1)));
     out += "}";
   }
-  if (out.empty()) throw Error("--fattree", 0, "expected FANOUT[:UPLINKS] per level, e.g. 16:8,8");
+  if (out.empty() || text.back() == ',') fail();
   return "[" + out + "]";
 }
 
+// The flag behind a machine file's key: an error in the file machine new
+// wrote is an error in the flags it was written from.
+std::string flag_of_key(const std::string& message) {
+  const std::pair<const char*, const char*> keys[] = {{"'uplinks'", "--fattree"},
+                                                      {"'fanout'", "--fattree"},
+                                                      {"levels", "--fattree"},
+                                                      {"'link_gbps'", "--link-gbps"},
+                                                      {"'t_hop_ns'", "--t-hop-ns"},
+                                                      {"'t_inj_ns'", "--t-inj-ns"},
+                                                      {"'t_ej_ns'", "--t-ej-ns"},
+                                                      {"'t_local_ns'", "--t-local-ns"},
+                                                      {"'dims'", "--dims"},
+                                                      {"hosts", "--hosts"},
+                                                      {"links", "--dims, --fattree or --hosts"}};
+  for (const auto& [key, flag] : keys)
+    if (message.find(key) != std::string::npos) return flag;
+  return "machine new";
+}
+
+// Whether `s` is UTF-8, which is all TOML holds.
+bool is_utf8(const std::string& s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    const std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
+    if (n == 0 || i + n > s.size()) return false;
+    for (std::size_t k = 1; k < n; ++k)
+      if ((static_cast<unsigned char>(s[i + k]) >> 6) != 0x2) return false;
+    i += n;
+  }
+  return true;
+}
+
+// A TOML basic string: quotes and backslashes escaped, control bytes (a
+// newline in a file name) as \u00XX.
 std::string toml_string(const std::string& s) {
+  if (!is_utf8(s))
+    throw Error("machine new", 0, "'" + s + "' is not UTF-8, and a machine file (TOML) holds UTF-8 only");
   std::string q = "\"";
-  for (char c : s) q += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
+  for (char c : s) {
+    if (c == '"' || c == '\\') {
+      q += '\\', q += c;
+    } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+      q += escaped;
+    } else {
+      q += c;
+    }
+  }
   return q + "\"";
 }
 
@@ -119,18 +173,24 @@ int run_machine_new(const NewMachineOptions& o) {
   const std::string text = t.str();
   parts.insert(parts.begin(), {"", text});
   check_outputs({out, xml_name.empty() ? std::filesystem::path() : out.parent_path() / xml_name});
-  // The file must read back; the XML companion under its temporary name.
+  // The file must read back (once: 10^7 hosts take seconds); the XML
+  // companion under its temporary name. What the reader refuses, the flags
+  // asked for: its error names the flag, not the hidden temporary file.
+  Machine m;
   write_files_atomically(out, parts, [&](const std::filesystem::path& temp) {
     std::string probe = text;
     if (!xml_name.empty()) {
       const std::string temp_xml = temp.filename().string() + kXmlSuffix;
       probe.replace(probe.find(toml_string(xml_name)), toml_string(xml_name).size(), toml_string(temp_xml));
     }
-    parse_machine(probe, temp.string());
+    try {
+      m = parse_machine(probe, temp.string());
+    } catch (const Error& e) {
+      throw Error(flag_of_key(e.message()), 0, e.message(), e.kind());
+    }
   });
-  const Machine m = load_machine(out);
-  std::cout << "wrote " << o.output << (xml_name.empty() ? "" : " and " + xml_name) << ": " << m.network.kind_name()
-            << ", " << m.nodes.size() << " nodes of " << m.node_types[0].cores << " cores\n";
+  std::cout << "wrote " << printable(o.output) << (xml_name.empty() ? "" : " and " + printable(xml_name)) << ": "
+            << m.network.kind_name() << ", " << m.nodes.size() << " nodes of " << m.node_types[0].cores << " cores\n";
   return 0;
 }
 
@@ -151,11 +211,14 @@ void add_machine(CLI::App& app, Action& action) {
   cmd->add_option("--hwloc-xml", o->hwloc_xml, "The nodes' tree from an hwloc XML (lstopo node.xml)");
   cmd->add_flag("--this-node", o->this_node, "The nodes are like this one: read it through hwloc (kept as XML)");
   cmd->add_option("--name", o->name, "The machine's name (default: the file's)");
-  cmd->add_option("--t-hop-ns", o->t_hop_ns, "Per hop")->capture_default_str()->check(CLI::NonNegativeNumber);
-  cmd->add_option("--t-inj-ns", o->t_inj_ns, "Injection")->capture_default_str()->check(CLI::NonNegativeNumber);
-  cmd->add_option("--t-ej-ns", o->t_ej_ns, "Ejection")->capture_default_str()->check(CLI::NonNegativeNumber);
-  cmd->add_option("--t-local-ns", o->t_local_ns, "A message inside a node")->check(CLI::NonNegativeNumber);
-  cmd->add_option("--link-gbps", o->link_gbps, "Each link's rate, each way")->check(CLI::NonNegativeNumber);
+  // The ranges a machine file takes (machine.hpp, docs/formats.md).
+  const CLI::Validator latency = number_from(0, kMaxLatencyNs, "ns");
+  cmd->add_option("--t-hop-ns", o->t_hop_ns, "Per hop")->capture_default_str()->check(latency);
+  cmd->add_option("--t-inj-ns", o->t_inj_ns, "Injection")->capture_default_str()->check(latency);
+  cmd->add_option("--t-ej-ns", o->t_ej_ns, "Ejection")->capture_default_str()->check(latency);
+  cmd->add_option("--t-local-ns", o->t_local_ns, "A message inside a node")->check(latency);
+  cmd->add_option("--link-gbps", o->link_gbps, "Each link's rate, each way")
+      ->check(number_from(kMinGbps, kMaxGbps, "Gbit/s"));
   cmd->footer(
       "Example: rankmap machine new -o desmos.toml --dims 4x2x2x2 --hosts 'node[00-31]' --hwloc 'package:1 core:6 "
       "pu:2'");

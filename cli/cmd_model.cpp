@@ -81,6 +81,7 @@ int run_formula(const ModelOptions& o) {
   if (!o.p_mpi) throw Error("model --machine needs --p-mpi (the share of run time spent in MPI, 0 to 1)");
   const Machine m = load_machine(o.machine);
   for (const auto& file : m.files) note_input(file);
+  check_outputs({o.json});  // before anything is printed
   const Network& net = m.network;
   const double p = *o.p_mpi, diameter = net.diameter(), mean = mean_distance(net);
   if (net.is_tree()) return run_levels(m, o);

@@ -334,7 +334,7 @@ int run_plot(const PlotOptions& o) {
   std::vector<FilePart> parts{{"", canvas->finish()}};
   if (!o.json.empty()) parts.push_back({"", doc.dump(2) + "\n", o.json});  // the picture and its layout land together
   write_files_atomically(o.output, parts);
-  std::cout << "wrote " << o.output << "\n";
+  std::cout << "wrote " << printable(o.output) << "\n";
   return 0;
 }
 

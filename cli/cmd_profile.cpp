@@ -229,14 +229,15 @@ int run_profile(const ProfileOptions& o) {
   forward_signals_to(0);
   if (const int sig = forwarded_signal.load()) {
     std::filesystem::remove(fresh);
-    std::cerr << "rankmap: stopped by signal " << sig << " (passed on to the job); no profile written to " << o.output
-              << "\n";
+    std::cerr << "rankmap: stopped by signal " << sig << " (passed on to the job); no profile written to "
+              << printable(o.output) << "\n";
     return 128 + sig;
   }
   const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   if (code != 0) {
     std::filesystem::remove(fresh);
-    std::cerr << "rankmap: the job exited with status " << code << "; no profile written to " << o.output << "\n";
+    std::cerr << "rankmap: the job exited with status " << code << "; no profile written to " << printable(o.output)
+              << "\n";
     return code;
   }
   if (!std::filesystem::exists(fresh))
@@ -244,9 +245,9 @@ int run_profile(const ProfileOptions& o) {
                 "the job finished but left no profile: did it call MPI_Finalize, and is it linked to " + mpi + "?");
   const Profile p = read_profile(fresh);  // refuses a broken file
   std::filesystem::rename(fresh, out);
-  std::cout << "wrote " << o.output << ": " << p.ranks.size() << " ranks, " << p.p2p.total_bytes() << " bytes p2p, "
-            << p.collective.total_bytes() << " bytes collective, " << p.rma.total_bytes() << " bytes one-sided, p_mpi "
-            << p.p_mpi << " (" << p.mpi_library << ")\n";
+  std::cout << "wrote " << printable(o.output) << ": " << p.ranks.size() << " ranks, " << p.p2p.total_bytes()
+            << " bytes p2p, " << p.collective.total_bytes() << " bytes collective, " << p.rma.total_bytes()
+            << " bytes one-sided, p_mpi " << p.p_mpi << " (" << p.mpi_library << ")\n";
   return 0;
 }
 

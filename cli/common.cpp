@@ -18,6 +18,33 @@ std::vector<std::filesystem::path>& inputs() {
 }
 }  // namespace
 
+std::string printable(std::string_view text) {
+  constexpr std::size_t kMost = 200;
+  std::string out(text.substr(0, kMost));
+  for (char& c : out)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+  if (text.size() > kMost) out += "...";
+  return out;
+}
+
+CLI::Validator number_from(double lo, double hi, const std::string& unit) {
+  auto shown = [](double v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", v);
+    return std::string(text);
+  };
+  const std::string range = "from " + shown(lo) + " to " + shown(hi) + (unit.empty() ? "" : " (" + unit + ")");
+  return CLI::Validator(
+      [=](std::string& value) -> std::string {
+        double v = 0;
+        const char* end = value.data() + value.size();
+        auto [p, ec] = std::from_chars(value.data(), end, v);
+        if (ec == std::errc() && p == end && v >= lo && v <= hi) return "";
+        return "expected a number " + range + ", got '" + printable(value) + "'";
+      },
+      "NUMBER " + range);
+}
+
 void note_input(const std::filesystem::path& path) {
   if (!path.empty()) inputs().push_back(path);
 }
@@ -81,7 +108,8 @@ void Progress::done(const std::string& what) {
   const auto now = Clock::now();
   const double stage = std::chrono::duration<double>(now - stage_).count();
   stage_ = now;
-  if (!quiet_ && (stage >= 1.0 || verbose_)) std::fprintf(stderr, "rankmap: %s (%.1f s)\n", what.c_str(), stage);
+  if (!quiet_ && (stage >= 1.0 || verbose_))
+    std::fprintf(stderr, "rankmap: %s (%.1f s)\n", printable(what).c_str(), stage);
 }
 
 double Progress::seconds_since_start() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }

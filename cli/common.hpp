@@ -24,6 +24,15 @@ void note_input(const std::filesystem::path& path);
 // or two outputs are one file. Empty names are skipped.
 void check_outputs(const std::vector<std::filesystem::path>& outputs);
 
+// A file name (or any text from the command line) as it may be printed:
+// control bytes (a newline in a name) become '?', and past 200 bytes it is
+// cut with "...", as the library's errors are.
+std::string printable(std::string_view text);
+
+// A CLI11 check that a number lies from `lo` to `hi`, saying so in words
+// ("from 0.001 to 1e+06 (Gbit/s)") rather than CLI11's 300-digit bounds.
+CLI::Validator number_from(double lo, double hi, const std::string& unit);
+
 struct MachineOptions {
   std::string machine;
   std::string nodes;

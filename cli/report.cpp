@@ -180,32 +180,33 @@ std::string report(const Graph& graph, const Machine& machine, const Allocation&
   const Metrics ours = evaluate(graph, machine, allocation, mapping);
   const Metrics base = base_score.get();
   // A launch file's path can be long: the table's column shows its name.
-  const std::string column = std::filesystem::path(request.baseline_name).filename().string();
+  const std::string column = printable(std::filesystem::path(request.baseline_name).filename().string());
   std::ostringstream out;
   print_comparison(out, ours, request.label, base, column);
   const std::optional<Prediction> prediction =
       predict(graph, machine, allocation, mapping, base_mapping, ours, base, request);
   if (prediction) {
+    const std::string p_mpi_source = printable(prediction->p_mpi_source);
     char line[300];
     if (prediction->model == "pipeline")
       std::snprintf(line, sizeof line,
                     "predicted gain %.2f %% over %s (pipeline model: one-way traffic, %.0f stages of %.1f us "
                     "compute; p_mpi %.3f from %s; run %.1f us, %s %.1f us)\n",
                     100 * prediction->gain, column.c_str(), prediction->pipeline.stages,
-                    prediction->pipeline.compute_ns / 1e3, prediction->p_mpi, prediction->p_mpi_source.c_str(),
+                    prediction->pipeline.compute_ns / 1e3, prediction->p_mpi, p_mpi_source.c_str(),
                     prediction->pipeline.mapping_ns / 1e3, column.c_str(), prediction->pipeline.baseline_ns / 1e3);
     else if (prediction->model == "flow")
       std::snprintf(line, sizeof line,
                     "predicted gain %.2f %% over %s (flow model, p_mpi %.3f from %s; slowest rank's "
                     "communication %.1f us, %s %.1f us)\n",
-                    100 * prediction->gain, column.c_str(), prediction->p_mpi, prediction->p_mpi_source.c_str(),
+                    100 * prediction->gain, column.c_str(), prediction->p_mpi, p_mpi_source.c_str(),
                     prediction->mapping_flow.slowest_ns / 1e3, column.c_str(),
                     prediction->baseline_flow.slowest_ns / 1e3);
     else
       std::snprintf(line, sizeof line,
                     "predicted gain %.2f %% over %s (mean message time: too many messages for the flow model; "
                     "p_mpi %.3f from %s; mean message %.0f ns, %s %.0f ns)\n",
-                    100 * prediction->gain, column.c_str(), prediction->p_mpi, prediction->p_mpi_source.c_str(),
+                    100 * prediction->gain, column.c_str(), prediction->p_mpi, p_mpi_source.c_str(),
                     prediction->mapping.by_messages_ns, column.c_str(), prediction->baseline.by_messages_ns);
     out << line;
     if (request.warn_if_slower && prediction->gain < 0) {

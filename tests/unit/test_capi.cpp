@@ -531,3 +531,39 @@ TEST(CApi, EveryEntryPointRefusesBadArguments) {
   rankmap_machine_free(nullptr), rankmap_graph_free(nullptr), rankmap_allocation_free(nullptr),
       rankmap_context_free(nullptr);
 }
+
+// Issue 29, point 10: an allocation keeps its machine alive; a CSR count
+// beyond any graph is bad input, not an internal error; booleans are 0 or 1.
+TEST(CApi, HandlesAndCountsOfIssue29) {
+  rankmap_error err{};
+  rankmap_machine* machine = nullptr;
+  rankmap_allocation* allocation = nullptr;
+  ASSERT_EQ(rankmap_machine_load(kDesmos.c_str(), &machine, &err), RANKMAP_OK) << err.message;
+  ASSERT_EQ(rankmap_allocation_create(machine, "node[03-04]", 0, 0, &allocation, &err), RANKMAP_OK) << err.message;
+  rankmap_machine_free(machine);  // first: the allocation still holds it (ASan would see a use after free)
+  ASSERT_NE(rankmap_allocation_host(allocation, 1), nullptr);
+  EXPECT_STREQ(rankmap_allocation_host(allocation, 0), "node03");
+  EXPECT_STREQ(rankmap_allocation_host(allocation, 1), "node04");
+  rankmap_allocation_free(allocation);
+
+  const uint64_t offsets[] = {0, 1, UINT64_MAX};
+  const uint32_t targets[] = {1};
+  const uint64_t bytes[] = {8};
+  rankmap_graph* graph = nullptr;
+  EXPECT_EQ(rankmap_graph_create_csr(2, offsets, targets, bytes, nullptr, &graph, &err), RANKMAP_ERR_INPUT);
+  EXPECT_EQ(graph, nullptr);
+  EXPECT_STREQ(err.message, "offsets[2] is 18446744073709551615, more edges than a graph holds (4294967295)");
+
+  Handles h;
+  ASSERT_EQ(rankmap_machine_load(kDesmos.c_str(), &h.machine, &err), RANKMAP_OK) << err.message;
+  EXPECT_EQ(rankmap_allocation_create(h.machine, nullptr, 0, 5, &h.allocation, &err), RANKMAP_ERR_ARGUMENT);
+  EXPECT_STREQ(err.message, "hwthreads is 5, expected 0 or 1");
+  const int dims[] = {2, 2};
+  const int wrap[] = {1, 7};
+  const rankmap_node_group group{"n[0-3]", "core:2"};
+  const rankmap_machine_spec spec{2, dims, wrap, 100, 500, 500, 1, &group};
+  rankmap_machine* built = nullptr;
+  EXPECT_EQ(rankmap_machine_create(&spec, &built, &err), RANKMAP_ERR_ARGUMENT);
+  EXPECT_STREQ(err.message, "spec->wrap[1] is 7, expected 0 or 1");
+  EXPECT_EQ(built, nullptr);
+}

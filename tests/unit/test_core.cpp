@@ -1,8 +1,12 @@
 // The small helpers every layer shares (libmap/src/core, partition), each
 // against values worked by hand or a second, plainer implementation.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <map>
 
 #include "core/huge_pages.hpp"
@@ -11,6 +15,9 @@
 #include "core/toml_reader.hpp"
 #include "partition/integer_weights.hpp"
 #include "rankmap/error.hpp"
+#include "rankmap/graph.hpp"
+#include "rankmap/io.hpp"
+#include "rankmap/machine.hpp"
 #include "rankmap/random.hpp"
 
 using namespace rankmap;
@@ -130,4 +137,101 @@ TEST(HugePages, LargeBuffersHoldWhatTheyWereGiven) {
   assign_huge(copy, ramp.begin(), ramp.end());
   EXPECT_EQ(copy, ramp);
   advise_huge_pages(nullptr, 0);  // advice on nothing is a no-op
+}
+
+// Issue 29, points 3, 6 and 7: outputs against inputs by device and inode,
+// the temporaries a signal handler removes, and replaced files' modes.
+namespace {
+std::filesystem::path fresh_dir(const std::string& name) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("rankmap-core-" + std::to_string(::getpid()) + "-" + name);
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+}  // namespace
+
+TEST(Io, OutputsAreComparedWithInputsByFileNotName) {
+  const auto dir = fresh_dir("distinct");
+  const auto in = dir / "in.mtx", link = dir / "hard.mtx", out = dir / "out.rf";
+  std::ofstream(in) << "x\n";
+  std::filesystem::create_hard_link(in, link);
+  const std::string dotted = (dir / "." / "in.mtx").string();
+  EXPECT_EQ(error_of([&] { require_distinct_files({in}, {dotted}); }),
+            dotted + ": is an input of this command (" + in.string() + "); refusing to write over it");
+  EXPECT_NE(error_of([&] { require_distinct_files({in}, {link}); }).find("is an input"), std::string::npos);
+  // Two outputs not there yet, one name spelt two ways.
+  EXPECT_EQ(
+      error_of([&] {
+        require_distinct_files({in}, {out, dir / "." / "out.rf"});
+      }),
+      (dir / "." / "out.rf").string() + ": is also the output " + out.string() + "; two outputs cannot be one file");
+  EXPECT_EQ(error_of([&] { require_distinct_files({in}, {out, dir / "out.json", ""}); }), "no error");
+  // write_files_atomically refuses two parts that are one file.
+  EXPECT_NE(error_of([&] {
+              write_files_atomically(out, {{"", "a"}, {"", "b", dir / "out.rf"}});
+            }).find("two outputs cannot be one file"),
+            std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(out));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Io, RemoveTemporaryFilesTakesTheWriteUnderWay) {
+  const auto dir = fresh_dir("signal");
+  const auto out = dir / "job.rf";
+  std::vector<std::filesystem::path> seen;
+  // Between writing and renaming, as a signal handler would: the
+  // temporaries go, so the rename fails and nothing is left at all.
+  const std::string e = error_of([&] {
+    write_files_atomically(out, {{"", "rank 0=a slot=0:0\n"}, {".env", "X=1\n"}},
+                           [&](const std::filesystem::path& temp) {
+                             for (const auto& f : std::filesystem::directory_iterator(dir)) seen.push_back(f.path());
+                             EXPECT_TRUE(std::filesystem::exists(temp));
+                             remove_temporary_files();
+                           });
+  });
+  EXPECT_EQ(seen.size(), 2u);  // the file and its companion, under .job.rf.tmp.XXXXXX(.env)
+  for (const auto& f : seen) EXPECT_EQ(f.filename().string().rfind(".job.rf.tmp.", 0), 0u) << f;
+  EXPECT_NE(e.find("cannot rename into place"), std::string::npos) << e;
+  EXPECT_TRUE(std::filesystem::is_empty(dir));
+  // After a write has landed, nothing of it is registered any more.
+  write_files_atomically(out, {{"", "kept\n"}});
+  remove_temporary_files();
+  EXPECT_EQ(read_text_file(out), "kept\n");
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Io, AReplacedFileKeepsItsMode) {
+  const auto dir = fresh_dir("mode");
+  const auto out = dir / "job.rf";
+  write_files_atomically(out, {{"", "one\n"}, {".env", "A=1\n"}});
+  ::chmod(out.c_str(), 0600);
+  ::chmod((out.string() + ".env").c_str(), 0640);
+  write_files_atomically(out, {{"", "two\n"}, {".env", "A=2\n"}});
+  struct stat st {};
+  ASSERT_EQ(::stat(out.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0600u);
+  ASSERT_EQ(::stat((out.string() + ".env").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0640u);
+  EXPECT_EQ(read_text_file(out), "two\n");
+  // A new file: 0666 under the umask.
+  const mode_t mask = ::umask(022);
+  write_files_atomically(dir / "new.rf", {{"", "x\n"}});
+  ::umask(mask);
+  ASSERT_EQ(::stat((dir / "new.rf").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0644u);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Io, ReadersRefuseAFifoWithoutBlocking) {
+  const auto dir = fresh_dir("fifo");
+  const auto fifo = dir / "graph.mtx";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_EQ(error_of([&] { read_text_file(fifo); }), fifo.string() + ": not a regular file");
+  EXPECT_EQ(error_of([&] { read_graph(fifo); }), fifo.string() + ": not a regular file");
+  EXPECT_NE(error_of([&] {
+              load_node_type("xml:" + fifo.string(), "m.toml", 7);
+            }).find("m.toml:7: cannot read hwloc XML '" + fifo.string() + "': not a regular file"),
+            std::string::npos);
+  std::filesystem::remove_all(dir);
 }

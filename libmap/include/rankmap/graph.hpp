@@ -16,6 +16,8 @@ class BackgroundFault;
 
 // The most ranks a graph may have: MPI ranks are ints.
 inline constexpr std::uint64_t kMaxRanks = (std::uint64_t{1} << 31) - 1;
+// The most edges a graph may have (before duplicates are added up).
+inline constexpr std::uint64_t kMaxEdges = 0xffffffffULL;
 
 struct Graph {
   std::uint32_t ranks = 0;

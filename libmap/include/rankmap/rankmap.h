@@ -69,7 +69,8 @@ typedef struct {
   const char* hwloc;
 } rankmap_node_group;
 
-/* A machine built in code. wrap may be NULL (every dimension a ring). */
+/* A machine built in code. wrap may be NULL (every dimension a ring); each
+ * of its entries is 0 or 1. */
 typedef struct {
   int ndims;       /* 1 to 6 */
   const int* dims; /* [ndims] */
@@ -101,8 +102,8 @@ void rankmap_graph_free(rankmap_graph* graph);
 /* hostlist: a Slurm hostlist of the machine's hosts, or NULL for every
  * node; "@PATH" reads the hosts from a regular file, one host or hostlist
  * a line ('#' starts a comment), as the CLI's --nodes @file does. ranks_per_node: 0 for one rank per core (per PU with
- * hwthreads). The allocation refers to the machine: free it before the machine, and pass that same machine wherever
- * both are arguments. */
+ * hwthreads); hwthreads 0 or 1. The allocation keeps its machine alive (a reference is counted): either may be freed
+ * first. Pass that same machine wherever both are arguments. */
 rankmap_status rankmap_allocation_create(const rankmap_machine* machine, const char* hostlist, int ranks_per_node,
                                          int hwthreads, rankmap_allocation** out, rankmap_error* err);
 size_t rankmap_allocation_nodes(const rankmap_allocation* allocation); /* 0 for NULL */

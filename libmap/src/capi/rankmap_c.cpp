@@ -20,13 +20,18 @@
 #include "rankmap/metrics.hpp"
 
 struct rankmap_machine {
-  rankmap::Machine machine;
+  explicit rankmap_machine(rankmap::Machine m)
+      : shared(std::make_shared<const rankmap::Machine>(std::move(m))), machine(*shared) {}
+  // Shared with every allocation made from it: an allocation keeps its
+  // machine alive, whichever handle is freed first.
+  std::shared_ptr<const rankmap::Machine> shared;
+  const rankmap::Machine& machine;
 };
 struct rankmap_graph {
   rankmap::Graph graph;
 };
 struct rankmap_allocation {
-  const rankmap::Machine* machine;  // the hosts' names; the machine must outlive it
+  std::shared_ptr<const rankmap::Machine> machine;  // the hosts' names, kept alive by the allocation
   rankmap::Allocation allocation;
 };
 struct rankmap_context {
@@ -157,7 +162,7 @@ void check_ranks(const rankmap_graph* g, uint32_t ranks) {
 void check_same_machine(const rankmap_machine* m, const rankmap_allocation* a) {
   require(m, "machine");
   require(a, "allocation");
-  if (a->machine != &m->machine) fail(RANKMAP_ERR_ARGUMENT, "the allocation was made for another machine");
+  if (a->machine.get() != &m->machine) fail(RANKMAP_ERR_ARGUMENT, "the allocation was made for another machine");
 }
 
 std::string toml_string(const char* s) {
@@ -186,7 +191,12 @@ std::string spec_to_toml(const rankmap_machine_spec& spec) {
   t << "]\n";
   if (spec.wrap) {
     t << "wrap = [";
-    for (int i = 0; i < spec.ndims; ++i) t << (i ? ", " : "") << (spec.wrap[i] ? "true" : "false");
+    for (int i = 0; i < spec.ndims; ++i) {
+      if (spec.wrap[i] != 0 && spec.wrap[i] != 1)
+        fail(RANKMAP_ERR_ARGUMENT,
+             "spec->wrap[" + std::to_string(i) + "] is " + std::to_string(spec.wrap[i]) + ", expected 0 or 1");
+      t << (i ? ", " : "") << (spec.wrap[i] ? "true" : "false");
+    }
     t << "]\n";
   }
   t << "t_hop_ns = " << spec.t_hop_ns << "\nt_inj_ns = " << spec.t_inj_ns << "\nt_ej_ns = " << spec.t_ej_ns << "\n";
@@ -209,21 +219,21 @@ int rankmap_api_version(void) { return RANKMAP_API_VERSION; }
 rankmap_status rankmap_machine_load(const char* toml_path, rankmap_machine** out, rankmap_error* err) {
   return create(out, err, [&] {
     require(toml_path, "toml_path");
-    return rankmap_machine{rankmap::load_machine(toml_path)};
+    return rankmap_machine(rankmap::load_machine(toml_path));
   });
 }
 
 rankmap_status rankmap_machine_parse(const char* toml_text, rankmap_machine** out, rankmap_error* err) {
   return create(out, err, [&] {
     require(toml_text, "toml_text");
-    return rankmap_machine{rankmap::parse_machine(toml_text, "machine text")};
+    return rankmap_machine(rankmap::parse_machine(toml_text, "machine text"));
   });
 }
 
 rankmap_status rankmap_machine_create(const rankmap_machine_spec* spec, rankmap_machine** out, rankmap_error* err) {
   return create(out, err, [&] {
     require(spec, "spec");
-    return rankmap_machine{rankmap::parse_machine(spec_to_toml(*spec), "machine spec")};
+    return rankmap_machine(rankmap::parse_machine(spec_to_toml(*spec), "machine spec"));
   });
 }
 
@@ -251,6 +261,10 @@ rankmap_status rankmap_graph_create_csr(uint32_t ranks, const uint64_t* offsets,
       if (offsets[r + 1] < offsets[r])
         fail(RANKMAP_ERR_INPUT, "offsets[" + std::to_string(r + 1) + "] is below offsets[" + std::to_string(r) + "]");
     const uint64_t edges = offsets[ranks];
+    // A count the caller claims, checked before anything is sized by it.
+    if (edges > rankmap::kMaxEdges)
+      fail(RANKMAP_ERR_INPUT, "offsets[" + std::to_string(ranks) + "] is " + std::to_string(edges) +
+                                  ", more edges than a graph holds (" + std::to_string(rankmap::kMaxEdges) + ")");
     if (edges > 0) {
       require(targets, "targets");
       require(bytes, "bytes");
@@ -278,9 +292,11 @@ rankmap_status rankmap_allocation_create(const rankmap_machine* machine, const c
     require(machine, "machine");
     rankmap::AllocationOptions options;
     options.ppn = ranks_per_node;
-    options.hwthreads = hwthreads != 0;
+    if (hwthreads != 0 && hwthreads != 1)
+      fail(RANKMAP_ERR_ARGUMENT, "hwthreads is " + std::to_string(hwthreads) + ", expected 0 or 1");
+    options.hwthreads = hwthreads == 1;
     if (hostlist) options.hosts = rankmap::read_nodes_argument(hostlist);
-    return rankmap_allocation{&machine->machine, rankmap::make_allocation(machine->machine, options)};
+    return rankmap_allocation{machine->shared, rankmap::make_allocation(machine->machine, options)};
   });
 }
 

@@ -94,7 +94,7 @@ Graph GraphBuilder::build() {
       g.offsets[r] = g.targets.size();
     return std::move(sorted_);
   }
-  if (entries_.size() > 0xffffffffULL) throw Error("graph has more than 4294967295 edges");
+  if (entries_.size() > kMaxEdges) throw Error("graph has more than " + std::to_string(kMaxEdges) + " edges");
   const std::uint32_t ranks_ = sorted_.ranks;
   Graph g;
   g.ranks = ranks_;

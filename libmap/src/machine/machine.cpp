@@ -11,6 +11,7 @@ int Machine::find_host(std::string_view host) const {
 
 void Machine::index(const std::string& source) {
   host_index_.clear();
+  host_index_.reserve(nodes.size());  // no rehash on the way: 10^7 hosts are read in seconds
   node_at_coord_.assign(network.num_coords(), -1);
   for (int i = 0; i < static_cast<int>(nodes.size()); ++i) {
     const Node& n = nodes[i];
