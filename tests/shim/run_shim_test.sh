@@ -9,6 +9,7 @@
 #            | special (the profile path is a device, a symlink or a directory: left alone)
 #            | abort, killone (rank 1 calls MPI_Abort, or is killed, while the others wait)
 #            | full (the profile's file system is full; skipped, 77, where tmpfs cannot be mounted)
+#            | communicators (dup, split and free timed; freed slots reused)
 set -euo pipefail
 rankmap=$(realpath "$1") mpi=$2 program=$3 np=$4
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,7 +26,7 @@ case $program in
   mismatch)
     other=$([ "$mpi" = openmpi ] && echo mpich || echo openmpi)
     mpicc."$other" -O1 "$here/traffic.c" -o "$work/app" 2>/dev/null ;;
-  partitioned | timing) mpicc."$mpi" -O1 "$here/$program.c" -o "$work/app" ;;
+  partitioned | timing | communicators) mpicc."$mpi" -O1 "$here/$program.c" -o "$work/app" ;;
   threads) mpicc."$mpi" -O1 "$here/threads.c" -o "$work/app" -lpthread ;;
   fortran_mpif | fortran_f08) mpif90."$mpi" "$here/$program.f90" -o "$work/app" ;;
 esac
@@ -120,6 +121,20 @@ if [ "$program" = mismatch ]; then
     [ -z "$leftovers" ] || { echo "left behind: $leftovers"; exit 1; }
   done
   echo "refused: $(cat err.txt)"
+  exit 0
+fi
+if [ "$program" = communicators ]; then
+  # Time in communicator calls counts; 300 dup/barrier/free cycles reuse
+  # one slot, so each rank has one barrier group of 300 calls and the call
+  # records stay complete.
+  # MPICH's communicator calls take milliseconds on an oversubscribed node.
+  rounds=$([ "$mpi" = mpich ] && echo 100 || echo 1000)
+  timeout 120 "$rankmap" profile --mpi "$mpi" -o app.rmp -- "${launch[@]}" ./app "$rounds" >out.txt
+  python3 "$here/check_timing.py" app.rmp out.txt
+  ! grep -q "^calls_complete 0" app.rmp || { echo "the call records are incomplete"; exit 1; }
+  groups=$(grep -c "^call barrier_[a-z_]* [0-9]* 300 " app.rmp || true)
+  [ "$groups" -eq "$np" ] || { grep "^call" app.rmp | head; echo "$groups barrier groups of 300 calls, expected $np"; exit 1; }
+  echo "communicator calls timed, one barrier group of 300 calls a rank"
   exit 0
 fi
 if [ "$program" = timing ]; then

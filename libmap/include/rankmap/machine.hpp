@@ -16,7 +16,6 @@
 #include <functional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace rankmap {
@@ -183,13 +182,11 @@ struct Machine {
   void index(const std::string& source);
 
  private:
-  // Looked up by string_view without a copy: a million-line rankfile is
-  // read back a host per line.
-  struct HostHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-  };
-  std::unordered_map<std::string, int, HostHash, std::equal_to<>> host_index_;
+  // Hosts by name: open addressing over node indices (-1 empty), at most
+  // half full, looked up by string_view without a copy. A million-line
+  // rankfile is read back a host per line, and 10^7 hosts are indexed
+  // with no allocation a host.
+  std::vector<int> host_slots_;
   std::vector<int> node_at_coord_;
 };
 

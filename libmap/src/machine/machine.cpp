@@ -4,18 +4,32 @@
 
 namespace rankmap {
 
+namespace {
+std::size_t slot_of(std::string_view host, std::size_t mask) { return std::hash<std::string_view>{}(host)&mask; }
+}  // namespace
+
 int Machine::find_host(std::string_view host) const {
-  auto it = host_index_.find(host);
-  return it == host_index_.end() ? -1 : it->second;
+  if (host_slots_.empty()) return -1;
+  const std::size_t mask = host_slots_.size() - 1;
+  for (std::size_t s = slot_of(host, mask);; s = (s + 1) & mask) {
+    const int i = host_slots_[s];
+    if (i < 0 || nodes[static_cast<std::size_t>(i)].host == host) return i;
+  }
 }
 
 void Machine::index(const std::string& source) {
-  host_index_.clear();
-  host_index_.reserve(nodes.size());  // no rehash on the way: 10^7 hosts are read in seconds
+  std::size_t size = 16;
+  while (size < 2 * nodes.size()) size *= 2;
+  host_slots_.assign(size, -1);
+  const std::size_t mask = size - 1;
   node_at_coord_.assign(network.num_coords(), -1);
   for (int i = 0; i < static_cast<int>(nodes.size()); ++i) {
     const Node& n = nodes[i];
-    if (!host_index_.emplace(n.host, i).second) throw Error(source, 0, "host '" + n.host + "' is listed twice");
+    std::size_t s = slot_of(n.host, mask);
+    for (; host_slots_[s] >= 0; s = (s + 1) & mask)
+      if (nodes[static_cast<std::size_t>(host_slots_[s])].host == n.host)
+        throw Error(source, 0, "host '" + n.host + "' is listed twice");
+    host_slots_[s] = i;
     if (node_at_coord_[n.coord_index] >= 0)
       throw Error(
           source, 0,
