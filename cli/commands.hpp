@@ -9,6 +9,11 @@ namespace rankmap::cli {
 
 using Action = std::function<int()>;
 
+// The whole command line (argv[0] is "rankmap"): the exit status, every
+// error reported on stderr in one line. No signal handler is installed
+// here (main() does that).
+int run(int argc, char** argv);
+
 void add_eval(CLI::App& app, Action& action);
 void add_map(CLI::App& app, Action& action);
 void add_gen(CLI::App& app, Action& action);

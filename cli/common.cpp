@@ -49,6 +49,8 @@ void note_input(const std::filesystem::path& path) {
   if (!path.empty()) inputs().push_back(path);
 }
 
+void clear_inputs() { inputs().clear(); }
+
 void check_outputs(const std::vector<std::filesystem::path>& outputs) { require_distinct_files(inputs(), outputs); }
 
 void write_graph_file(const Graph& g, const std::string& path, const std::string& comment) {

@@ -20,6 +20,7 @@ namespace rankmap::cli {
 // check of its outputs against them: no command writes over one of its own
 // inputs, or writes two outputs to one file.
 void note_input(const std::filesystem::path& path);
+void clear_inputs();  // before a new command in the same process
 // Throws (compared by device and inode) when an output is a noted input
 // or two outputs are one file. Empty names are skipped.
 void check_outputs(const std::vector<std::filesystem::path>& outputs);

@@ -1,0 +1,89 @@
+// The rankmap command line: parses it, runs the chosen sub-command and
+// reports its errors, one line each. main.cpp calls it; so does the fuzz
+// harness of `machine new` (tests/fuzz).
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+#include <string>
+
+#include "commands.hpp"
+#include "common.hpp"
+#include "rankmap/error.hpp"
+#include "rankmap/rankmap.h"
+
+namespace rankmap::cli {
+namespace {
+
+// The flag that sets each of the library's parameters: its name with
+// dashes, but for the few the CLI spells its own way.
+std::string flag_of(const std::string& parameter) {
+  if (parameter == "ranks_per_node") return "--ppn";
+  std::string flag = "--" + parameter;
+  std::replace(flag.begin(), flag.end(), '_', '-');
+  return flag;
+}
+
+// The library's error in the CLI's words: its parameter as a flag, and for
+// ranks that do not fit, the flags that make room.
+std::string describe(const rankmap::Error& e, const CLI::App& app) {
+  std::string text = e.what_with_parameter_called(flag_of(e.parameter()));
+  if (e.kind() == rankmap::ErrorKind::fit) {
+    const auto given = app.get_subcommands();
+    const bool can_oversubscribe = !given.empty() && given[0]->get_option_no_throw("--oversubscribe") != nullptr;
+    text += std::string(" (more --nodes, another --ppn or --hwthreads") +
+            (can_oversubscribe ? ", or --oversubscribe" : "") + " make room)";
+  }
+  return text;
+}
+
+}  // namespace
+
+int run(int argc, char** argv) {
+  clear_inputs();  // a new command: none of its files read yet
+  CLI::App app{
+      "rankmap: place MPI ranks on a machine's network (tori, switches, fat trees) so that heavy talkers sit close",
+      "rankmap"};
+  app.set_version_flag("--version", std::string("rankmap ") + rankmap_version());  // the library's, one version
+  app.require_subcommand(1);
+  app.footer("Run 'rankmap COMMAND --help' for the options of a command.");
+
+  Action action;
+  add_map(app, action);
+  add_eval(app, action);
+  add_gen(app, action);
+  add_inspect(app, action);
+  add_model(app, action);
+  add_profile(app, action);
+  add_convert(app, action);
+  add_machine(app, action);
+  add_plot(app, action);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {  // --help, --version
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    // README promises exit status 1 and one line for every usage error.
+    const auto given = app.get_subcommands();
+    std::string hint = "; see 'rankmap " + (given.empty() ? std::string() : given[0]->get_name() + " ") + "--help'";
+    if (dynamic_cast<const CLI::ExtrasError*>(&e) && app.got_subcommand("profile"))
+      hint = "; put '--' before the launcher, e.g. rankmap profile -o app.rmp -- mpirun -np 4 ./app";
+    std::string what = e.what();
+    for (char& c : what)
+      if (c == '\n') c = ' ';
+    std::fprintf(stderr, "rankmap: %s%s\n", what.c_str(), hint.c_str());
+    return 1;
+  }
+  try {
+    return action ? action() : 2;
+  } catch (const rankmap::Error& e) {
+    std::fprintf(stderr, "rankmap: %s\n", describe(e, app).c_str());
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "rankmap: out of memory\n");
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "rankmap: internal error: %s\n", e.what());
+  }
+  return 1;
+}
+
+}  // namespace rankmap::cli
