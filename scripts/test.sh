@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test (unit tests, the
-# command line, real Open MPI and MPICH launches), then the unit and
+# command line, real Open MPI and MPICH launches) in a hardened build
+# (_GLIBCXX_ASSERTIONS, _FORTIFY_SOURCE), then the unit and
 # command-line tests and the fuzz corpora again under AddressSanitizer and
 # UBSan (scripts/sanitize.sh). Exits non-zero on failure.
 set -euo pipefail
