@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The unit tests, the command-line tests and every fuzz corpus under
-# AddressSanitizer and UBSan (clang), in a build directory of their own
+# The unit tests, the command-line tests (test_cli.sh, test_hardening.sh)
+# and every fuzz corpus under AddressSanitizer, UBSan and
+# _GLIBCXX_ASSERTIONS (clang), in a build directory of their own
 # (build-sanitize), which scripts/fuzz.sh reuses for its libFuzzer
 # harnesses. MPI jobs are left out: the sanitizer runtime and the MPI
 # runtimes do not mix; the CLI test's `rankmap profile` checks use the
@@ -29,6 +30,7 @@ export LSAN_OPTIONS=suppressions=$root/scripts/sanitizers.supp:print_suppression
 export RANKMAP_SHIM_DIR=$root/build/lib
 "$build/tests/rankmap_unit_tests" --gtest_brief=1
 bash "$root/tests/cli/test_cli.sh" "$build/cli/rankmap" "$root"
+bash "$root/tests/cli/test_hardening.sh" "$build/cli/rankmap" "$root"
 for h in "${harnesses[@]}"; do
   "$build/tests/fuzz/fuzz_$h" -runs=0 -timeout=10 -rss_limit_mb=2048 "$root/tests/fuzz/corpus/$h" \
     >"$build/$h.replay.log" 2>&1 || { tail -30 "$build/$h.replay.log"; echo "sanitize.sh: fuzz_$h: FOUND"; exit 1; }
