@@ -84,6 +84,11 @@ expect_refusal "t_local_ns of 2 s" "late.toml:7: 't_local_ns' must be at most 1e
 printf '[network]\ndims = [256, 256, 256]\nt_hop_ns = 1\nt_inj_ns = 1\nt_ej_ns = 1\n[[nodes]]\nhosts = "n[0-3]"\nhwloc = "core:1"\n' >huge.toml
 expect_refusal "a torus of 100M links" "huge.toml:1: the network has 100663296 directed links; rankmap maps onto at most 67108864" -- inspect huge.toml
 
+# A torus of 2 nodes refuses 9.5M hosts before making them (the fuzzer's
+# slow unit: 10 s under ASan).
+printf '[network]\ndims = [2]\nt_hop_ns = 1\nt_inj_ns = 1\nt_ej_ns = 1\n[[nodes]]\nhosts = "n[18737-09551615]"\nhwloc = "core:1"\n' >many.toml
+expect_refusal "9.5M hosts for 2 nodes" "many.toml:7: bad hostlist 'n[18737-09551615]': range '18737-09551615' is too large (more than 2 hosts)" -- inspect many.toml
+
 # 5. A FIFO never blocks a reader: as a graph, as hwloc_xml in a machine
 # file, as machine new --hwloc-xml, as a mapping (each would wait forever
 # for a writer).

@@ -9,9 +9,15 @@
 
 namespace rankmap {
 
-// Throws Error(source, line, ...) when the list does not parse.
+// More hosts than any machine has: a list beyond it is a typo or an attack
+// (a[0-999]b[0-999]c[0-99] would take gigabytes).
+inline constexpr std::size_t kMaxHostlistHosts = 10'000'000;
+
+// Throws Error(source, line, ...) when the list does not parse or names
+// more than `most` hosts (checked before they are made: a machine file's
+// torus of 2 nodes refuses n[0-9999999] at once).
 std::vector<std::string> expand_hostlist(std::string_view list, const std::string& source = "hostlist",
-                                         std::size_t line = 0);
+                                         std::size_t line = 0, std::size_t most = kMaxHostlistHosts);
 
 // The shortest bracket form of `hosts` that expand_hostlist() turns back into
 // the same sequence (used for summaries; order is kept, not sorted).

@@ -1,5 +1,6 @@
 #include "rankmap/hostlist.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 
@@ -8,13 +9,9 @@
 namespace rankmap {
 namespace {
 
-// More hosts than any machine has: a list beyond it is a typo or an attack
-// (a[0-999]b[0-999]c[0-99] would take gigabytes).
-constexpr std::uint64_t kMaxHosts = 10'000'000;
-
 // One bracket's values, already formatted with their padding.
 std::vector<std::string> expand_bracket(std::string_view body, const std::string& source, std::size_t line,
-                                        std::string_view whole) {
+                                        std::string_view whole, std::size_t most) {
   std::vector<std::string> out;
   auto fail = [&](const std::string& what) -> void {
     throw Error(source, line, "bad hostlist '" + std::string(whole) + "': " + what);
@@ -38,7 +35,8 @@ std::vector<std::string> expand_bracket(std::string_view body, const std::string
     parse(lo_text, lo);
     parse(hi_text, hi);
     if (hi < lo) fail("range '" + std::string(item) + "' runs backwards");
-    if (hi - lo >= kMaxHosts - out.size()) fail("range '" + std::string(item) + "' is too large");
+    if (out.size() >= most || hi - lo >= most - out.size())
+      fail("range '" + std::string(item) + "' is too large (more than " + std::to_string(most) + " hosts)");
     const std::size_t width = lo_text.size();
     for (std::uint64_t k = 0; k <= hi - lo; ++k) {  // counted: hi may be 2^64 - 1
       std::string digits = std::to_string(lo + k);
@@ -52,7 +50,8 @@ std::vector<std::string> expand_bracket(std::string_view body, const std::string
 }
 
 // One top-level item such as "r[1-2]n[01-04]".
-void expand_item(std::string_view item, const std::string& source, std::size_t line, std::vector<std::string>& out) {
+void expand_item(std::string_view item, const std::string& source, std::size_t line, std::size_t most,
+                 std::vector<std::string>& out) {
   std::vector<std::string> partial{""};
   std::size_t pos = 0;
   while (pos < item.size()) {
@@ -68,10 +67,10 @@ void expand_item(std::string_view item, const std::string& source, std::size_t l
     const std::string_view body = item.substr(open + 1, close - open - 1);
     if (body.find('[') != std::string_view::npos)
       throw Error(source, line, "bad hostlist '" + std::string(item) + "': nested '['");
-    const auto values = expand_bracket(body, source, line, item);
-    if (partial.size() * values.size() + out.size() > kMaxHosts)
+    const auto values = expand_bracket(body, source, line, item, most);
+    if (partial.size() * values.size() + out.size() > most)
       throw Error(source, line,
-                  "bad hostlist '" + std::string(item) + "': more than " + std::to_string(kMaxHosts) + " hosts");
+                  "bad hostlist '" + std::string(item) + "': more than " + std::to_string(most) + " hosts");
     std::vector<std::string> next;
     next.reserve(partial.size() * values.size());
     for (const auto& p : partial)
@@ -84,7 +83,9 @@ void expand_item(std::string_view item, const std::string& source, std::size_t l
 
 }  // namespace
 
-std::vector<std::string> expand_hostlist(std::string_view list, const std::string& source, std::size_t line) {
+std::vector<std::string> expand_hostlist(std::string_view list, const std::string& source, std::size_t line,
+                                         std::size_t most) {
+  most = std::min(most, kMaxHostlistHosts);
   std::vector<std::string> hosts;
   int depth = 0;
   std::size_t start = 0;
@@ -96,7 +97,7 @@ std::vector<std::string> expand_hostlist(std::string_view list, const std::strin
     if (item.find_first_of(" \t") != std::string_view::npos)
       throw Error(source, line,
                   "bad hostlist '" + std::string(list) + "': space inside host name '" + std::string(item) + "'");
-    expand_item(item, source, line, hosts);
+    expand_item(item, source, line, most, hosts);
   };
   for (std::size_t i = 0; i < list.size(); ++i) {
     if (list[i] == '[') ++depth;

@@ -258,14 +258,20 @@ class Reader : private detail::TomlReader {
 
       const toml::node* hosts_node = group->get("hosts");
       if (!hosts_node) fail(gline, "[[nodes]] needs 'hosts', e.g. hosts = \"node[00-31]\"");
+      // A torus or fat tree has room for so many hosts: a list past it is
+      // refused before its hosts are made (a switch's ports are its hosts).
+      const std::size_t room = switch_ports_open ? kMaxHostlistHosts : net.num_coords();
+      auto expand = [&](const toml::node& h, std::size_t listed) {
+        return expand_hostlist(string(h, "hosts"), source(), line_of(h), room > listed ? room - listed : 0);
+      };
       std::vector<std::string> hosts;
       if (const toml::array* list = hosts_node->as_array()) {
         for (const auto& h : *list) {
-          auto more = expand_hostlist(string(h, "hosts"), source(), line_of(h));
+          auto more = expand(h, m.nodes.size() + hosts.size());
           hosts.insert(hosts.end(), more.begin(), more.end());
         }
       } else {
-        hosts = expand_hostlist(string(*hosts_node, "hosts"), source(), line_of(*hosts_node));
+        hosts = expand(*hosts_node, m.nodes.size());
       }
 
       std::string spec;
