@@ -5,7 +5,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -14,6 +13,7 @@
 #include <optional>
 
 #include "core/regular_file.hpp"
+#include "core/temporary_files.hpp"
 #include "rankmap/error.hpp"
 
 namespace rankmap {
@@ -110,82 +110,6 @@ void require_distinct_files(const std::vector<std::filesystem::path>& inputs,
 
 namespace {
 
-// The temporaries of the writes under way, for remove_temporary_files():
-// fixed buffers, so that a signal handler reads no memory being freed. A
-// slot goes free -> claimed (being filled) -> live -> free; the handler
-// unlinks live ones. Paths too long for a slot, or writes beyond the slots
-// (dozens at once), are not registered, and only SIGKILL's rule holds.
-constexpr std::size_t kTempSlots = 64, kTempPathMax = 4096;
-enum : int { kSlotFree = 0, kSlotClaimed = 1, kSlotLive = 2 };
-struct TempSlot {
-  std::atomic<int> state{kSlotFree};
-  char path[kTempPathMax];
-};
-TempSlot temp_slots[kTempSlots];
-static_assert(std::atomic<int>::is_always_lock_free, "the handler may only touch lock-free atomics");
-
-// The slot now holding `path`, or -1.
-int register_temporary(const std::string& path) {
-  if (path.size() >= kTempPathMax) return -1;
-  for (std::size_t i = 0; i < kTempSlots; ++i) {
-    int expected = kSlotFree;
-    if (!temp_slots[i].state.compare_exchange_strong(expected, kSlotClaimed)) continue;
-    std::memcpy(temp_slots[i].path, path.c_str(), path.size() + 1);
-    temp_slots[i].state.store(kSlotLive);
-    return static_cast<int>(i);
-  }
-  return -1;
-}
-
-void unregister_temporary(int slot) {
-  if (slot >= 0) temp_slots[slot].state.store(kSlotFree);
-}
-
-}  // namespace
-
-void remove_temporary_files() noexcept {
-  for (TempSlot& slot : temp_slots)
-    if (slot.state.load() == kSlotLive) ::unlink(slot.path);
-}
-
-namespace {
-
-// The temporaries of one write, registered for remove_temporary_files()
-// while they exist.
-class Temporaries {
- public:
-  Temporaries() = default;
-  Temporaries(const Temporaries&) = delete;
-  Temporaries& operator=(const Temporaries&) = delete;
-  ~Temporaries() {
-    for (int slot : slots_) unregister_temporary(slot);
-  }
-  void add(const std::string& path) {
-    paths_.push_back(path);
-    slots_.push_back(register_temporary(path));
-  }
-  // Renamed into place or removed: no longer the handler's to unlink.
-  void forget(const std::string& path) {
-    for (std::size_t i = 0; i < paths_.size(); ++i)
-      if (paths_[i] == path) {
-        unregister_temporary(slots_[i]);
-        slots_[i] = -1;
-      }
-  }
-  void remove_all() {
-    for (std::size_t i = 0; i < paths_.size(); ++i) {
-      if (slots_[i] < 0) continue;
-      ::unlink(paths_[i].c_str());
-      unregister_temporary(slots_[i]);
-      slots_[i] = -1;
-    }
-  }
-
- private:
-  std::vector<std::string> paths_;
-  std::vector<int> slots_;
-};
-
 // The mode a new file gets: 0666 under the process's umask (read from
 // /proc: umask() would change it, even for a moment, for every thread).
 mode_t new_file_mode() {
@@ -212,21 +136,28 @@ void write_all(int fd, const std::string& text, const std::string& name) {
     throw Error(name, 0, std::string("write failed: ") + std::strerror(errno), ErrorKind::io);
 }
 
-// A temporary file beside `target`, created by mkstemp (O_EXCL, a name
-// nobody can guess or plant), registered with `temps` before anything is
-// written to it. Signals are blocked between its creation and its
-// registration, so that a handler never misses it.
-std::pair<std::string, int> temporary_beside(const std::filesystem::path& target, Temporaries& temps) {
-  const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : ".";
-  std::string pattern = (dir / ("." + target.filename().string() + ".tmp.XXXXXX")).string();
+// Runs `create` (mkstemp, open) with every signal blocked and registers
+// the file it made with `temps` before they are let through, so that a
+// handler never misses one. Throws naming `name` when it fails.
+template <class Create>
+int create_registered(detail::Temporaries& temps, const std::string& path, const std::string& name, Create&& create) {
   sigset_t all, before;
   sigfillset(&all);
   pthread_sigmask(SIG_BLOCK, &all, &before);
-  const int fd = ::mkstemp(pattern.data());
+  const int fd = create();
   const int saved = errno;
-  if (fd >= 0) temps.add(pattern);
+  if (fd >= 0) temps.add(path);
   pthread_sigmask(SIG_SETMASK, &before, nullptr);
-  if (fd < 0) throw Error(target.string(), 0, std::string("cannot write: ") + std::strerror(saved), ErrorKind::io);
+  if (fd < 0) throw Error(name, 0, std::string("cannot write: ") + std::strerror(saved), ErrorKind::io);
+  return fd;
+}
+
+// A temporary file beside `target`, created by mkstemp (O_EXCL, a name
+// nobody can guess or plant), registered before anything is written to it.
+std::pair<std::string, int> temporary_beside(const std::filesystem::path& target, detail::Temporaries& temps) {
+  const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : ".";
+  std::string pattern = (dir / ("." + target.filename().string() + ".tmp.XXXXXX")).string();
+  const int fd = create_registered(temps, pattern, target.string(), [&] { return ::mkstemp(pattern.data()); });
   return {pattern, fd};
 }
 
@@ -260,7 +191,7 @@ void write_files_atomically(const std::filesystem::path& base, const std::vector
   // base's parts under one mkstemp name + their suffixes (companions keep
   // their names relative to each other, created O_EXCL | O_NOFOLLOW), a
   // part with a path of its own under a mkstemp name beside it.
-  Temporaries temps;
+  detail::Temporaries temps;
   auto [temp_base, base_fd] = temporary_beside(base, temps);
   const mode_t mode = new_file_mode();
   std::vector<std::string> landed, temp_of(parts.size());
@@ -280,14 +211,9 @@ void write_files_atomically(const std::filesystem::path& base, const std::vector
         fd = base_fd;
       } else {
         temp_of[i] = temp_base + part.suffix;
-        sigset_t all, before;
-        sigfillset(&all);
-        pthread_sigmask(SIG_BLOCK, &all, &before);
-        fd = ::open(temp_of[i].c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-        const int saved = errno;
-        if (fd >= 0) temps.add(temp_of[i]);
-        pthread_sigmask(SIG_SETMASK, &before, nullptr);
-        if (fd < 0) throw Error(name, 0, std::string("cannot write: ") + std::strerror(saved), ErrorKind::io);
+        fd = create_registered(temps, temp_of[i], name, [&] {
+          return ::open(temp_of[i].c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        });
       }
       try {
         give_attributes(fd, name, mode);
