@@ -18,12 +18,11 @@ std::vector<std::filesystem::path>& inputs() {
 }
 }  // namespace
 
-std::string printable(std::string_view text) {
-  constexpr std::size_t kMost = 200;
-  std::string out(text.substr(0, kMost));
+std::string printable(std::string_view text, std::size_t most) {
+  std::string out(text.substr(0, most));
   for (char& c : out)
     if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
-  if (text.size() > kMost) out += "...";
+  if (text.size() > most) out += "...";
   return out;
 }
 
@@ -111,7 +110,7 @@ void Progress::done(const std::string& what) {
   const double stage = std::chrono::duration<double>(now - stage_).count();
   stage_ = now;
   if (!quiet_ && (stage >= 1.0 || verbose_))
-    std::fprintf(stderr, "rankmap: %s (%.1f s)\n", printable(what).c_str(), stage);
+    std::fprintf(stderr, "rankmap: %s (%.1f s)\n", printable(what, 1000).c_str(), stage);
 }
 
 double Progress::seconds_since_start() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }

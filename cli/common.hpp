@@ -26,9 +26,9 @@ void clear_inputs();  // before a new command in the same process
 void check_outputs(const std::vector<std::filesystem::path>& outputs);
 
 // A file name (or any text from the command line) as it may be printed:
-// control bytes (a newline in a name) become '?', and past 200 bytes it is
-// cut with "...", as the library's errors are.
-std::string printable(std::string_view text);
+// control bytes (a newline in a name) become '?', and past `most` bytes it
+// is cut with "...", as the library's errors are.
+std::string printable(std::string_view text, std::size_t most = 200);
 
 // A CLI11 check that a number lies from `lo` to `hi`, saying so in words
 // ("from 0.001 to 1e+06 (Gbit/s)") rather than CLI11's 300-digit bounds.
