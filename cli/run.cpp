@@ -68,10 +68,12 @@ int run(int argc, char** argv) {
     std::string hint = "; see 'rankmap " + (given.empty() ? std::string() : given[0]->get_name() + " ") + "--help'";
     if (dynamic_cast<const CLI::ExtrasError*>(&e) && app.got_subcommand("profile"))
       hint = "; put '--' before the launcher, e.g. rankmap profile -o app.rmp -- mpirun -np 4 ./app";
+    // CLI11 quotes the arguments it did not expect: control bytes and a
+    // 120 KB argument stay out of the one line.
     std::string what = e.what();
     for (char& c : what)
       if (c == '\n') c = ' ';
-    std::fprintf(stderr, "rankmap: %s%s\n", what.c_str(), hint.c_str());
+    std::fprintf(stderr, "rankmap: %s%s\n", printable(what, 400).c_str(), hint.c_str());
     return 1;
   }
   try {

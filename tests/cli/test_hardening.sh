@@ -133,6 +133,9 @@ expect_refusal "--fattree 0" "--fattree: expected FANOUT[:UPLINKS] per level" --
 expect_refusal "--link-gbps 1e309" "--link-gbps: expected a number from 0.001 to 1e+06 (Gbit/s), got '1e309'" -- machine new -o x.toml --switch --hosts 'n[0-7]' --hwloc core:1 --link-gbps 1e309
 expect_refusal "a 120 KB --hwloc" "--hwloc:" -- machine new -o x.toml --switch --hosts 'n[0-7]' --hwloc "$(head -c 120000 /dev/zero | tr '\0' x)"
 [ "$(wc -c <out/stderr.txt)" -lt 1024 ] && ok || bad "a 120 KB --hwloc is echoed: $(wc -c <out/stderr.txt) bytes"
+expect_refusal "an unexpected argument of 120 KB with control bytes" "The following argument was not expected: ?[31m" -- \
+  machine new -o x.toml --switch --hosts 'n[0-7]' --hwloc core:1 "$(printf '\033[31m')$(head -c 120000 /dev/zero | tr '\0' x)"
+[ "$(wc -c <out/stderr.txt)" -lt 1024 ] && ok || bad "an unexpected argument is echoed whole: $(wc -c <out/stderr.txt) bytes"
 if "$rankmap" machine new -o "$(printf 'new\nline.toml')" --switch --hosts 'n[0-7]' --hwloc core:1 >out/stdout.txt 2>&1 &&
    [ "$(wc -l <out/stdout.txt)" -eq 1 ] && grep -q "wrote new?line.toml" out/stdout.txt &&
    "$rankmap" inspect "$(printf 'new\nline.toml')" >/dev/null; then ok
