@@ -60,22 +60,30 @@ std::string fattree_levels(const std::string& text) {
   return "[" + out + "]";
 }
 
-// The flag behind a machine file's key: an error in the file machine new
-// wrote is an error in the flags it was written from.
-std::string flag_of_key(const std::string& message) {
-  const std::pair<const char*, const char*> keys[] = {{"'uplinks'", "--fattree"},
-                                                      {"'fanout'", "--fattree"},
-                                                      {"levels", "--fattree"},
-                                                      {"'link_gbps'", "--link-gbps"},
-                                                      {"'t_hop_ns'", "--t-hop-ns"},
-                                                      {"'t_inj_ns'", "--t-inj-ns"},
-                                                      {"'t_ej_ns'", "--t-ej-ns"},
-                                                      {"'t_local_ns'", "--t-local-ns"},
-                                                      {"'dims'", "--dims"},
-                                                      {"hosts", "--hosts"},
-                                                      {"links", "--dims, --fattree or --hosts"}};
-  for (const auto& [key, flag] : keys)
-    if (message.find(key) != std::string::npos) return flag;
+// The flag behind line `line` of the text machine new wrote (an error in
+// the file is an error in the flags it was written from): by the key the
+// line sets; the [network] table stands for the network's shape.
+std::string flag_of_line(const std::string& text, std::size_t line) {
+  std::istringstream in(text);
+  std::string row;
+  for (std::size_t n = 1; n <= line && std::getline(in, row); ++n) {
+  }
+  if (line == 0 || !in) return "machine new";
+  const std::string key = row.substr(0, row.find_first_of(" =["));
+  const std::pair<const char*, const char*> flags[] = {{"levels", "--fattree"},
+                                                       {"dims", "--dims"},
+                                                       {"hosts", "--hosts"},
+                                                       {"hwloc", "--hwloc"},
+                                                       {"hwloc_xml", "--hwloc-xml"},
+                                                       {"link_gbps", "--link-gbps"},
+                                                       {"t_hop_ns", "--t-hop-ns"},
+                                                       {"t_inj_ns", "--t-inj-ns"},
+                                                       {"t_ej_ns", "--t-ej-ns"},
+                                                       {"t_local_ns", "--t-local-ns"},
+                                                       {"name", "--name"}};
+  for (const auto& [k, flag] : flags)
+    if (key == k) return flag;
+  if (row.rfind("[network]", 0) == 0) return "--dims, --fattree or --hosts";
   return "machine new";
 }
 
@@ -186,7 +194,7 @@ int run_machine_new(const NewMachineOptions& o) {
     try {
       m = parse_machine(probe, temp.string());
     } catch (const Error& e) {
-      throw Error(flag_of_key(e.message()), 0, e.message(), e.kind());
+      throw Error(flag_of_line(probe, e.line()), 0, e.message(), e.kind());
     }
   });
   std::cout << "wrote " << printable(o.output) << (xml_name.empty() ? "" : " and " + printable(xml_name)) << ": "
