@@ -89,6 +89,11 @@ expect_refusal "a torus of 100M links" "huge.toml:1: the network has 100663296 d
 printf '[network]\ndims = [2]\nt_hop_ns = 1\nt_inj_ns = 1\nt_ej_ns = 1\n[[nodes]]\nhosts = "n[18737-09551615]"\nhwloc = "core:1"\n' >many.toml
 expect_refusal "9.5M hosts for 2 nodes" "many.toml:7: bad hostlist 'n[18737-09551615]': range '18737-09551615' is too large (more than 2 hosts)" -- inspect many.toml
 
+# A hostlist's names are bounded in bytes as well as in count (the fuzzer's
+# out-of-memory: 9.9 M names of 22 bytes took 2.2 GB under ASan).
+expect_refusal "9.9M long host names" "more than 128 MiB of host names" -- \
+  map g.mtx -m "$desmos" --nodes 'a[0]cxxxxxxxx[0-99006]a[0]c[0-99]' -o x.rf
+
 # 5. A FIFO never blocks a reader: as a graph, as hwloc_xml in a machine
 # file, as machine new --hwloc-xml, as a mapping (each would wait forever
 # for a writer).

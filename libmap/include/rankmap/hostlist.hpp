@@ -12,6 +12,9 @@ namespace rankmap {
 // More hosts than any machine has: a list beyond it is a typo or an attack
 // (a[0-999]b[0-999]c[0-99] would take gigabytes).
 inline constexpr std::size_t kMaxHostlistHosts = 10'000'000;
+// And at most this many bytes of host names (10^7 names of 13 bytes): a
+// list of long names would take gigabytes before the count was reached.
+inline constexpr std::size_t kMaxHostlistBytes = std::size_t{128} << 20;
 
 // Throws Error(source, line, ...) when the list does not parse or names
 // more than `most` hosts (checked before they are made: a machine file's

@@ -51,8 +51,15 @@ std::vector<std::string> expand_bracket(std::string_view body, const std::string
 
 // One top-level item such as "r[1-2]n[01-04]".
 void expand_item(std::string_view item, const std::string& source, std::size_t line, std::size_t most,
-                 std::vector<std::string>& out) {
+                 std::vector<std::string>& out, std::size_t& out_bytes) {
   std::vector<std::string> partial{""};
+  std::size_t partial_bytes = 0;  // of the names in `partial`
+  auto check_bytes = [&] {
+    if (out_bytes + partial_bytes > kMaxHostlistBytes)
+      throw Error(source, line,
+                  "bad hostlist '" + std::string(item) + "': more than " + std::to_string(kMaxHostlistBytes >> 20) +
+                      " MiB of host names");
+  };
   std::size_t pos = 0;
   while (pos < item.size()) {
     const std::size_t open = item.find('[', pos);
@@ -60,6 +67,8 @@ void expand_item(std::string_view item, const std::string& source, std::size_t l
     if (text.find(']') != std::string_view::npos)
       throw Error(source, line, "bad hostlist '" + std::string(item) + "': unmatched ']'");
     for (auto& p : partial) p += text;
+    partial_bytes += partial.size() * text.size();
+    check_bytes();
     if (open == std::string_view::npos) break;
     const std::size_t close = item.find(']', open);
     if (close == std::string_view::npos)
@@ -71,6 +80,13 @@ void expand_item(std::string_view item, const std::string& source, std::size_t l
     if (partial.size() * values.size() + out.size() > most)
       throw Error(source, line,
                   "bad hostlist '" + std::string(item) + "': more than " + std::to_string(most) + " hosts");
+    // Each name of `partial` once for every value and each value once for
+    // every name (both counts at most 10^7 here: no overflow), checked
+    // before the names are made.
+    std::size_t values_bytes = 0;
+    for (const auto& v : values) values_bytes += v.size();
+    partial_bytes = partial_bytes * values.size() + values_bytes * partial.size();
+    check_bytes();
     std::vector<std::string> next;
     next.reserve(partial.size() * values.size());
     for (const auto& p : partial)
@@ -78,6 +94,7 @@ void expand_item(std::string_view item, const std::string& source, std::size_t l
     partial = std::move(next);
     pos = close + 1;
   }
+  out_bytes += partial_bytes;
   for (auto& p : partial) out.push_back(std::move(p));
 }
 
@@ -87,6 +104,7 @@ std::vector<std::string> expand_hostlist(std::string_view list, const std::strin
                                          std::size_t most) {
   most = std::min(most, kMaxHostlistHosts);
   std::vector<std::string> hosts;
+  std::size_t bytes = 0;  // of the names in `hosts`
   int depth = 0;
   std::size_t start = 0;
   auto flush = [&](std::size_t end) {
@@ -97,7 +115,7 @@ std::vector<std::string> expand_hostlist(std::string_view list, const std::strin
     if (item.find_first_of(" \t") != std::string_view::npos)
       throw Error(source, line,
                   "bad hostlist '" + std::string(list) + "': space inside host name '" + std::string(item) + "'");
-    expand_item(item, source, line, most, hosts);
+    expand_item(item, source, line, most, hosts, bytes);
   };
   for (std::size_t i = 0; i < list.size(); ++i) {
     if (list[i] == '[') ++depth;
