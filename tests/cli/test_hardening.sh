@@ -94,6 +94,11 @@ expect_refusal "9.5M hosts for 2 nodes" "many.toml:7: bad hostlist 'n[18737-0955
 expect_refusal "9.9M long host names" "more than 128 MiB of host names" -- \
   map g.mtx -m "$desmos" --nodes 'a[0]cxxxxxxxx[0-99006]a[0]c[0-99]' -o x.rf
 
+# A bare level width in an hwloc string is bounded as "core:N" is (the
+# fuzzer's timeout: hwloc built 155,298 PUs for minutes).
+sed 's|hwloc = .*|hwloc = "155298"|' "$desmos" >bare.toml
+expect_refusal "a bare hwloc width" "hwloc description '155298' has a level of 155298 objects; rankmap takes up to 1024" -- inspect bare.toml
+
 # 5. A FIFO never blocks a reader: as a graph, as hwloc_xml in a machine
 # file, as machine new --hwloc-xml, as a mapping (each would wait forever
 # for a writer).

@@ -7,6 +7,7 @@
 #include <climits>
 #include <map>
 #include <memory>
+#include <sstream>
 
 #include "rankmap/error.hpp"
 #include "rankmap/io.hpp"
@@ -34,12 +35,16 @@ constexpr unsigned long long kMaxPus = 4096, kMaxLevelWidth = 1024;
 
 void check_synthetic_size(const std::string& spec, const std::string& source, std::size_t line) {
   unsigned long long pus = 1;
-  for (std::size_t at = spec.find(':'); at != std::string::npos; at = spec.find(':', at + 1)) {
+  // Each level is a word: "type:width", or a bare width ("2 4 8", which
+  // hwloc reads too); attributes in parentheses are not widths.
+  std::istringstream words(spec);
+  for (std::string word; words >> word;) {
+    const std::size_t colon = word.find(':');
+    const std::size_t at = colon == std::string::npos ? 0 : colon + 1;
     unsigned long long width = 0;
     std::size_t digits = 0;
-    for (std::size_t i = at + 1;
-         i < spec.size() && std::isdigit(static_cast<unsigned char>(spec[i])) && width <= kMaxPus; ++i, ++digits)
-      width = width * 10 + static_cast<unsigned long long>(spec[i] - '0');
+    for (std::size_t i = at; i < word.size() && std::isdigit(static_cast<unsigned char>(word[i])); ++i, ++digits)
+      width = std::min(width * 10 + static_cast<unsigned long long>(word[i] - '0'), 1ULL << 40);  // saturates
     if (digits == 0) continue;  // an attribute, not a level's width
     if (width > kMaxLevelWidth)
       throw Error(source, line,
