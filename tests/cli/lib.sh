@@ -1,5 +1,14 @@
-# What the command-line test scripts share: pass and fail counts, a JSON
-# reader, and expect_error. Sourced after $rankmap is set.
+# What the command-line test scripts share, sourced with their arguments
+# RANKMAP SOURCE_DIR: $rankmap and $src, a work directory of their own (the
+# current one, removed at exit), $desmos, pass and fail counts, a JSON
+# reader, and expect_error.
+set -u
+rankmap=$(realpath "$1")
+src=$(realpath "$2")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+desmos=$src/data/machines/desmos.toml
 passed=0
 failed=0
 # json FILE KEY.PATH: one value of a JSON report.

@@ -2,14 +2,7 @@
 # Command-line behaviour of rankmap: bad input gets a one-line error naming
 # the file and line, a non-zero exit and no output file; the same inputs and
 # seed give byte-identical output. Usage: test_cli.sh RANKMAP SOURCE_DIR
-set -u
-rankmap=$(realpath "$1")
-src=$(realpath "$2")
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 1
-desmos=$src/data/machines/desmos.toml
-source "$src/tests/cli/lib.sh"
+source "$(dirname "$0")/lib.sh" "$@"
 
 # A good graph and machine to start from.
 "$rankmap" gen stencil --dims 8x4x6 -o good.mtx >/dev/null || bad "gen stencil"

@@ -4,14 +4,7 @@
 # naming what is wrong, with a non-zero exit, and leaves every file of the
 # directory as it was (checksums before and after).
 # Usage: test_hardening.sh RANKMAP SOURCE_DIR
-set -u
-rankmap=$(realpath "$1")
-src=$(realpath "$2")
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 1
-desmos=$src/data/machines/desmos.toml
-source "$src/tests/cli/lib.sh"
+source "$(dirname "$0")/lib.sh" "$@"
 
 # expect_refusal NAME EXPECTED_TEXT -- rankmap args...: exit non-zero, one
 # line on stderr holding EXPECTED_TEXT, nothing on stdout, and no file of

@@ -22,19 +22,7 @@
 #include <stdio.h>
 #include <time.h>
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static void work(double seconds) {
-  const double end = now() + seconds;
-  while (now() < end) {
-  }
-}
-
-static double in_mpi;
+#include "own_clock.h"
 
 /* Seconds this thread has waited on a run queue so far; 0 when the kernel
  * does not say. */
@@ -45,12 +33,12 @@ static double run_queue_wait(void) {
   if (f) fclose(f);
   return read == 2 ? 1e-9 * (double)wait : 0;
 }
-#define TIMED(CALL)          \
-  do {                       \
-    const double t0 = now(); \
-    CALL;                    \
-    in_mpi += now() - t0;    \
-  } while (0)
+
+static void work(double seconds) {
+  const double end = now() + seconds;
+  while (now() < end) {
+  }
+}
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
