@@ -33,13 +33,15 @@ bool is_baseline_name(const std::string& what) {
 
 int run_eval(const EvalOptions& o) {
   Progress progress(o.quiet);
-  auto [machine, allocation] = load(o.machine);
   const auto [graph, profile_p_mpi, p2p_traffic, collective_traffic, calls] = load_graph(o.graph);
   // p_mpi from --p-mpi, else from the profile the graph came from.
   const std::optional<double> p_mpi = o.p_mpi ? o.p_mpi : profile_p_mpi;
   const std::string p_mpi_source = o.p_mpi ? "--p-mpi" : o.graph;
   progress.done("read " + o.graph);
-  const Mapping mapping = read_checked(o.mapping, o.format, machine, allocation, graph.ranks);
+  MachineOptions machine_options = o.machine;
+  machine_options.quiet = o.quiet;
+  Mapping mapping;
+  auto [machine, allocation] = load_for_launch_file(machine_options, o.mapping, o.format, graph.ranks, mapping);
   progress.done("read " + o.mapping);
   std::optional<Mapping> against;
   if (o.against != "block") {
@@ -51,7 +53,7 @@ int run_eval(const EvalOptions& o) {
     }
   }
   check_outputs({o.json});
-  ReportRequest request{"mapping", o.json, 0.0, p_mpi, p_mpi_source, "", ""};
+  ReportRequest request{"mapping", o.json, 0.0, p_mpi, p_mpi_source, "", "", ""};
   request.baseline = against ? &*against : nullptr;
   request.baseline_name = o.against;
   request.p2p = &p2p_traffic;

@@ -44,7 +44,9 @@ int run_map(const MapOptions& o) {
     throw Error("map needs GRAPH, --machine and --output (see rankmap map --help)");
   Progress progress(o.quiet, o.verbose);
   const LaunchFormat format = parse_launch_format(o.format);
-  auto [machine, allocation] = load(o.machine);
+  MachineOptions machine_options = o.machine;
+  machine_options.quiet = o.quiet;
+  auto [machine, allocation] = load(machine_options);
   const auto [graph, profile_p_mpi, p2p_traffic, collective_traffic, calls] = load_graph(o.graph);
   // p_mpi from --p-mpi, else from the profile the graph came from.
   const std::optional<double> p_mpi = o.p_mpi ? o.p_mpi : profile_p_mpi;
@@ -74,7 +76,7 @@ int run_map(const MapOptions& o) {
                 TrafficKinds{&p2p_traffic, &collective_traffic, &calls})
           : MapResult{baseline_mapping(parse_baseline(o.baseline), allocation, graph.ranks, context.seed,
                                        context.oversubscribe),
-                      "", ""};
+                      "", "", ""};
   const Mapping& mapping = result.mapping;
   const double map_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   progress.done("mapped");
@@ -87,7 +89,8 @@ int run_map(const MapOptions& o) {
                         p_mpi,
                         p_mpi_source,
                         result.kept,
-                        result.why};
+                        result.why,
+                        result.nodes_why};
   request.warn_if_slower = o.baseline.empty();
   request.p2p = &p2p_traffic;
   request.collective = &collective_traffic;

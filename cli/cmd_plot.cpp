@@ -312,9 +312,11 @@ nlohmann::ordered_json plot_bytes(std::unique_ptr<Canvas>& canvas, const PlotOpt
 int run_plot(const PlotOptions& o) {
   picture_format(o.output);  // refuses a bad extension before any work
   const LoadedGraph g = load_graph(o.graph);
-  const auto [machine, allocation] = load(o.machine);
   std::optional<Mapping> mapping;
-  if (!o.mapping.empty()) mapping = read_checked(o.mapping, o.format, machine, allocation, g.graph.ranks);
+  Mapping read;
+  const auto [machine, allocation] =
+      o.mapping.empty() ? load(o.machine) : load_for_launch_file(o.machine, o.mapping, o.format, g.graph.ranks, read);
+  if (!o.mapping.empty()) mapping = std::move(read);
   check_outputs({o.output, o.json});
   std::unique_ptr<Canvas> canvas;
   nlohmann::ordered_json doc;

@@ -1,10 +1,13 @@
 #include "common.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
 
+#include "rankmap/batch.hpp"
 #include "rankmap/error.hpp"
+#include "rankmap/hostlist.hpp"
 #include "rankmap/io.hpp"
 #include "rankmap/launch.hpp"
 #include "rankmap/profile.hpp"
@@ -93,16 +96,86 @@ void MachineOptions::add_to(CLI::App& cmd, bool required) {
   cmd.add_flag("--hwthreads", hwthreads, "Slots are hardware threads (PUs) rather than cores");
 }
 
-LoadedMachine load(const MachineOptions& o) {
-  LoadedMachine l{load_machine(o.machine), {}};
-  for (const auto& file : l.machine.files) note_input(file);
+std::vector<std::string> machine_host_names(const Machine& machine, const std::vector<std::string>& hosts) {
+  std::vector<std::string> names = hosts;
+  for (std::string& name : names)
+    if (machine.find_host(name) < 0)
+      if (const std::size_t dot = name.find('.');
+          dot != std::string::npos && machine.find_host(name.substr(0, dot)) >= 0)
+        name.resize(dot);
+  return names;
+}
+
+namespace {
+
+// `note`: where the batch job's nodes and ranks per node came from, for
+// a line once the allocation is made (an error would follow it otherwise).
+AllocationOptions allocation_options(const Machine& machine, const MachineOptions& o, std::string& note) {
   AllocationOptions a;
   if (o.nodes.starts_with('@')) note_input(o.nodes.substr(1));
   if (!o.nodes.empty()) a.hosts = read_nodes_argument(o.nodes, &a.origins);
   a.ppn = o.ppn;
   a.hwthreads = o.hwthreads;
-  l.allocation = make_allocation(l.machine, a);
+  if (!o.nodes.empty() && o.ppn != 0) return a;
+  const std::optional<BatchAllocation> batch = read_batch_allocation(process_environment());
+  if (!batch) return a;
+  std::string took;
+  if (o.nodes.empty()) {
+    a.hosts = machine_host_names(machine, batch->hosts);
+    a.origins.assign(a.hosts.size(), HostOrigin{batch->source, 0});
+    took = std::to_string(a.hosts.size()) + " nodes (" + compress_hostlist(a.hosts) + ")";
+  }
+  if (o.ppn == 0 && batch->ranks_per_node > 0) {
+    a.ppn = batch->ranks_per_node;
+    took += (took.empty() ? "" : ", ") + std::to_string(a.ppn) + " ranks per node";
+  }
+  if (!took.empty())
+    note = "rankmap: " + printable(took, 300) + " from " + printable(batch->source) + " (--nodes and --ppn override)";
+  return a;
+}
+
+}  // namespace
+
+LoadedMachine load(const MachineOptions& o) {
+  LoadedMachine l{load_machine(o.machine), {}};
+  for (const auto& file : l.machine.files) note_input(file);
+  std::string note;
+  l.allocation = make_allocation(l.machine, allocation_options(l.machine, o, note));
+  if (!note.empty() && !o.quiet) std::fprintf(stderr, "%s\n", note.c_str());
   return l;
+}
+
+LoadedMachine load_for_launch_file(const MachineOptions& o, const std::string& path, const std::string& format,
+                                   std::uint32_t ranks, Mapping& mapping) {
+  LoadedMachine l = load(o);
+  std::string note;
+  const AllocationOptions given = allocation_options(l.machine, o, note);
+  if (given.ppn != 0) {
+    mapping = read_checked(path, format, l.machine, l.allocation, ranks);
+    return l;
+  }
+  try {
+    mapping = read_checked(path, format, l.machine, l.allocation, ranks);
+    return l;
+  } catch (const Error&) {
+    // Slots of several cores (map --ppn below the cores): the widest that
+    // read the file back, fewest ranks per node first tried last.
+    std::size_t most = 0;
+    for (std::size_t k = 0; k < l.allocation.size(); ++k) most = std::max(most, l.allocation.slots(k).size());
+    for (int ppn = static_cast<int>(most) - 1; ppn >= 1; --ppn) {
+      AllocationOptions a = given;
+      a.ppn = ppn;
+      try {
+        Allocation allocation = make_allocation(l.machine, a);
+        mapping = read_checked(path, format, l.machine, allocation, ranks);
+        if (!o.quiet) std::fprintf(stderr, "rankmap: --ppn %d: the slot widths of %s\n", ppn, printable(path).c_str());
+        l.allocation = std::move(allocation);
+        return l;
+      } catch (const Error&) {
+      }
+    }
+    throw;
+  }
 }
 
 void Progress::done(const std::string& what) {

@@ -39,6 +39,7 @@ struct MachineOptions {
   std::string nodes;
   int ppn = 0;
   bool hwthreads = false;
+  bool quiet = false;  // no line on stderr saying where the nodes came from
 
   // `required`: whether --machine must be given (map --dump-config needs none).
   void add_to(CLI::App& cmd, bool required = true);
@@ -48,7 +49,22 @@ struct LoadedMachine {
   Machine machine;
   Allocation allocation;
 };
+// The machine file and the allocation: --nodes, else the batch job's
+// (rankmap/batch.hpp: Slurm, PBS) when inside one, else every node; --ppn,
+// else the batch job's tasks per node. A line on stderr says when the
+// batch job gave them. A host unknown under its full name is looked up by
+// its short name too ("n01.cluster" as "n01").
 LoadedMachine load(const MachineOptions& options);
+// Hosts named by a batch system or a host file as the machine calls them:
+// the short name when only it is known.
+std::vector<std::string> machine_host_names(const Machine& machine, const std::vector<std::string>& hosts);
+
+// eval and plot: load(), and without --ppn (given or from the batch job),
+// the ranks per node whose slots read the launch file back, so that a file
+// written with map --ppn N reads with no flag. The file, read and checked
+// (read_checked), goes to `mapping`.
+LoadedMachine load_for_launch_file(const MachineOptions& options, const std::string& path, const std::string& format,
+                                   std::uint32_t ranks, Mapping& mapping);
 
 // A graph file, and for a profile (.rmp) its p_mpi and traffic kinds too,
 // read once.

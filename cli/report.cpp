@@ -183,6 +183,12 @@ std::string report(const Graph& graph, const Machine& machine, const Allocation&
   const std::string column = printable(std::filesystem::path(request.baseline_name).filename().string());
   std::ostringstream out;
   print_comparison(out, ours, request.label, base, column);
+  // Fewer ranks than slots: the engine may spread them over more nodes
+  // than block packs them on (or fewer); the user sees both and why.
+  const bool nodes_differ = ours.nodes != base.nodes;
+  if (nodes_differ)
+    out << "nodes: " << ours.nodes << " used by " << request.label << ", " << base.nodes << " by " << column
+        << (request.nodes_why.empty() ? "" : ": " + request.nodes_why) << "\n";
   const std::optional<Prediction> prediction =
       predict(graph, machine, allocation, mapping, base_mapping, ours, base, request);
   if (prediction) {
@@ -223,6 +229,8 @@ std::string report(const Graph& graph, const Machine& machine, const Allocation&
     out << "kept " << request.kept << (request.kept_why.empty() ? "" : ": " + request.kept_why) << "\n";
   if (request.json.empty()) return out.str();
   nlohmann::ordered_json doc = report_json(ours, base, request.map_seconds, prediction, request.baseline_name);
+  doc["nodes_differ"] = nodes_differ;
+  doc["nodes_why"] = request.nodes_why.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(request.nodes_why);
   if (!request.kept.empty()) {
     doc["kept"] = request.kept;
     doc["block_kept"] = request.kept == "block";

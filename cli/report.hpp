@@ -55,6 +55,7 @@ struct ReportRequest {
   std::string p_mpi_source;     // "--p-mpi" or the profile's path
   std::string kept;             // map: the engine's candidate kept ("block" too); empty elsewhere
   std::string kept_why;         // when block was kept: why
+  std::string nodes_why;        // map: why the mapping uses another number of nodes than block
   // What the mapping is compared with: block when null, else this mapping,
   // called `baseline_name` in the table and the JSON (baseline.name).
   const Mapping* baseline = nullptr;

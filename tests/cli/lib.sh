@@ -9,6 +9,10 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
 desmos=$src/data/machines/desmos.toml
+# A batch job's allocation is read by every command: the tests run the
+# same inside a Slurm or PBS job as outside one.
+unset PBS_NODEFILE
+for v in ${!SLURM_@}; do unset "$v"; done
 passed=0
 failed=0
 # json FILE KEY.PATH: one value of a JSON report.

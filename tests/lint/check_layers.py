@@ -2,7 +2,7 @@
 """Each file of libmap includes only its own layer and the layers below it.
 
 The layers, lowest first (docs/design.md, "Layers"):
-  core < graph, machine < partition < score, baseline < gen, launch < map < capi
+  core < graph, machine < batch, partition < score, baseline < gen, launch < map < capi
 A public header (include/rankmap/) belongs to the layer that implements it.
 Exits 1 and names every include that reaches up or sideways."""
 import pathlib
@@ -10,11 +10,11 @@ import re
 import sys
 
 ROOT = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".").resolve() / "libmap"
-RANK = {"core": 0, "graph": 1, "machine": 1, "partition": 2, "score": 3, "baseline": 3,
+RANK = {"core": 0, "graph": 1, "machine": 1, "batch": 2, "partition": 2, "score": 3, "baseline": 3,
         "gen": 4, "launch": 4, "map": 5, "capi": 6}
 PUBLIC = {"error": "core", "io": "core", "random": "core", "graph": "graph", "profile": "graph",
           "machine": "machine", "allocation": "machine", "hostlist": "machine", "route": "machine",
-          "mapping": "machine", "metrics": "score", "gain": "score", "baseline": "baseline",
+          "mapping": "machine", "batch": "batch", "metrics": "score", "gain": "score", "baseline": "baseline",
           "generate": "gen", "launch": "launch", "context": "map", "map": "map", "rankmap": "capi"}
 
 

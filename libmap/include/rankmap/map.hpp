@@ -59,6 +59,9 @@ struct MapResult {
   Mapping mapping;
   std::string kept;  // "Cartesian", "METIS k-way", "recursive bisection on block's nodes", ..., "block"
   std::string why;   // one line when kept == "block", else empty
+  // When the mapping uses another number of nodes than block: why (the
+  // flow model's times, or the hop-bytes), else empty.
+  std::string nodes_why;
 };
 MapResult map_explained(const Graph& graph, const Machine& machine, const Allocation& allocation,
                         const Context& context, const StageCallback& on_stage = {}, const TrafficKinds& kinds = {});

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <numeric>
 #include <optional>
 #include <tuple>
@@ -322,7 +323,22 @@ class Engine {
     if (!best)  // defensive: block, or a candidate the model times faster, always competes
       for (const Candidate& c : candidates_)
         if (c.name == "block") best = &c;
-    MapResult result{best->mapping, best->name, ""};
+    MapResult result{best->mapping, best->name, "", ""};
+    if (const Candidate* block = find("block"); block && best != block) {
+      const std::size_t ours = nodes_used(best->mapping), theirs = nodes_used(block->mapping);
+      char line[300] = "";
+      if (ours != theirs && best->predicted_ns > 0 && block->predicted_ns > 0)
+        std::snprintf(line, sizeof line,
+                      "the flow model predicts the slowest rank's communication at %.1f us on %zu nodes against "
+                      "block's %.1f us on %zu (%.1f %% less)",
+                      best->predicted_ns / 1e3, ours, block->predicted_ns / 1e3, theirs,
+                      100 * (1 - best->predicted_ns / block->predicted_ns));
+      else if (ours != theirs)
+        std::snprintf(line, sizeof line, "%llu hop-bytes on %zu nodes against block's %llu on %zu",
+                      static_cast<unsigned long long>(best->hop_bytes), ours,
+                      static_cast<unsigned long long>(block->hop_bytes), theirs);
+      result.nodes_why = line;
+    }
     if (best->name == "block") {
       const Candidate* runner = nullptr;
       for (const Candidate& c : candidates_)
@@ -339,6 +355,20 @@ class Engine {
                                           : "no other candidate";
     }
     return result;
+  }
+
+  const Candidate* find(const std::string& name) const {
+    for (const Candidate& c : candidates_)
+      if (c.name == name) return &c;
+    return nullptr;
+  }
+
+  static std::size_t nodes_used(const Mapping& m) {
+    std::vector<int> nodes;
+    nodes.reserve(m.ranks.size());
+    for (const auto& place : m.ranks) nodes.push_back(place.node);
+    std::sort(nodes.begin(), nodes.end());
+    return static_cast<std::size_t>(std::unique(nodes.begin(), nodes.end()) - nodes.begin());
   }
 
   const Graph& graph_;

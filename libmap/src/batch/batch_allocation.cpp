@@ -1,0 +1,288 @@
+// Allocations from Slurm's and PBS's environments and from launchers'
+// host files (rankmap/batch.hpp).
+#include <algorithm>
+#include <charconv>
+#include <cstdlib>
+#include <string_view>
+#include <unordered_map>
+
+#include "rankmap/batch.hpp"
+#include "rankmap/error.hpp"
+#include "rankmap/hostlist.hpp"
+#include "rankmap/io.hpp"
+
+namespace rankmap {
+namespace {
+
+// More slots on one host than any node has: a typo.
+constexpr int kMaxSlotsPerHost = 1 << 20;
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+// A positive count, or nothing.
+std::optional<int> count_of(std::string_view text) {
+  int v = 0;
+  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || p != text.data() + text.size() || v < 1 || v > kMaxSlotsPerHost) return std::nullopt;
+  return v;
+}
+
+// Hosts in order of first appearance, their slots added up.
+class HostTally {
+ public:
+  void add(const std::string& host, int slots) {
+    auto [it, fresh] = index_.try_emplace(host, hosts_.size());
+    if (fresh) {
+      hosts_.push_back(host);
+      slots_.push_back(0);
+    }
+    slots_[it->second] = std::min(slots_[it->second] + slots, kMaxSlotsPerHost);
+  }
+  BatchAllocation result(std::string source) const {
+    BatchAllocation a{std::move(source), hosts_, slots_, 0, 0};
+    for (int s : slots_) a.ranks_per_node = std::max(a.ranks_per_node, s), a.ranks += static_cast<std::size_t>(s);
+    return a;
+  }
+  bool empty() const { return hosts_.empty(); }
+
+ private:
+  std::vector<std::string> hosts_;
+  std::vector<int> slots_;
+  std::unordered_map<std::string, std::size_t> index_;
+};
+
+std::optional<BatchAllocation> from_slurm(const Environment& env) {
+  const char* name = "SLURM_JOB_NODELIST";
+  const char* list = env(name);
+  if (!list || !*list) list = env(name = "SLURM_NODELIST");
+  if (!list || !*list) return std::nullopt;
+  BatchAllocation a;
+  a.source = name;
+  a.hosts = expand_hostlist(list, name);
+  a.slots.assign(a.hosts.size(), 0);
+  if (const char* n = env("SLURM_NTASKS"); n && *n) {
+    const std::optional<int> v = count_of(n);
+    if (!v) throw Error("SLURM_NTASKS", 0, "expected a positive count of tasks, got '" + std::string(n) + "'");
+    a.ranks = static_cast<std::size_t>(*v);
+    if (const char* t = env("SLURM_TASKS_PER_NODE"); t && *t) {
+      const std::vector<int> per = expand_tasks_per_node(t, "SLURM_TASKS_PER_NODE");
+      if (per.size() == a.hosts.size()) a.slots = per;
+      a.ranks_per_node = *std::max_element(per.begin(), per.end());
+    }
+  }
+  if (const char* p = env("SLURM_NTASKS_PER_NODE"); p && *p) {
+    const std::optional<int> v = count_of(p);
+    if (!v) throw Error("SLURM_NTASKS_PER_NODE", 0, "expected a positive count, got '" + std::string(p) + "'");
+    a.ranks_per_node = *v;
+  }
+  return a;
+}
+
+std::optional<BatchAllocation> from_pbs(const Environment& env) {
+  const char* path = env("PBS_NODEFILE");
+  if (!path || !*path) return std::nullopt;
+  const std::string text = read_text_file(path);
+  HostTally tally;
+  std::size_t line_no = 0;
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t end = std::min(text.find('\n', at), text.size());
+    ++line_no;
+    const std::string_view line = trim(std::string_view(text).substr(at, end - at));
+    at = end + 1;
+    if (line.empty() || line.front() == '#') continue;
+    if (line.find_first_of(" \t") != std::string_view::npos)
+      throw Error(path, line_no, "expected one host name a line, got '" + std::string(line) + "'");
+    tally.add(std::string(line), 1);
+  }
+  if (tally.empty()) throw Error(path, 0, "names no host (PBS_NODEFILE: a host a line, once per slot)");
+  return tally.result("PBS_NODEFILE " + std::string(path));
+}
+
+// "a,b:2,c[1-2]": hosts with an optional ":slots" (Open MPI --host, MPICH -hosts).
+BatchAllocation from_host_option(const std::string& option, const std::string& value) {
+  HostTally tally;
+  std::size_t at = 0;
+  while (at <= value.size()) {
+    // Commas split hosts, but not inside a hostlist's brackets.
+    std::size_t end = at;
+    for (int depth = 0; end < value.size() && (depth > 0 || value[end] != ','); ++end)
+      depth += value[end] == '[' ? 1 : value[end] == ']' ? -1 : 0;
+    const std::string_view item = trim(std::string_view(value).substr(at, end - at));
+    at = end + 1;
+    if (item.empty()) throw Error(option, 0, "expected host names separated by commas, got '" + value + "'");
+    const std::size_t colon = item.rfind(':');
+    int slots = 1;
+    if (colon != std::string_view::npos) {
+      const std::optional<int> v = count_of(item.substr(colon + 1));
+      if (!v) throw Error(option, 0, "expected HOST or HOST:SLOTS, got '" + std::string(item) + "'");
+      slots = *v;
+    }
+    for (const std::string& host : expand_hostlist(item.substr(0, colon), option)) tally.add(host, slots);
+  }
+  return tally.result(option + " " + value);
+}
+
+// Open MPI's "host slots=N max_slots=M" and MPICH's "host:N" lines.
+BatchAllocation from_host_file(const std::string& option, const std::string& path) {
+  const std::string text = read_text_file(path);
+  HostTally tally;
+  std::size_t line_no = 0;
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t end = std::min(text.find('\n', at), text.size());
+    ++line_no;
+    std::string_view line = std::string_view(text).substr(at, end - at);
+    at = end + 1;
+    line = trim(line.substr(0, line.find('#')));
+    if (line.empty()) continue;
+    const std::size_t space = line.find_first_of(" \t");
+    std::string_view host = line.substr(0, space);
+    int slots = 1;
+    if (const std::size_t colon = host.find(':'); colon != std::string_view::npos) {
+      const std::optional<int> v = count_of(host.substr(colon + 1));
+      if (!v) throw Error(path, line_no, "expected HOST:SLOTS with a positive count, got '" + std::string(host) + "'");
+      slots = *v, host = host.substr(0, colon);
+    }
+    for (std::string_view rest = space == std::string_view::npos ? "" : trim(line.substr(space)); !rest.empty();) {
+      const std::size_t gap = rest.find_first_of(" \t");
+      const std::string_view word = rest.substr(0, gap);
+      rest = gap == std::string_view::npos ? "" : trim(rest.substr(gap));
+      if (word.starts_with("slots=")) {
+        const std::optional<int> v = count_of(word.substr(6));
+        if (!v) throw Error(path, line_no, "expected slots=N with a positive N, got '" + std::string(word) + "'");
+        slots = *v;
+      }
+      // max_slots=, binding= and other keys do not change where ranks go.
+    }
+    tally.add(std::string(host), slots);
+  }
+  if (tally.empty()) throw Error(path, 0, "names no host (" + option + " FILE: a host a line)");
+  return tally.result(option + " " + path);
+}
+
+bool is_one_of(const std::string& word, std::initializer_list<std::string_view> names) {
+  return std::find(names.begin(), names.end(), word) != names.end();
+}
+
+// The options of Open MPI's mpirun and MPICH's mpiexec that take a value:
+// the program is the first word that is neither one nor its value.
+bool takes_value(const std::string& word) {
+  return is_one_of(word, {"-np",
+                          "-n",
+                          "-c",
+                          "--np",
+                          "--n",
+                          "-N",
+                          "--npernode",
+                          "-npernode",
+                          "--map-by",
+                          "--bind-to",
+                          "-bind-to",
+                          "--rank-by",
+                          "--mca",
+                          "-mca",
+                          "-x",
+                          "--rankfile",
+                          "-rf",
+                          "--hostfile",
+                          "-hostfile",
+                          "--machinefile",
+                          "-machinefile",
+                          "-f",
+                          "--host",
+                          "-host",
+                          "-H",
+                          "-hosts",
+                          "-launcher",
+                          "-launcher-exec",
+                          "-ppn",
+                          "-genv",
+                          "-env",
+                          "-wdir",
+                          "--wdir",
+                          "--prefix",
+                          "-map-by",
+                          "--output-filename",
+                          "-iface",
+                          "--cpu-bind",
+                          "--distribution",
+                          "-m",
+                          "--nodes",
+                          "--ntasks",
+                          "--ntasks-per-node",
+                          "-w",
+                          "--nodelist"});
+}
+
+}  // namespace
+
+Environment process_environment() {
+  return [](const char* name) { return static_cast<const char*>(std::getenv(name)); };
+}
+
+std::vector<int> expand_tasks_per_node(const std::string& text, const std::string& name) {
+  std::vector<int> counts;
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    const std::size_t end = std::min(text.find(',', at), text.size());
+    const std::string_view item = std::string_view(text).substr(at, end - at);
+    at = end + 1;
+    int repeat = 1;
+    std::string_view count = item;
+    if (const std::size_t open = item.find("(x"); open != std::string_view::npos) {
+      const std::optional<int> r =
+          item.back() == ')' ? count_of(item.substr(open + 2, item.size() - open - 3)) : std::nullopt;
+      if (!r) throw Error(name, 0, "expected counts like 4(x2),3, got '" + text + "'");
+      repeat = *r, count = item.substr(0, open);
+    }
+    const std::optional<int> v = count_of(count);
+    if (!v || counts.size() + static_cast<std::size_t>(repeat) > kMaxHostlistHosts)
+      throw Error(name, 0, "expected counts like 4(x2),3, got '" + text + "'");
+    counts.insert(counts.end(), static_cast<std::size_t>(repeat), *v);
+  }
+  return counts;
+}
+
+std::optional<BatchAllocation> read_batch_allocation(const Environment& env) {
+  if (auto slurm = from_slurm(env)) return slurm;
+  return from_pbs(env);
+}
+
+std::optional<BatchAllocation> read_launcher_hosts(const std::vector<std::string>& command) {
+  for (std::size_t i = 1; i + 1 < command.size(); ++i) {
+    const std::string& word = command[i];
+    if (is_one_of(word, {"--hostfile", "-hostfile", "--machinefile", "-machinefile", "-f", "--default-hostfile"}))
+      return from_host_file(word, command[i + 1]);
+    if (is_one_of(word, {"--host", "-host", "-H", "-hosts"})) return from_host_option(word, command[i + 1]);
+    if (!word.starts_with('-')) break;  // the program: its own arguments are not the launcher's
+    if (takes_value(word)) ++i;
+  }
+  return std::nullopt;
+}
+
+std::size_t launcher_ranks(const std::vector<std::string>& command) {
+  for (std::size_t i = 1; i + 1 < command.size(); ++i) {
+    const std::string& word = command[i];
+    for (std::string_view joined : {"--ntasks=", "--np=", "-np=", "--n="})
+      if (word.starts_with(joined)) {
+        const std::optional<int> v = count_of(std::string_view(word).substr(joined.size()));
+        if (!v)
+          throw Error(std::string(joined.substr(0, joined.size() - 1)), 0,
+                      "expected a positive count of ranks, got '" + word + "'");
+        return static_cast<std::size_t>(*v);
+      }
+    if (is_one_of(word, {"-np", "-n", "--np", "-c", "--n", "--ntasks"})) {
+      const std::optional<int> v = count_of(command[i + 1]);
+      if (!v) throw Error(word, 0, "expected a positive count of ranks, got '" + command[i + 1] + "'");
+      return static_cast<std::size_t>(*v);
+    }
+    if (!word.starts_with('-')) break;
+    if (takes_value(word)) ++i;
+  }
+  return 0;
+}
+
+}  // namespace rankmap
