@@ -185,7 +185,10 @@ int run_with(const std::vector<std::string>& command, const std::vector<std::pai
 
 }  // namespace
 
-int run_supervised(const std::vector<std::string>& command, int& forwarded) { return run_with(command, {}, forwarded); }
+int run_supervised(const std::vector<std::string>& command, const std::vector<std::pair<std::string, std::string>>& env,
+                   int& forwarded) {
+  return run_with(command, env, forwarded);
+}
 
 std::string choose_mpi(const std::string& given, const std::vector<std::string>& command) {
   // The shim must be the program's MPI's: the other's kills it (MPI_ERR_ARG

@@ -44,10 +44,12 @@ std::string choose_mpi(const std::string& given, const std::vector<std::string>&
 // or the installed rankmap.
 std::filesystem::path find_shim(const std::string& mpi);
 
-// Runs `command` (execvp) and waits for it, passing SIGINT, SIGTERM and
-// SIGHUP on to it meanwhile. Returns its exit status, or 128 + the signal
-// that ended it; `forwarded` gets the signal rankmap passed on (0: none).
-int run_supervised(const std::vector<std::string>& command, int& forwarded);
+// Runs `command` (execvp) with `env` added to its environment and waits
+// for it, passing SIGINT, SIGTERM and SIGHUP on to it meanwhile. Returns
+// its exit status, or 128 + the signal that ended it; `forwarded` gets the
+// signal rankmap passed on (0: none).
+int run_supervised(const std::vector<std::string>& command, const std::vector<std::pair<std::string, std::string>>& env,
+                   int& forwarded);
 
 // Runs the job under the shim of `mpi`, which writes the profile beside
 // `output` under a name of this run; checks it and renames it into place.

@@ -57,9 +57,17 @@ int run(int argc, char** argv) {
   add_convert(app, action);
   add_machine(app, action);
   add_plot(app, action);
+  add_run(app, action);
 
+  // mpirun's -np, as users type it, for run (CLI11 takes -np for -n p):
+  // before the job's '--' only.
+  std::vector<std::string> words(argv + std::min(argc, 1), argv + argc);  // without the program's name
+  if (!words.empty() && words[0] == "run")
+    for (std::size_t i = 1; i < words.size() && words[i] != "--"; ++i)
+      if (words[i] == "-np") words[i] = "--np";
+  std::reverse(words.begin(), words.end());  // CLI11 takes the words last first
   try {
-    app.parse(argc, argv);
+    app.parse(words);
   } catch (const CLI::Success& e) {  // --help, --version
     return app.exit(e);
   } catch (const CLI::ParseError& e) {

@@ -4,7 +4,15 @@
  * indices into CPU sets independently of rankmap.
  * Built with -DNO_MPI for srun, which starts plain processes: the rank is
  * SLURM_PROCID and the host SLURMD_NODENAME, and each rank reports alone.
- * Usage: check_placement MAPPING.csv */
+ * The MPI program first passes 64 KiB around a ring of ranks ten times, so
+ * that a profile of it has traffic to map (rankmap run's first run): to
+ * rank + CHECK_STRIDE (default 1), so that block is not always best.
+ * Usage: check_placement MAPPING.csv [--if-mapped]
+ *   --if-mapped: a missing csv (no mapping yet: the profiling run) is
+ *   reported as "no mapping to check yet" and passes.
+ * With CHECK_EXIT=N set, every rank exits with status N after the check
+ * (to see a launcher pass a failing job's status through); with
+ * CHECK_SLEEP=S, it sleeps S seconds first (to be stopped by a signal). */
 #include <hwloc.h>
 #ifndef NO_MPI
 #include <mpi.h>
@@ -12,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int check(int rank, const char* csv, char* why, size_t whylen) {
   FILE* f = fopen(csv, "r");
@@ -75,16 +84,28 @@ int main(int argc, char** argv) {
   int rank, size;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
+  static char out[1 << 16], in[1 << 16];
+  const int stride = getenv("CHECK_STRIDE") ? atoi(getenv("CHECK_STRIDE")) % size : 1;
+  for (int i = 0; i < 10; ++i)
+    MPI_Sendrecv(out, sizeof out, MPI_CHAR, (rank + stride) % size, 0, in, sizeof in, MPI_CHAR,
+                 (rank + size - stride) % size, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   char why[256] = "";
-  int ok = argc > 1 && check(rank, argv[1], why, sizeof why);
+  const int if_mapped = argc > 2 && strcmp(argv[2], "--if-mapped") == 0;
+  FILE* csv = argc > 1 ? fopen(argv[1], "r") : NULL;
+  const int unmapped = if_mapped && !csv;
+  if (csv) fclose(csv);
+  int ok = unmapped || (argc > 1 && check(rank, argv[1], why, sizeof why));
   if (!ok)
     fprintf(stderr, "rank %d: %s\n", rank, why);
-  else
+  else if (!unmapped)
     printf("rank %d: on %s as the file says\n", rank, getenv("FAKE_HOST"));
   int all_ok = 0;
   MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
-  if (rank == 0) printf("%s: %d ranks checked\n", all_ok ? "placement ok" : "placement WRONG", size);
+  if (rank == 0 && unmapped) printf("no mapping to check yet: %d ranks\n", size);
+  if (rank == 0 && !unmapped) printf("%s: %d ranks checked\n", all_ok ? "placement ok" : "placement WRONG", size);
+  if (getenv("CHECK_SLEEP")) sleep((unsigned)atoi(getenv("CHECK_SLEEP")));
   MPI_Finalize();
+  if (getenv("CHECK_EXIT")) return atoi(getenv("CHECK_EXIT"));
   return all_ok ? 0 : 1;
 }
 #endif

@@ -48,6 +48,16 @@ std::optional<BatchAllocation> read_launcher_hosts(const std::vector<std::string
 // The ranks a launcher's command line asks for (-np/-n N), or 0.
 std::size_t launcher_ranks(const std::vector<std::string>& command);
 
+// Where the program starts in a launcher's command line: the first word
+// after command[0] that is neither an option nor an option's value
+// (command.size() when there is none).
+std::size_t launcher_program_index(const std::vector<std::string>& command);
+
+// How many of the next words an option of mpirun, mpiexec or srun takes as
+// its values: 1 for "-np" and "--host", 2 for "--mca KEY VALUE" and
+// "-genv NAME VALUE", 0 for flags and "--ntasks=4".
+std::size_t launcher_option_values(const std::string& option);
+
 // Slurm's task counts per node: "4(x2),3" -> {4, 4, 3}. Throws an input
 // Error about `name` when malformed.
 std::vector<int> expand_tasks_per_node(const std::string& text, const std::string& name);

@@ -169,7 +169,7 @@ bool is_one_of(const std::string& word, std::initializer_list<std::string_view> 
 
 // The options of Open MPI's mpirun and MPICH's mpiexec that take a value:
 // the program is the first word that is neither one nor its value.
-bool takes_value(const std::string& word) {
+bool takes_value_of(const std::string& word) {
   return is_one_of(word, {"-np",
                           "-n",
                           "-c",
@@ -217,6 +217,12 @@ bool takes_value(const std::string& word) {
                           "--nodelist"});
 }
 
+// Open MPI's --mca KEY VALUE (and -x? no: -x NAME[=VALUE]) take two.
+std::size_t values_of(const std::string& word) {
+  if (is_one_of(word, {"--mca", "-mca", "--gmca", "-gmca", "--omca", "-genv", "-env"})) return 2;
+  return takes_value_of(word) ? 1 : 0;
+}
+
 }  // namespace
 
 Environment process_environment() {
@@ -258,7 +264,7 @@ std::optional<BatchAllocation> read_launcher_hosts(const std::vector<std::string
       return from_host_file(word, command[i + 1]);
     if (is_one_of(word, {"--host", "-host", "-H", "-hosts"})) return from_host_option(word, command[i + 1]);
     if (!word.starts_with('-')) break;  // the program: its own arguments are not the launcher's
-    if (takes_value(word)) ++i;
+    i += values_of(word);
   }
   return std::nullopt;
 }
@@ -280,9 +286,23 @@ std::size_t launcher_ranks(const std::vector<std::string>& command) {
       return static_cast<std::size_t>(*v);
     }
     if (!word.starts_with('-')) break;
-    if (takes_value(word)) ++i;
+    i += values_of(word);
   }
   return 0;
+}
+
+}  // namespace rankmap
+
+namespace rankmap {
+
+std::size_t launcher_option_values(const std::string& option) { return values_of(option); }
+
+std::size_t launcher_program_index(const std::vector<std::string>& command) {
+  for (std::size_t i = 1; i < command.size(); ++i) {
+    if (!command[i].starts_with('-')) return i;
+    i += values_of(command[i]);
+  }
+  return command.size();
 }
 
 }  // namespace rankmap

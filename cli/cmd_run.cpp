@@ -1,0 +1,242 @@
+// rankmap run -m MACHINE [--profile APP.rmp] -- [LAUNCHER OPTIONS] ./app ARGS:
+// from allocation to mapped run in one command. Reads the allocation (the
+// launcher's hosts, the batch job's, or --nodes), profiles the job once
+// under the shim when no profile is given or cached, maps it, writes the
+// launch files to a private folder and runs the launcher with them,
+// passing the job's exit status and signals through.
+#include <stdlib.h>
+
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "common.hpp"
+#include "job.hpp"
+#include "launch_command.hpp"
+#include "profile_cache.hpp"
+#include "rankmap/batch.hpp"
+#include "rankmap/context.hpp"
+#include "rankmap/error.hpp"
+#include "rankmap/hostlist.hpp"
+#include "rankmap/io.hpp"
+#include "rankmap/launch.hpp"
+#include "rankmap/map.hpp"
+#include "report.hpp"
+
+namespace rankmap::cli {
+namespace {
+
+struct RunOptions {
+  MachineOptions machine;
+  std::string profile, mpi, keep, cache, preset = "default";
+  std::size_t np = 0;
+  std::uint64_t seed = 1;
+  bool profile_first = false, dry_run = false, quiet = false;
+  std::vector<std::string> command;
+};
+
+void say(const RunOptions& o, const std::string& line) {
+  if (!o.quiet) std::fprintf(stderr, "rankmap: %s\n", printable(line, 2000).c_str());
+}
+
+// The ranks: -np, else the launcher's, else the batch job's task count,
+// else the given profile's.
+std::size_t rank_count(const RunOptions& o, const std::optional<BatchAllocation>& batch, std::size_t profile_ranks) {
+  if (o.np) return o.np;
+  if (const std::size_t n = launcher_ranks(o.command)) return n;
+  if (batch && batch->ranks) return batch->ranks;
+  if (profile_ranks) return profile_ranks;
+  throw Error(ErrorKind::argument, Parameter{"np"},
+              "how many ranks? give -np N (or the launcher's -np, or run inside a batch job with a task count)");
+}
+
+// A private folder for the launch files: --keep DIR (made if missing), or
+// a fresh mkdtemp one that is removed after the run.
+std::filesystem::path files_dir(const RunOptions& o) {
+  if (!o.keep.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(o.keep, ec);
+    if (!std::filesystem::is_directory(o.keep, ec))
+      throw Error(o.keep, 0, "cannot be made a directory for the launch files (--keep DIR)", ErrorKind::io);
+    return std::filesystem::absolute(o.keep);
+  }
+  std::string pattern = (std::filesystem::temp_directory_path() / "rankmap-run-XXXXXX").string();
+  if (!::mkdtemp(pattern.data()))
+    throw Error(pattern, 0, "cannot make a private folder for the launch files", ErrorKind::io);
+  return pattern;
+}
+
+int run_run(const RunOptions& o) {
+  if (o.command.empty())
+    throw Error(ErrorKind::argument, Parameter{"command"},
+                "expected the job after '--', e.g. -- ./app or -- mpirun ./app");
+  const bool in_slurm = std::getenv("SLURM_JOB_ID") != nullptr;
+  // Which MPI: --mpi, the launcher's name, or what the program links.
+  std::string mpi = o.mpi;
+  if (mpi.empty()) mpi = launcher_mpi(o.command[0]);
+  if (mpi.empty()) mpi = application_mpi(o.command, 0).second.mpi;
+  const JobCommand job = split_job_command(o.command, mpi, in_slurm);
+  if (job.launcher != Launcher::slurm && mpi.empty()) mpi = job.launcher == Launcher::openmpi ? "openmpi" : "mpich";
+
+  // The allocation: --nodes, else the launcher's hosts, else the batch
+  // job's (load() reads it), else every node.
+  MachineOptions machine_options = o.machine;
+  machine_options.quiet = o.quiet;
+  const std::optional<BatchAllocation> launcher_hosts = read_launcher_hosts(o.command);
+  Machine probe = load_machine(o.machine.machine);
+  if (machine_options.nodes.empty() && launcher_hosts) {
+    machine_options.nodes = compress_hostlist(machine_host_names(probe, launcher_hosts->hosts));
+    if (machine_options.ppn == 0) machine_options.ppn = launcher_hosts->ranks_per_node;
+    say(o, std::to_string(launcher_hosts->hosts.size()) + " nodes from " + launcher_hosts->source);
+  }
+  const bool hosts_from_rankmap =
+      !o.machine.nodes.empty() || (!launcher_hosts && !read_batch_allocation(process_environment()));
+  auto [machine, allocation] = load(machine_options);
+
+  // The profile: given, cached, or made now by a first run.
+  std::string profile_path = o.profile;
+  std::optional<CachedProfile> cached;
+  std::size_t ranks = 0;
+  if (profile_path.empty()) {
+    ranks = rank_count(o, read_batch_allocation(process_environment()), 0);
+    if (mpi.empty()) mpi = application_mpi(job.application, 0).second.mpi;
+    if (mpi.empty())
+      throw Error(ErrorKind::argument, Parameter{"mpi"},
+                  "cannot tell which MPI '" + job.application[0] +
+                      "' links, for its profile; pass --mpi openmpi or --mpi mpich");
+    cached = find_cached_profile(o.cache.empty() ? default_cache_dir() : std::filesystem::path(o.cache),
+                                 job.application, ranks, mpi);
+    profile_path = cached->profile.string();
+    if (cached->hit && !o.profile_first) {
+      say(o, "profile: cache hit " + profile_path);
+    } else {
+      std::vector<std::pair<std::string, int>> hosts;
+      if (hosts_from_rankmap)
+        for (std::size_t k = 0; k < allocation.size(); ++k)
+          hosts.emplace_back(machine.nodes[allocation.nodes[k]].host, static_cast<int>(allocation.slots(k).size()));
+      const CommandLine first = default_run(job, ranks, hosts);
+      if (o.dry_run) {
+        std::cout << "# no profile of this job yet: rankmap run profiles it first with\n"
+                  << shell_line(first) << "\n# then maps it and launches it with a launch file\n";
+        return 0;
+      }
+      say(o, "profiling first (no profile of this job in " + cached->profile.parent_path().string() +
+                 "): " + shell_line(first));
+      find_shim(mpi);
+      Profile made;
+      if (const int code = profile_job(first.argv, mpi, cached->profile, made); code != 0) return code;
+      remember_profile(*cached);
+      say(o, "profiled: " + std::to_string(made.ranks.size()) + " ranks; kept as " + profile_path);
+    }
+  }
+
+  const auto [graph, p_mpi, p2p, collective, calls] = load_graph(profile_path);
+  if (!ranks) ranks = rank_count(o, read_batch_allocation(process_environment()), graph.ranks);
+  if (graph.ranks != ranks)
+    throw Error(profile_path, 0,
+                "has " + std::to_string(graph.ranks) + " ranks, the job " + std::to_string(ranks) +
+                    " (-np); profile the job at its size (--profile-first)");
+
+  Context context = create_context(o.preset);
+  context.seed = o.seed;
+  const MapResult result =
+      map_explained(graph, machine, allocation, context, {}, TrafficKinds{&p2p, &collective, &calls});
+
+  const std::filesystem::path dir = files_dir(o);
+  const Launcher launcher = job.launcher;
+  const std::filesystem::path launch_file = dir / launch_file_name(launcher);
+  ReportRequest request{"rankmap " + context.preset,
+                        (dir / "report.json").string(),
+                        0.0,
+                        p_mpi,
+                        profile_path,
+                        result.kept,
+                        result.why,
+                        result.nodes_why};
+  request.p2p = &p2p;
+  request.collective = &collective;
+  request.calls = &calls;
+  std::string json_text;
+  request.json_text = &json_text;
+  // The table map prints, kept as report.txt beside the JSON.
+  const std::string table = report(graph, machine, allocation, result.mapping, request);
+  const std::vector<FilePart> csv = render_launch_files(LaunchFormat::csv, machine, allocation, result.mapping);
+  check_outputs({launch_file, dir / "report.json", dir / "report.txt", dir / "mapping.csv"});
+  write_launch_files(launch_file, launch_format_of(launcher), machine, allocation, result.mapping,
+                     {{"", json_text, dir / "report.json"},
+                      {"", table, dir / "report.txt"},
+                      {"", csv.at(0).text, dir / "mapping.csv"}});
+
+  // One line: nodes, hop-bytes against block, the predicted gain, the files.
+  const nlohmann::json doc = nlohmann::json::parse(json_text);
+  const double base = doc["baseline"]["hop_bytes"].get<double>();
+  const double gain = doc["predicted_gain"].is_number() ? doc["predicted_gain"].get<double>() : 0.0;
+  char figures[200];
+  std::snprintf(figures, sizeof figures, "%zu ranks on %d nodes (block: %d), hop-bytes %.3fx block", ranks,
+                doc["nodes"].get<int>(), doc["baseline"]["nodes"].get<int>(),
+                base > 0 ? doc["hop_bytes"].get<double>() / base : 1.0);
+  char predicted[120] = ", no predicted gain (no p_mpi)";
+  if (doc["predicted_gain"].is_number())
+    std::snprintf(predicted, sizeof predicted, ", predicted gain %+.2f %%%s", 100 * gain,
+                  gain < 0 ? " (the model predicts it slower than block)" : "");
+  const std::string line = std::string(figures) + predicted + "; files in " + dir.string() +
+                           (o.keep.empty() && !o.dry_run ? " (removed after the run; --keep DIR keeps them)" : "");
+  say(o, line);
+
+  std::string env_text;
+  if (launcher == Launcher::slurm) env_text = read_text_file(launch_file.string() + ".env");
+  const CommandLine mapped = mapped_run(job, ranks, launch_file.string(), env_text);
+  if (o.dry_run) {
+    std::cout << shell_line(mapped) << "\n";
+    return 0;
+  }
+  int forwarded = 0;
+  const int code = run_supervised(mapped.argv, mapped.env, forwarded);
+  if (o.keep.empty()) {
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+  }
+  if (!forwarded) return code;
+  say(o, "stopped by signal " + std::to_string(forwarded) + " (passed on to the job, which exited with status " +
+             std::to_string(code) + ")");
+  // A launcher may exit 0 once its ranks are stopped (MPICH's mpiexec
+  // does): the run did not finish, and the caller learns it as from a shell.
+  return code != 0 ? code : 128 + forwarded;
+}
+
+}  // namespace
+
+void add_run(CLI::App& app, Action& action) {
+  auto o = std::make_shared<RunOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "run", "Profile (once), map and launch an MPI job in one command, on the batch job's nodes when inside one");
+  o->machine.add_to(*cmd);
+  cmd->add_option("--profile", o->profile,
+                  "The job's profile (.rmp) or graph; default: cached, else made by a first run");
+  cmd->add_flag("--profile-first", o->profile_first, "Profile the job again even when a profile is cached");
+  cmd->add_option("-n,--np", o->np,
+                  "Ranks (also -np; default: the launcher's -np, the batch job's tasks, the profile's)")
+      ->check(number_from(1, 1e9, "ranks"));
+  cmd->add_option("--mpi", o->mpi, "openmpi or mpich (default: from the launcher's name or the program's link)")
+      ->check(CLI::IsMember({"openmpi", "mpich"}));
+  cmd->add_option("--preset", o->preset, "How much the engine tries")
+      ->capture_default_str()
+      ->check(CLI::IsMember(preset_names()));
+  cmd->add_option("--seed", o->seed, "Seed of every random choice")->capture_default_str();
+  cmd->add_option("--keep", o->keep,
+                  "Write the launch files, report.json, report.txt and mapping.csv here and keep them");
+  cmd->add_option("--cache", o->cache,
+                  "Profile cache (default: $RANKMAP_CACHE_DIR, $XDG_CACHE_HOME/rankmap or ~/.cache/rankmap)");
+  cmd->add_flag("--dry-run", o->dry_run, "Print the launcher's command instead of running it (files kept)");
+  cmd->add_flag("--quiet,-q", o->quiet, "No lines of rankmap's own on stderr");
+  cmd->add_option("command", o->command, "The job, after '--': ./app ARGS, or a launcher with its options")->required();
+  cmd->footer(
+      "Examples:\n"
+      "  rankmap run -m cluster.toml -np 64 -- ./app input        (mpirun or mpiexec of the MPI ./app links)\n"
+      "  rankmap run -m cluster.toml -- mpirun -np 64 --hostfile hosts ./app\n"
+      "  sbatch -N 4 --ntasks-per-node 16 --wrap 'rankmap run -m cluster.toml -- ./app'   (srun inside Slurm)");
+  cmd->callback([o, &action] { action = [o] { return run_run(*o); }; });
+}
+
+}  // namespace rankmap::cli

@@ -1,0 +1,74 @@
+#include "profile_cache.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "job.hpp"
+#include "rankmap/error.hpp"
+#include "rankmap/io.hpp"
+
+namespace rankmap::cli {
+namespace {
+
+// FNV-1a, 64 bits: a file name, not a defence (the key file is compared).
+std::string hash_hex(const std::string& text) {
+  std::uint64_t h = 14695981039346656037ull;
+  for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+  return hex;
+}
+
+void require_private_dir(const std::filesystem::path& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (!ec) ::chmod(dir.c_str(), 0700);
+  struct stat st {};
+  if (::lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    throw Error(dir.string(), 0, "cannot be made a directory for the profile cache (--cache DIR)", ErrorKind::io);
+  if (st.st_uid != ::geteuid())
+    throw Error(dir.string(), 0, "belongs to another user; choose a cache of your own (--cache DIR)", ErrorKind::io);
+}
+
+}  // namespace
+
+std::filesystem::path default_cache_dir() {
+  if (const char* d = std::getenv("RANKMAP_CACHE_DIR"); d && *d) return d;
+  if (const char* d = std::getenv("XDG_CACHE_HOME"); d && *d) return std::filesystem::path(d) / "rankmap";
+  if (const char* h = std::getenv("HOME"); h && *h) return std::filesystem::path(h) / ".cache" / "rankmap";
+  return std::filesystem::temp_directory_path() / ("rankmap-cache-" + std::to_string(::geteuid()));
+}
+
+CachedProfile find_cached_profile(const std::filesystem::path& dir, const std::vector<std::string>& application,
+                                  std::size_t ranks, const std::string& mpi) {
+  require_private_dir(dir);
+  std::string key = "rankmap run profile key 1\n";
+  std::error_code ec;
+  const std::filesystem::path program = std::filesystem::canonical(resolve(application.at(0)), ec);
+  struct stat st {};
+  if (!ec && ::stat(program.c_str(), &st) == 0)
+    key += "program " + program.string() + " size " + std::to_string(st.st_size) + " mtime " +
+           std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec) + "\n";
+  else
+    key += "program " + application[0] + "\n";
+  for (std::size_t i = 1; i < application.size(); ++i)
+    key += "argument " + std::to_string(application[i].size()) + " " + application[i] + "\n";
+  key += "ranks " + std::to_string(ranks) + "\nmpi " + mpi + "\n";
+  const std::string name = hash_hex(key);
+  CachedProfile c{dir / (name + ".rmp"), dir / (name + ".key"), key, false};
+  if (std::filesystem::is_regular_file(c.profile, ec) && std::filesystem::is_regular_file(c.key_file, ec)) {
+    try {
+      c.hit = read_text_file(c.key_file) == key;
+    } catch (const Error&) {
+      c.hit = false;
+    }
+  }
+  return c;
+}
+
+void remember_profile(const CachedProfile& cached) { write_files_atomically(cached.key_file, {{"", cached.key}}); }
+
+}  // namespace rankmap::cli

@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# rankmap run under a real launcher on fake hosts (fakessh, as
+# run_launch_test.sh): the first run profiles the job then launches it
+# mapped; the second maps from the cached profile; every rank checks its
+# host and CPU binding against the csv of the mapping rankmap kept; a
+# failing job's exit status comes back unchanged; SIGTERM reaches the job
+# and no temporary folder is left.
+# Two fake nodes of this machine's C cores, 2C ranks; the program passes
+# 64 KiB to rank + C (CHECK_STRIDE=C): r and r + C talk, so block (0..C-1
+# on one node, C..2C-1 on the other) sends every byte across nodes and the
+# mapping none of them (only MPI_Init's and the check's few bytes stay:
+# under 1 % of block's hop-bytes, worked by hand).
+# Usage: run_rankmap_run_test.sh openmpi|mpich RANKMAP
+set -u
+mpi=$1
+rankmap=$(realpath "$2")
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); echo "ok: $*"; }
+bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+unset PBS_NODEFILE
+for v in ${!SLURM_@}; do unset "$v"; done
+cores=$(lstopo-no-graphics --only core | wc -l)
+[ "$cores" -ge 2 ] || { echo "SKIP: fewer than 2 cores"; exit 77; }
+n=$((2 * cores))
+export FAKESSH_TMP=$work RANKMAP_CACHE_DIR=$work/cache TMPDIR=$work/tmp CHECK_STRIDE=$cores
+mkdir -p "$TMPDIR"
+
+case $mpi in
+  openmpi)
+    mpicc=mpicc.openmpi
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    # The launcher named with its options, hosts from its --host.
+    job=(mpirun.openmpi --mca plm_rsh_agent "$here/fakessh" --mca btl self,tcp -np $n --host fake0:$cores,fake1:$cores)
+    # Without a launcher: rankmap picks mpirun.openmpi; fakessh through
+    # Open MPI's environment.
+    export OMPI_MCA_plm_rsh_agent=$here/fakessh OMPI_MCA_btl=self,tcp
+    ;;
+  mpich)
+    mpicc=mpicc.mpich
+    job=(mpiexec.mpich -launcher ssh -launcher-exec "$here/fakessh" -hosts fake0:$cores,fake1:$cores -n $n)
+    export HYDRA_LAUNCHER=ssh HYDRA_LAUNCHER_EXEC=$here/fakessh
+    ;;
+  *) echo "usage: $0 openmpi|mpich RANKMAP" >&2; exit 2 ;;
+esac
+$mpicc -O1 -o app "$here/check_placement.c" -lhwloc || { echo "cannot build the test program"; exit 1; }
+lstopo-no-graphics --of xml >node.xml || { echo "lstopo failed"; exit 1; }
+cat >fake.toml <<'TOML'
+name = "fake"
+[network]
+dims = [3]
+t_hop_ns = 100
+t_inj_ns = 400
+t_ej_ns = 400
+[[nodes]]
+hosts = "fake[0-2]"
+hwloc_xml = "node.xml"
+TOML
+
+# run NAME ARGS...: rankmap run, bounded in time; stdout+stderr in NAME.out.
+run() {
+  local name=$1
+  shift
+  timeout 120 "$rankmap" run -m fake.toml "$@" >"$name.out" 2>&1
+}
+
+# 1. First run: profile, then the mapped run.
+run first --keep kept -- "${job[@]}" ./app kept/mapping.csv --if-mapped
+rc=$?
+if [ $rc -eq 0 ] && grep -q "profiling first" first.out && grep -q "no mapping to check yet: $n ranks" first.out &&
+  grep -q "placement ok: $n ranks checked" first.out && [ "$(grep -c 'as the file says' first.out)" -eq $n ]; then
+  ok "first run: profiled, mapped, $n ranks where the csv says"
+else
+  bad "first run (rc $rc)"; cat first.out
+fi
+hop=$(python3 -c 'import json; d = json.load(open("kept/report.json")); b = d["baseline"]["hop_bytes"]
+print(d["hop_bytes"] * 100 < b and b >= '"$n"' * 10 * 65536)' 2>/dev/null)
+[ "$hop" = True ] && ok "the mapping keeps each talking pair on a node (hop-bytes under 1 % of block's)" ||
+  bad "hop-bytes of the mapping and block: '$hop'"
+# r and r + C share a node.
+pairs=$(awk -F, -v c="$cores" 'NR > 1 { host[$1] = $2 } END { for (r = 0; r < c; ++r) if (host[r] != host[r + c]) print r }' kept/mapping.csv)
+[ -z "$pairs" ] && ok "kept csv pairs rank r with r + $cores" || bad "kept csv: $(cat kept/mapping.csv)"
+
+# 2. Second run: the cached profile, no profiling run.
+run second --keep kept -- "${job[@]}" ./app kept/mapping.csv --if-mapped
+rc=$?
+if [ $rc -eq 0 ] && grep -q "profile: cache hit" second.out && ! grep -q "no mapping to check yet" second.out &&
+  grep -q "placement ok: $n ranks checked" second.out; then
+  ok "second run: cache hit, mapped run only"
+else
+  bad "second run (rc $rc)"; cat second.out
+fi
+
+# 3. No launcher named: rankmap chooses the one of the MPI the program links,
+# hosts from --nodes; the files go to a private folder removed afterwards.
+run bare --nodes 'fake[0-1]' -np $n -- ./app "$work/bare.csv" --if-mapped
+rc=$?
+grep -q "no mapping to check yet: $n ranks" bare.out && [ $rc -eq 0 ] && [ -z "$(ls "$TMPDIR" | grep rankmap-run)" ] &&
+  ok "bare program: profiled with the chosen launcher, no folder left" || { bad "bare program (rc $rc)"; cat bare.out; }
+run bare-dry --nodes 'fake[0-1]' -np $n --dry-run -- ./app "$work/bare.csv" --if-mapped
+launcher=$([ "$mpi" = openmpi ] && echo "mpirun.openmpi -np $n --rankfile" || echo "mpiexec.mpich -f")
+grep -q "^$launcher .*/rankmap-run-[^ ]*/\(rankfile\|machinefile\).* ./app $work/bare.csv --if-mapped" bare-dry.out &&
+  ok "--dry-run prints the launcher's command" || { bad "--dry-run"; cat bare-dry.out; }
+rm -rf "$TMPDIR"/rankmap-run-*  # a dry run keeps its files, for the command it printed
+
+# 4. A failing job's status comes back unchanged.
+CHECK_EXIT=7 run failing --keep kept -- "${job[@]}" ./app kept/mapping.csv --if-mapped
+rc=$?
+[ $rc -eq 7 ] && ok "exit status 7 passed through" || { bad "exit status: $rc, expected 7"; tail -5 failing.out; }
+
+# 5. SIGTERM to rankmap reaches the job; no temporary folder is left.
+CHECK_SLEEP=60 timeout 120 "$rankmap" run -m fake.toml -- "${job[@]}" ./app kept/mapping.csv --if-mapped >term.out 2>&1 &
+pid=$!
+for _ in $(seq 100); do
+  grep -q "placement ok" term.out && break
+  sleep 0.2
+done
+sleep 0.5
+kill -TERM $pid
+start=$(date +%s)
+wait $pid
+rc=$?
+took=$(($(date +%s) - start))
+sleep 1
+left=$(pgrep -f "^./app kept/mapping.csv --if-mapped" | wc -l)
+if grep -q "placement ok" term.out && [ $rc -ne 0 ] && [ "$took" -lt 30 ] && [ "$left" -eq 0 ] &&
+  [ -z "$(ls "$TMPDIR" | grep rankmap-run)" ]; then
+  ok "SIGTERM: the job stopped in ${took} s (rankmap exit $rc), nothing left"
+else
+  bad "SIGTERM: rc $rc after ${took} s, $left processes left, tmp: $(ls "$TMPDIR")"; cat term.out
+  pkill -f "^./app kept/mapping.csv --if-mapped"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
