@@ -567,3 +567,58 @@ TEST(CApi, HandlesAndCountsOfIssue29) {
   EXPECT_STREQ(err.message, "spec->wrap[1] is 7, expected 0 or 1");
   EXPECT_EQ(built, nullptr);
 }
+
+// Issue 30's calls for a SPANK plugin, by hand on two nodes of two
+// packages of two cores (OS CPUs 0,1 on package 0 and 2,3 on package 1).
+TEST(CApi, BindingInsideNodesAndSlotCpus) {
+  rankmap_error err{};
+  const int dims[] = {2};
+  const rankmap_node_group group{"n[0-1]", "package:2 core:2 pu:1"};
+  const rankmap_machine_spec spec{1, dims, nullptr, 100, 500, 500, 1, &group};
+  Handles h;
+  ASSERT_EQ(rankmap_machine_create(&spec, &h.machine, &err), RANKMAP_OK) << err.message;
+  ASSERT_EQ(rankmap_allocation_create(h.machine, nullptr, 0, 0, &h.allocation, &err), RANKMAP_OK) << err.message;
+  // Ranks 0-3 on n0 and 4-7 on n1 (srun's block), 0<->2 and 1<->3 heavy:
+  // in order, both pairs would straddle the packages.
+  const uint64_t offsets[] = {0, 1, 2, 3, 4, 4, 4, 4, 4};
+  const uint32_t targets[] = {2, 3, 0, 1};
+  const uint64_t bytes[] = {1000, 1000, 1000, 1000};
+  ASSERT_EQ(rankmap_graph_create_csr(8, offsets, targets, bytes, nullptr, &h.graph, &err), RANKMAP_OK);
+  const int32_t host[] = {0, 0, 0, 0, 1, 1, 1, 1};
+  int32_t cpu[8];
+  ASSERT_EQ(rankmap_map_within_nodes(h.graph, h.machine, h.allocation, 8, host, cpu, &err), RANKMAP_OK) << err.message;
+  std::vector<int32_t> on_n0(cpu, cpu + 4), on_n1(cpu + 4, cpu + 8);
+  std::sort(on_n0.begin(), on_n0.end());
+  std::sort(on_n1.begin(), on_n1.end());
+  EXPECT_EQ(on_n0, (std::vector<int32_t>{0, 1, 2, 3}));
+  EXPECT_EQ(on_n1, (std::vector<int32_t>{0, 1, 2, 3}));
+  EXPECT_EQ(cpu[0] / 2, cpu[2] / 2);  // each heavy pair on one package
+  EXPECT_EQ(cpu[1] / 2, cpu[3] / 2);
+  // Where in order is already best (0<->1, 2<->3), it stays: CPUs 0,1,2,3.
+  rankmap_graph_free(h.graph);
+  const uint32_t paired[] = {1, 0, 3, 2};
+  ASSERT_EQ(rankmap_graph_create_csr(8, offsets, paired, bytes, nullptr, &h.graph, &err), RANKMAP_OK);
+  ASSERT_EQ(rankmap_map_within_nodes(h.graph, h.machine, h.allocation, 8, host, cpu, &err), RANKMAP_OK);
+  EXPECT_EQ(std::vector<int32_t>(cpu, cpu + 8), (std::vector<int32_t>{0, 1, 2, 3, 0, 1, 2, 3}));
+  // Five ranks on a node of four slots.
+  const int32_t crowded[] = {0, 0, 0, 0, 0, 1, 1, 1};
+  EXPECT_EQ(rankmap_map_within_nodes(h.graph, h.machine, h.allocation, 8, crowded, cpu, &err), RANKMAP_ERR_FIT);
+
+  // Two ranks a node: slots are blocks of two cores, {0,1} and {2,3}.
+  rankmap_allocation* two = nullptr;
+  ASSERT_EQ(rankmap_allocation_create(h.machine, "n1", 2, 0, &two, &err), RANKMAP_OK) << err.message;
+  int32_t cpus[4] = {-1, -1, -1, -1};
+  size_t count = 0;
+  ASSERT_EQ(rankmap_slot_cpus(two, 0, 2, cpus, 4, &count, &err), RANKMAP_OK) << err.message;
+  EXPECT_EQ(count, 2u);
+  EXPECT_EQ(cpus[0], 2);
+  EXPECT_EQ(cpus[1], 3);
+  cpus[0] = cpus[1] = -1;
+  ASSERT_EQ(rankmap_slot_cpus(two, 0, 0, cpus, 1, &count, &err), RANKMAP_OK);
+  EXPECT_EQ(count, 2u);  // the whole count, one written
+  EXPECT_EQ(cpus[0], 0);
+  EXPECT_EQ(cpus[1], -1);
+  EXPECT_EQ(rankmap_slot_cpus(two, 0, 1, cpus, 4, &count, &err), RANKMAP_ERR_ARGUMENT);  // not a slot's first CPU
+  EXPECT_EQ(rankmap_slot_cpus(two, 1, 0, cpus, 4, &count, &err), RANKMAP_ERR_ARGUMENT);  // no node 1
+  rankmap_allocation_free(two);
+}

@@ -63,6 +63,16 @@ struct MapResult {
   // flow model's times, or the hop-bytes), else empty.
   std::string nodes_why;
 };
+// Inside nodes only, for a layout fixed elsewhere (srun's, when a
+// scheduler plugin may bind tasks but not move them): node_of_rank[r] is
+// rank r's node (an allocation position). Each node's ranks go on its
+// slots as the engine's stage 3 puts them, heaviest pairs closest; kept
+// only when it splits fewer bytes across sockets than the ranks in order
+// on the slots in order (the launcher's binding), else that. Throws an
+// argument Error when a node gets more ranks than slots.
+Mapping map_within_nodes(const Graph& graph, const Machine& machine, const Allocation& allocation,
+                         const std::vector<int>& node_of_rank);
+
 MapResult map_explained(const Graph& graph, const Machine& machine, const Allocation& allocation,
                         const Context& context, const StageCallback& on_stage = {}, const TrafficKinds& kinds = {});
 

@@ -133,6 +133,24 @@ rankmap_status rankmap_map(const rankmap_graph* graph, const rankmap_machine* ma
                            const rankmap_allocation* allocation, const rankmap_context* context, uint32_t ranks,
                            int32_t* host, int32_t* cpu, rankmap_error* err);
 
+/* Inside nodes only, for a layout fixed elsewhere (srun's: a SPANK plugin
+ * may bind tasks but not move them between nodes). host[r] is rank r's
+ * node (an allocation index) as the launcher placed it; fills cpu[r] as
+ * rankmap_map does: each node's ranks on its slots, heaviest pairs
+ * closest, unless that splits no fewer bytes across sockets than the
+ * ranks in order on the slots in order (then that). RANKMAP_ERR_FIT when
+ * a node gets more ranks than slots. */
+rankmap_status rankmap_map_within_nodes(const rankmap_graph* graph, const rankmap_machine* machine,
+                                        const rankmap_allocation* allocation, uint32_t ranks, const int32_t* host,
+                                        int32_t* cpu, rankmap_error* err);
+
+/* Every OS CPU of the slot whose first CPU is `cpu` on allocated node
+ * `host` (a slot may be a core's hardware threads or a block of cores):
+ * up to `capacity` of them into cpus[], ascending, and their number into
+ * *count (which may exceed capacity: call again with more room). */
+rankmap_status rankmap_slot_cpus(const rankmap_allocation* allocation, int32_t host, int32_t cpu, int32_t* cpus,
+                                 size_t capacity, size_t* count, rankmap_error* err);
+
 /* The launcher's default: consecutive ranks fill each node in turn. */
 rankmap_status rankmap_map_block(const rankmap_graph* graph, const rankmap_allocation* allocation, uint32_t ranks,
                                  int32_t* host, int32_t* cpu, rankmap_error* err);

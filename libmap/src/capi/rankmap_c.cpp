@@ -353,6 +353,42 @@ rankmap_status rankmap_map(const rankmap_graph* graph, const rankmap_machine* ma
   });
 }
 
+rankmap_status rankmap_map_within_nodes(const rankmap_graph* graph, const rankmap_machine* machine,
+                                        const rankmap_allocation* allocation, uint32_t ranks, const int32_t* host,
+                                        int32_t* cpu, rankmap_error* err) {
+  return guarded(err, [&] {
+    check_ranks(graph, ranks);
+    check_same_machine(machine, allocation);
+    require(host, "host");
+    require(cpu, "cpu");
+    const std::vector<int> node_of_rank(host, host + ranks);
+    std::vector<int32_t> same_hosts(ranks);  // from_mapping writes them back: host[] is the caller's, const
+    from_mapping(allocation,
+                 rankmap::map_within_nodes(graph->graph, machine->machine, allocation->allocation, node_of_rank),
+                 same_hosts.data(), cpu);
+  });
+}
+
+rankmap_status rankmap_slot_cpus(const rankmap_allocation* allocation, int32_t host, int32_t cpu, int32_t* cpus,
+                                 size_t capacity, size_t* count, rankmap_error* err) {
+  return guarded(err, [&] {
+    require(allocation, "allocation");
+    require(count, "count");
+    if (capacity > 0) require(cpus, "cpus");
+    const std::int32_t one_host = host;
+    const rankmap::Mapping m = to_mapping(allocation, 1, &one_host, &cpu);  // checks host and cpu
+    const rankmap::Machine& machine = *allocation->machine;
+    const auto node = allocation->allocation.nodes[static_cast<std::size_t>(host)];
+    const rankmap::NodeType& type = machine.node_types[machine.nodes[node].type];
+    std::vector<int32_t> os;
+    for (int pu : allocation->allocation.slots(static_cast<std::size_t>(host))[m.ranks[0].slot].pus)
+      os.push_back(static_cast<int32_t>(type.pus[pu].os_index));
+    std::sort(os.begin(), os.end());
+    *count = os.size();
+    std::copy_n(os.begin(), std::min(capacity, os.size()), cpus);
+  });
+}
+
 rankmap_status rankmap_map_block(const rankmap_graph* graph, const rankmap_allocation* allocation, uint32_t ranks,
                                  int32_t* host, int32_t* cpu, rankmap_error* err) {
   return guarded(err, [&] {

@@ -400,6 +400,33 @@ MapResult map_explained(const Graph& graph, const Machine& machine, const Alloca
   return Engine(graph, machine, allocation, context, on_stage, kinds).run();
 }
 
+Mapping map_within_nodes(const Graph& graph, const Machine& machine, const Allocation& allocation,
+                         const std::vector<int>& node_of_rank) {
+  if (node_of_rank.size() != graph.ranks)
+    throw Error(
+        ErrorKind::argument, Parameter{"node_of_rank"},
+        "has " + std::to_string(node_of_rank.size()) + " entries for " + std::to_string(graph.ranks) + " ranks");
+  std::vector<std::size_t> count(allocation.size(), 0);
+  Mapping in_order;  // the launcher's binding: a node's ranks in order on its slots in order
+  in_order.ranks.resize(graph.ranks);
+  for (std::uint32_t r = 0; r < graph.ranks; ++r) {
+    const int k = node_of_rank[r];
+    if (k < 0 || static_cast<std::size_t>(k) >= allocation.size())
+      throw Error(ErrorKind::argument, Parameter{"node_of_rank"},
+                  "rank " + std::to_string(r) + " is on node " + std::to_string(k) + ", not one of the " +
+                      std::to_string(allocation.size()) + " allocated");
+    if (count[static_cast<std::size_t>(k)] == allocation.slots(static_cast<std::size_t>(k)).size())
+      throw Error(ErrorKind::fit, Parameter{"node_of_rank"},
+                  "node " + std::to_string(k) + " gets more ranks than its " +
+                      std::to_string(allocation.slots(static_cast<std::size_t>(k)).size()) + " slots");
+    in_order.ranks[r] = {k, static_cast<int>(count[static_cast<std::size_t>(k)]++)};
+  }
+  const Mapping engine = detail::assign_slots(detail::make_undirected(graph), node_of_rank, machine, allocation, true);
+  const Metrics ours = evaluate(graph, machine, allocation, engine);
+  const Metrics theirs = evaluate(graph, machine, allocation, in_order);
+  return ours.cross_socket_bytes < theirs.cross_socket_bytes ? engine : in_order;
+}
+
 Mapping map(const Graph& graph, const Machine& machine, const Allocation& allocation, const Context& context,
             const StageCallback& on_stage, const TrafficKinds& kinds) {
   return map_explained(graph, machine, allocation, context, on_stage, kinds).mapping;
