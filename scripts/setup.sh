@@ -11,6 +11,7 @@ packages=(
   libsimgrid-dev  # SMPI (smpicc, smpirun): simulated torus runs, bench/smpi
   libcairo2-dev   # rankmap plot: PNG, SVG and PDF from one drawing
   slurm-wlm       # slurmctld, slurmd, srun: tests/launch/run_slurm_test.sh
+  libslurm-dev    # slurm/spank.h: the SPANK plugin (slurm/rankmap_spank.c)
   clang libclang-rt-14-dev  # libFuzzer and the sanitizers: scripts/fuzz.sh
   clang-format clang-tidy   # tests/lint: the layout and the static checks
   help2man man-db           # man pages from --help, and `man` to read them

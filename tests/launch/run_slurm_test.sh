@@ -6,9 +6,13 @@
 # binding against the csv of the same mapping (check_placement.c, built
 # without MPI: srun starts the processes). Exits 77 (skipped) with a
 # message where Slurm is missing or its daemons cannot start.
-# Usage: run_slurm_test.sh RANKMAP
+# Then the same checks for `rankmap run` inside salloc and sbatch, and for
+# the SPANK plugin (srun --rankmap=...), loaded from this test's
+# plugstack.conf.
+# Usage: run_slurm_test.sh RANKMAP [SPANK_PLUGIN]
 set -u
 rankmap=$(realpath "$1")
+plugin=${2:+$(realpath "$2")}
 here=$(cd "$(dirname "$0")" && pwd)
 for tool in slurmctld slurmd srun salloc sinfo lstopo-no-graphics; do
   command -v $tool >/dev/null || { echo "SKIP: $tool is not installed (scripts/setup.sh installs slurm-wlm)"; exit 77; }
@@ -25,7 +29,12 @@ trap stop EXIT
 # Ports of this run: several test runs on one machine must not meet.
 base=$((20000 + $$ % 20000))
 cpus=$(lstopo-no-graphics --only pu | wc -l)
+cores=$(lstopo-no-graphics --only core | wc -l)
 mkdir -p state spool
+# The plugin for every srun and slurmstepd of this cluster (inactive
+# without --rankmap); "required", for Slurm ignores an optional plugin's
+# failure, and a bad --rankmap must stop srun.
+if [ -n "$plugin" ]; then echo "required $plugin machine=$work/fake.toml" >plugstack.conf; else : >plugstack.conf; fi
 cat >slurm.conf <<CONF
 ClusterName=rankmap-test
 SlurmctldHost=localhost
@@ -47,6 +56,7 @@ SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 MpiDefault=none
 ReturnToService=2
+PlugStackConfig=$work/plugstack.conf
 NodeName=fake[0-1] NodeHostname=localhost NodeAddr=127.0.0.1 Port=[$((base + 2))-$((base + 3))] CPUs=$cpus State=UNKNOWN
 PartitionName=test Nodes=ALL Default=YES MaxTime=10 State=UP
 CONF
@@ -111,5 +121,68 @@ if grep -q "rank 0: on host fake., expected fake." wrong.out; then
 else
   failed=$((failed + 1)); echo "FAIL: a wrong expectation was not caught"; cat wrong.out
 fi
+# rankmap run inside the job: srun with rankmap's host file, on the job's
+# nodes. Ranks r and r + C (C cores a node) talk, so the mapping pairs them
+# on a node where srun's block would not.
+n=$((2 * cores))
+for ((r = 0; r < cores; ++r)); do echo "$r,$((r + cores)),100000"; echo "$((r + cores)),$r,100000"; done >pairs.csv
+# expect NAME OUT: every rank where the csv says.
+expect_all() {
+  if [ "$(grep -c 'as the file says' "$2")" -eq "$n" ]; then
+    passed=$((passed + 1)); echo "ok: $1: $n ranks where the file says"
+  else
+    failed=$((failed + 1)); echo "FAIL: $1"; cat "$2"
+  fi
+}
+timeout 90 salloc -N2 --exclusive "$rankmap" run -m fake.toml --profile pairs.csv -np "$n" --keep run-salloc \
+  -- ./check_placement run-salloc/mapping.csv >run-salloc.out 2>&1
+expect_all "rankmap run in salloc" run-salloc.out
+pairs=$(awk -F, -v c="$cores" 'NR > 1 { host[$1] = $2 } END { for (r = 0; r < c; ++r) if (host[r] != host[r + c]) print r }' run-salloc/mapping.csv)
+[ -z "$pairs" ] && { passed=$((passed + 1)); echo "ok: the mapping pairs r with r + $cores"; } ||
+  { failed=$((failed + 1)); echo "FAIL: the mapping: $(cat run-salloc/mapping.csv)"; }
+grep -q "nodes from\|2 nodes (fake\[0-1\])" run-salloc.out && grep -q "SLURM_JOB_NODELIST" run-salloc.out &&
+  { passed=$((passed + 1)); echo "ok: the nodes came from SLURM_JOB_NODELIST"; } ||
+  { failed=$((failed + 1)); echo "FAIL: where the nodes came from"; cat run-salloc.out; }
+cat >job.sh <<JOB
+#!/bin/bash
+"$rankmap" run -m fake.toml --profile pairs.csv --keep run-sbatch -- ./check_placement run-sbatch/mapping.csv
+JOB
+timeout 90 sbatch --wait -N2 --exclusive --ntasks-per-node="$cores" -o run-sbatch.out job.sh >/dev/null 2>&1
+expect_all "rankmap run in an sbatch script (ranks from --ntasks-per-node)" run-sbatch.out
+
+if [ -z "$plugin" ]; then
+  echo "SKIP (plugin): no SPANK plugin given (built when libslurm-dev is installed)"
+else
+  # The plugin with rankmap's layout: srun places by the host file, the
+  # plugin binds (srun binds nothing: --cpu-bind=none).
+  "$rankmap" map pairs.csv -m fake.toml -f slurm -o plug.hosts -q >/dev/null &&
+    "$rankmap" map pairs.csv -m fake.toml -f csv -o plug.csv -q >/dev/null
+  timeout 90 salloc -N2 --exclusive bash -c 'SLURM_HOSTFILE=plug.hosts srun -n "$1" --distribution=arbitrary \
+    --cpu-bind=none --rankmap=pairs.csv ./check_placement plug.csv' _ "$n" >plug.out 2>&1
+  expect_all "srun --rankmap with rankmap's host file: the plugin binds" plug.out
+  # srun's own block layout: the plugin binds each node's ranks on its
+  # cores; nothing talks inside a node, so in order: rank r on core r mod C
+  # of fake(r / C) (by hand).
+  { echo "rank,host,socket,core,pu"
+    for ((r = 0; r < n; ++r)); do echo "$r,fake$((r / cores)),0,$((r % cores)),"; done; } >inorder.csv
+  timeout 90 salloc -N2 --exclusive srun -n "$n" --cpu-bind=none --rankmap=pairs.csv ./check_placement inorder.csv >block.out 2>&1
+  expect_all "srun --rankmap with srun's layout: bound inside nodes" block.out
+  # The check can fail: without the plugin's binding a task has both cores.
+  timeout 90 salloc -N2 --exclusive srun -n "$n" --cpu-bind=none ./check_placement inorder.csv >unbound.out 2>&1
+  if [ "$cores" -gt 1 ] && grep -q "bound to CPUs" unbound.out; then
+    passed=$((passed + 1)); echo "ok: without --rankmap the tasks are unbound (the check sees it)"
+  elif [ "$cores" -gt 1 ]; then
+    failed=$((failed + 1)); echo "FAIL: unbound tasks passed the check"; cat unbound.out
+  fi
+  # A bad option fails the step before any task starts, with one line.
+  timeout 90 salloc -N2 --exclusive srun -n "$n" --rankmap=missing.rmp ./check_placement inorder.csv >bad.out 2>&1
+  rc=$?
+  if [ $rc -ne 0 ] && grep -q "rankmap: missing.rmp: cannot open" bad.out && ! grep -q "^rank " bad.out; then
+    passed=$((passed + 1)); echo "ok: --rankmap=missing.rmp stops srun before the tasks"
+  else
+    failed=$((failed + 1)); echo "FAIL: a missing profile (rc $rc)"; cat bad.out
+  fi
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
