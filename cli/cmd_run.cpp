@@ -22,6 +22,8 @@
 #include "rankmap/io.hpp"
 #include "rankmap/launch.hpp"
 #include "rankmap/map.hpp"
+#include "rankmap/mapping.hpp"
+#include "rankmap/rankmap.h"
 #include "report.hpp"
 
 namespace rankmap::cli {
@@ -140,33 +142,56 @@ int run_run(const RunOptions& o) {
 
   Context context = create_context(o.preset);
   context.seed = o.seed;
-  const MapResult result =
-      map_explained(graph, machine, allocation, context, {}, TrafficKinds{&p2p, &collective, &calls});
-
   const std::filesystem::path dir = files_dir(o);
   const Launcher launcher = job.launcher;
   const std::filesystem::path launch_file = dir / launch_file_name(launcher);
-  ReportRequest request{"rankmap " + context.preset,
-                        (dir / "report.json").string(),
-                        0.0,
-                        p_mpi,
-                        profile_path,
-                        result.kept,
-                        result.why,
-                        result.nodes_why};
-  request.p2p = &p2p;
-  request.collective = &collective;
-  request.calls = &calls;
-  std::string json_text;
-  request.json_text = &json_text;
-  // The table map prints, kept as report.txt beside the JSON.
-  const std::string table = report(graph, machine, allocation, result.mapping, request);
-  const std::vector<FilePart> csv = render_launch_files(LaunchFormat::csv, machine, allocation, result.mapping);
   check_outputs({launch_file, dir / "report.json", dir / "report.txt", dir / "mapping.csv"});
-  write_launch_files(launch_file, launch_format_of(launcher), machine, allocation, result.mapping,
-                     {{"", json_text, dir / "report.json"},
-                      {"", table, dir / "report.txt"},
-                      {"", csv.at(0).text, dir / "mapping.csv"}});
+
+  // The mapping: cached under everything that decides it, else made now
+  // (seconds for a profile on a large machine, as the flow model times
+  // each candidate) and kept.
+  std::string key = "rankmap run mapping key 1\nversion " + std::string(rankmap_version()) + "\nprofile " +
+                    file_identity(profile_path) + "\n";
+  for (const auto& file : machine.files) key += "machine " + file_identity(file) + "\n";
+  std::vector<std::string> hosts;
+  for (int node : allocation.nodes) hosts.push_back(machine.nodes[static_cast<std::size_t>(node)].host);
+  key += "nodes " + compress_hostlist(hosts) + "\nppn " + std::to_string(machine_options.ppn) + "\nhwthreads " +
+         std::to_string(machine_options.hwthreads) + "\nranks " + std::to_string(ranks) + "\n" + dump_context(context);
+  CachedMapping kept_mapping =
+      find_cached_mapping(o.cache.empty() ? default_cache_dir() : std::filesystem::path(o.cache), key);
+  Mapping mapping;
+  std::string json_text, table, csv_text;
+  if (kept_mapping.hit) {
+    mapping = read_launch_file(kept_mapping.csv, LaunchFormat::csv, machine, allocation);
+    verify_mapping(mapping, allocation, ranks, kept_mapping.csv.string());
+    json_text = read_text_file(kept_mapping.json);
+    table = read_text_file(kept_mapping.table);
+    csv_text = read_text_file(kept_mapping.csv);
+    say(o, "mapping: cache hit " + kept_mapping.csv.string());
+  } else {
+    const MapResult result =
+        map_explained(graph, machine, allocation, context, {}, TrafficKinds{&p2p, &collective, &calls});
+    mapping = result.mapping;
+    ReportRequest request{"rankmap " + context.preset,
+                          (dir / "report.json").string(),
+                          0.0,
+                          p_mpi,
+                          profile_path,
+                          result.kept,
+                          result.why,
+                          result.nodes_why};
+    request.p2p = &p2p;
+    request.collective = &collective;
+    request.calls = &calls;
+    request.json_text = &json_text;
+    // The table map prints, kept as report.txt beside the JSON.
+    table = report(graph, machine, allocation, mapping, request);
+    csv_text = render_launch_files(LaunchFormat::csv, machine, allocation, mapping).at(0).text;
+    remember_mapping(kept_mapping, csv_text, json_text, table);
+  }
+  write_launch_files(
+      launch_file, launch_format_of(launcher), machine, allocation, mapping,
+      {{"", json_text, dir / "report.json"}, {"", table, dir / "report.txt"}, {"", csv_text, dir / "mapping.csv"}});
 
   // One line: nodes, hop-bytes against block, the predicted gain, the files.
   const nlohmann::json doc = nlohmann::json::parse(json_text);

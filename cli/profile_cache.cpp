@@ -71,4 +71,36 @@ CachedProfile find_cached_profile(const std::filesystem::path& dir, const std::v
 
 void remember_profile(const CachedProfile& cached) { write_files_atomically(cached.key_file, {{"", cached.key}}); }
 
+std::string file_identity(const std::filesystem::path& file) {
+  std::error_code ec;
+  const std::filesystem::path real = std::filesystem::canonical(file, ec);
+  struct stat st {};
+  if (ec || ::stat(real.c_str(), &st) != 0) return "missing " + file.string();
+  return real.string() + " size " + std::to_string(st.st_size) + " mtime " + std::to_string(st.st_mtim.tv_sec) + "." +
+         std::to_string(st.st_mtim.tv_nsec);
+}
+
+CachedMapping find_cached_mapping(const std::filesystem::path& dir, const std::string& key) {
+  require_private_dir(dir);
+  const std::string name = "map-" + hash_hex(key);
+  CachedMapping c{
+      dir / (name + ".csv"), dir / (name + ".json"), dir / (name + ".txt"), dir / (name + ".key"), key, false};
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(c.csv, ec) && std::filesystem::is_regular_file(c.json, ec) &&
+      std::filesystem::is_regular_file(c.table, ec)) {
+    try {
+      c.hit = read_text_file(c.key_file) == key;
+    } catch (const Error&) {
+      c.hit = false;
+    }
+  }
+  return c;
+}
+
+void remember_mapping(const CachedMapping& cached, const std::string& csv, const std::string& json,
+                      const std::string& table) {
+  write_files_atomically(cached.key_file,
+                         {{"", cached.key}, {"", csv, cached.csv}, {"", json, cached.json}, {"", table, cached.table}});
+}
+
 }  // namespace rankmap::cli

@@ -28,4 +28,21 @@ CachedProfile find_cached_profile(const std::filesystem::path& dir, const std::v
 // Writes the key beside a profile just made (atomically).
 void remember_profile(const CachedProfile& cached);
 
+// A file's identity for a key: its real path, size and modification time.
+std::string file_identity(const std::filesystem::path& file);
+
+// A mapping kept between runs: the csv of the mapping, the report's JSON
+// and table, under a key of everything that decides them (the profile's
+// identity, the machine's files, the allocation, the engine's settings,
+// rankmap's version), so that a cache hit costs no engine time.
+struct CachedMapping {
+  std::filesystem::path csv, json, table, key_file;
+  std::string key;
+  bool hit = false;
+};
+CachedMapping find_cached_mapping(const std::filesystem::path& dir, const std::string& key);
+// Writes the three files and the key, together (atomically).
+void remember_mapping(const CachedMapping& cached, const std::string& csv, const std::string& json,
+                      const std::string& table);
+
 }  // namespace rankmap::cli

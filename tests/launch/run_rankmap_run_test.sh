@@ -88,9 +88,10 @@ pairs=$(awk -F, -v c="$cores" 'NR > 1 { host[$1] = $2 } END { for (r = 0; r < c;
 # 2. Second run: the cached profile, no profiling run.
 run second --keep kept -- "${job[@]}" ./app kept/mapping.csv --if-mapped
 rc=$?
-if [ $rc -eq 0 ] && grep -q "profile: cache hit" second.out && ! grep -q "no mapping to check yet" second.out &&
+if [ $rc -eq 0 ] && grep -q "profile: cache hit" second.out && grep -q "mapping: cache hit" second.out &&
+  ! grep -q "no mapping to check yet" second.out &&
   grep -q "placement ok: $n ranks checked" second.out; then
-  ok "second run: cache hit, mapped run only"
+  ok "second run: profile and mapping from the cache, mapped run only"
 else
   bad "second run (rc $rc)"; cat second.out
 fi

@@ -19,7 +19,7 @@ for tool in slurmctld slurmd srun salloc sinfo lstopo-no-graphics; do
 done
 work=$(mktemp -d)
 cd "$work" || exit 1
-export SLURM_CONF=$work/slurm.conf
+export SLURM_CONF=$work/slurm.conf RANKMAP_CACHE_DIR=$work/cache
 stop() {
   for pid in "$work"/*.pid; do [ -f "$pid" ] && kill "$(cat "$pid")" 2>/dev/null; done
   sleep 1
