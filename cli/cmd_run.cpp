@@ -14,6 +14,7 @@
 #include "common.hpp"
 #include "job.hpp"
 #include "launch_command.hpp"
+#include "launcher_options.hpp"
 #include "profile_cache.hpp"
 #include "rankmap/batch.hpp"
 #include "rankmap/context.hpp"

@@ -90,8 +90,10 @@ void MachineOptions::add_to(CLI::App& cmd, bool required) {
   cmd.add_option("--machine,-m", machine, "Machine description (TOML)")->required(required);
   cmd.add_option("--nodes", nodes,
                  "Allocated nodes: a Slurm hostlist (node[00-07,12]) or @file, one host per line "
-                 "(default: every node)");
-  cmd.add_option("--ppn", ppn, "Ranks per node (default: one per core, or per PU with --hwthreads)")
+                 "(default: the batch job's, from Slurm or PBS, else every node)");
+  cmd.add_option("--ppn", ppn,
+                 "Ranks per node (default: the batch job's tasks per node, else one per core, or per PU with "
+                 "--hwthreads)")
       ->check(CLI::PositiveNumber);
   cmd.add_flag("--hwthreads", hwthreads, "Slots are hardware threads (PUs) rather than cores");
 }

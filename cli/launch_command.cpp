@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "job.hpp"
+#include "launcher_options.hpp"
 #include "rankmap/batch.hpp"
 #include "rankmap/error.hpp"
 

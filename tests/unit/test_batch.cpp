@@ -85,33 +85,26 @@ TEST(Batch, PbsNodeFileRepeatsAHostPerSlot) {
   expect_error([&] { rankmap::read_batch_allocation(env_of({{"PBS_NODEFILE", none.string()}})); }, 0, "names no host");
 }
 
-TEST(Batch, LauncherHostFiles) {
+TEST(Batch, HostFilesAndListsWithSlots) {
   rankmap::test::TempDir dir;
   const auto ompi = dir.write("hosts", "# cluster\nb slots=2 max_slots=4\na   # one slot\n\nb slots=1\n");
-  auto a = rankmap::read_launcher_hosts({"mpirun", "-np", "4", "--hostfile", ompi.string(), "./app", "-f", "x"});
-  ASSERT_TRUE(a);
-  EXPECT_EQ(a->hosts, (V{"b", "a"}));
-  EXPECT_EQ(a->slots, (I{3, 1}));
-  EXPECT_EQ(a->ranks_per_node, 3);
+  auto a = rankmap::read_host_file(ompi.string());
+  EXPECT_EQ(a.hosts, (V{"b", "a"}));
+  EXPECT_EQ(a.slots, (I{3, 1}));
+  EXPECT_EQ(a.ranks_per_node, 3);
+  EXPECT_EQ(a.ranks, 4u);
   const auto hydra = dir.write("machines", "n1:2\nn2:3\n");
-  a = rankmap::read_launcher_hosts({"mpiexec", "-f", hydra.string(), "-n", "5", "./app"});
-  ASSERT_TRUE(a);
-  EXPECT_EQ(a->hosts, (V{"n1", "n2"}));
-  EXPECT_EQ(a->slots, (I{2, 3}));
-  a = rankmap::read_launcher_hosts({"mpirun", "--host", "c[1-2]:2,d", "./app"});
-  ASSERT_TRUE(a);
-  EXPECT_EQ(a->hosts, (V{"c1", "c2", "d"}));
-  EXPECT_EQ(a->slots, (I{2, 2, 1}));
-  // The program's own -f is not the launcher's.
-  EXPECT_FALSE(rankmap::read_launcher_hosts({"mpirun", "-np", "2", "./app", "-f", "input"}));
+  a = rankmap::read_host_file(hydra.string());
+  EXPECT_EQ(a.hosts, (V{"n1", "n2"}));
+  EXPECT_EQ(a.slots, (I{2, 3}));
+  a = rankmap::parse_host_slots("c[1-2]:2,d", "--host");
+  EXPECT_EQ(a.hosts, (V{"c1", "c2", "d"}));
+  EXPECT_EQ(a.slots, (I{2, 2, 1}));
+  EXPECT_EQ(a.source, "--host c[1-2]:2,d");
   const auto bad = dir.write("bad", "n1:0\n");
-  expect_error([&] { rankmap::read_launcher_hosts({"mpiexec", "-f", bad.string()}); }, 1, "HOST:SLOTS");
-  expect_error([] { rankmap::read_launcher_hosts({"mpirun", "-H", "a,,b"}); }, 0, "separated by commas");
-}
-
-TEST(Batch, LauncherRanks) {
-  EXPECT_EQ(rankmap::launcher_ranks({"mpirun", "--bind-to", "core", "-np", "8", "./app", "-n", "3"}), 8u);
-  EXPECT_EQ(rankmap::launcher_ranks({"srun", "--ntasks=6", "./app"}), 6u);
-  EXPECT_EQ(rankmap::launcher_ranks({"mpirun", "./app", "-np", "3"}), 0u);
-  expect_error([] { rankmap::launcher_ranks({"mpiexec", "-n", "zero", "./app"}); }, 0, "positive count");
+  expect_error([&] { rankmap::read_host_file(bad.string()); }, 1, "HOST:SLOTS");
+  const auto slots = dir.write("slots", "n1 slots=x\n");
+  expect_error([&] { rankmap::read_host_file(slots.string()); }, 1, "slots=N");
+  expect_error([] { rankmap::parse_host_slots("a,,b", "-H"); }, 0, "separated by commas");
+  expect_error([] { rankmap::parse_host_slots("a:two", "-H"); }, 0, "HOST or HOST:SLOTS");
 }

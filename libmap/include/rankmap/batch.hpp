@@ -1,5 +1,5 @@
-// The nodes a batch system (or a launcher's host file) gave the job, read
-// where the job runs, so that no command asks for them again.
+// The nodes a batch system gave the job, read where the job runs, so that
+// no command asks for them again.
 //
 //   Slurm   SLURM_JOB_NODELIST (a hostlist; SLURM_NODELIST in old
 //           versions); ranks per node from SLURM_NTASKS_PER_NODE, else,
@@ -8,10 +8,8 @@
 //   PBS     PBS_NODEFILE: a host a line, repeated once per slot; the
 //           hosts in order of first appearance, ranks per node the most
 //           lines of one host, ranks the lines.
-//   Open MPI, after the launcher's name: --hostfile/--machinefile/-hostfile
-//           FILE ("host slots=N", '#' comments) or --host/-H "a,b:2"
-//           (host:slots); -np/-n N.
-//   MPICH   -f/-machinefile FILE ("host:N") or -hosts "a,b:2"; -n/-np N.
+// and, for the hosts a launcher is given (the CLI reads its options), the
+// MPIs' host files and host lists with slots.
 #pragma once
 
 #include <cstddef>
@@ -40,23 +38,15 @@ Environment process_environment();
 // PBS_NODEFILE's path and line) when it is set but malformed.
 std::optional<BatchAllocation> read_batch_allocation(const Environment& env);
 
-// The hosts a launcher's command line names (`command[0]` is the launcher;
-// options are read up to the program), or nothing when it names none.
-// Throws an input Error naming the host file and line, or the option.
-std::optional<BatchAllocation> read_launcher_hosts(const std::vector<std::string>& command);
+// A host file as the MPIs read them: Open MPI's "host slots=N
+// max_slots=M" and MPICH's "host:N" lines, '#' comments; a host named on
+// several lines adds up its slots. Throws an input Error naming the file
+// and line.
+BatchAllocation read_host_file(const std::string& path);
 
-// The ranks a launcher's command line asks for (-np/-n N), or 0.
-std::size_t launcher_ranks(const std::vector<std::string>& command);
-
-// Where the program starts in a launcher's command line: the first word
-// after command[0] that is neither an option nor an option's value
-// (command.size() when there is none).
-std::size_t launcher_program_index(const std::vector<std::string>& command);
-
-// How many of the next words an option of mpirun, mpiexec or srun takes as
-// its values: 1 for "-np" and "--host", 2 for "--mca KEY VALUE" and
-// "-genv NAME VALUE", 0 for flags and "--ntasks=4".
-std::size_t launcher_option_values(const std::string& option);
+// A comma list of hosts (or hostlists) with optional slots, "a,b:2,c[1-2]"
+// (Open MPI's --host, MPICH's -hosts). Throws an input Error about `source`.
+BatchAllocation parse_host_slots(const std::string& value, const std::string& source);
 
 // Slurm's task counts per node: "4(x2),3" -> {4, 4, 3}. Throws an input
 // Error about `name` when malformed.

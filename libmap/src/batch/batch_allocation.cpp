@@ -1,5 +1,5 @@
-// Allocations from Slurm's and PBS's environments and from launchers'
-// host files (rankmap/batch.hpp).
+// Allocations from Slurm's and PBS's environments, host files and host
+// lists with slots (rankmap/batch.hpp).
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
@@ -102,8 +102,9 @@ std::optional<BatchAllocation> from_pbs(const Environment& env) {
   return tally.result("PBS_NODEFILE " + std::string(path));
 }
 
-// "a,b:2,c[1-2]": hosts with an optional ":slots" (Open MPI --host, MPICH -hosts).
-BatchAllocation from_host_option(const std::string& option, const std::string& value) {
+}  // namespace
+
+BatchAllocation parse_host_slots(const std::string& value, const std::string& source) {
   HostTally tally;
   std::size_t at = 0;
   while (at <= value.size()) {
@@ -113,21 +114,20 @@ BatchAllocation from_host_option(const std::string& option, const std::string& v
       depth += value[end] == '[' ? 1 : value[end] == ']' ? -1 : 0;
     const std::string_view item = trim(std::string_view(value).substr(at, end - at));
     at = end + 1;
-    if (item.empty()) throw Error(option, 0, "expected host names separated by commas, got '" + value + "'");
+    if (item.empty()) throw Error(source, 0, "expected host names separated by commas, got '" + value + "'");
     const std::size_t colon = item.rfind(':');
     int slots = 1;
     if (colon != std::string_view::npos) {
       const std::optional<int> v = count_of(item.substr(colon + 1));
-      if (!v) throw Error(option, 0, "expected HOST or HOST:SLOTS, got '" + std::string(item) + "'");
+      if (!v) throw Error(source, 0, "expected HOST or HOST:SLOTS, got '" + std::string(item) + "'");
       slots = *v;
     }
-    for (const std::string& host : expand_hostlist(item.substr(0, colon), option)) tally.add(host, slots);
+    for (const std::string& host : expand_hostlist(item.substr(0, colon), source)) tally.add(host, slots);
   }
-  return tally.result(option + " " + value);
+  return tally.result(source + " " + value);
 }
 
-// Open MPI's "host slots=N max_slots=M" and MPICH's "host:N" lines.
-BatchAllocation from_host_file(const std::string& option, const std::string& path) {
+BatchAllocation read_host_file(const std::string& path) {
   const std::string text = read_text_file(path);
   HostTally tally;
   std::size_t line_no = 0;
@@ -159,71 +159,9 @@ BatchAllocation from_host_file(const std::string& option, const std::string& pat
     }
     tally.add(std::string(host), slots);
   }
-  if (tally.empty()) throw Error(path, 0, "names no host (" + option + " FILE: a host a line)");
-  return tally.result(option + " " + path);
+  if (tally.empty()) throw Error(path, 0, "names no host (a host a line: 'host slots=N' or 'host:N')");
+  return tally.result(path);
 }
-
-bool is_one_of(const std::string& word, std::initializer_list<std::string_view> names) {
-  return std::find(names.begin(), names.end(), word) != names.end();
-}
-
-// The options of Open MPI's mpirun and MPICH's mpiexec that take a value:
-// the program is the first word that is neither one nor its value.
-bool takes_value_of(const std::string& word) {
-  return is_one_of(word, {"-np",
-                          "-n",
-                          "-c",
-                          "--np",
-                          "--n",
-                          "-N",
-                          "--npernode",
-                          "-npernode",
-                          "--map-by",
-                          "--bind-to",
-                          "-bind-to",
-                          "--rank-by",
-                          "--mca",
-                          "-mca",
-                          "-x",
-                          "--rankfile",
-                          "-rf",
-                          "--hostfile",
-                          "-hostfile",
-                          "--machinefile",
-                          "-machinefile",
-                          "-f",
-                          "--host",
-                          "-host",
-                          "-H",
-                          "-hosts",
-                          "-launcher",
-                          "-launcher-exec",
-                          "-ppn",
-                          "-genv",
-                          "-env",
-                          "-wdir",
-                          "--wdir",
-                          "--prefix",
-                          "-map-by",
-                          "--output-filename",
-                          "-iface",
-                          "--cpu-bind",
-                          "--distribution",
-                          "-m",
-                          "--nodes",
-                          "--ntasks",
-                          "--ntasks-per-node",
-                          "-w",
-                          "--nodelist"});
-}
-
-// Open MPI's --mca KEY VALUE (and -x? no: -x NAME[=VALUE]) take two.
-std::size_t values_of(const std::string& word) {
-  if (is_one_of(word, {"--mca", "-mca", "--gmca", "-gmca", "--omca", "-genv", "-env"})) return 2;
-  return takes_value_of(word) ? 1 : 0;
-}
-
-}  // namespace
 
 Environment process_environment() {
   return [](const char* name) { return static_cast<const char*>(std::getenv(name)); };
@@ -255,54 +193,6 @@ std::vector<int> expand_tasks_per_node(const std::string& text, const std::strin
 std::optional<BatchAllocation> read_batch_allocation(const Environment& env) {
   if (auto slurm = from_slurm(env)) return slurm;
   return from_pbs(env);
-}
-
-std::optional<BatchAllocation> read_launcher_hosts(const std::vector<std::string>& command) {
-  for (std::size_t i = 1; i + 1 < command.size(); ++i) {
-    const std::string& word = command[i];
-    if (is_one_of(word, {"--hostfile", "-hostfile", "--machinefile", "-machinefile", "-f", "--default-hostfile"}))
-      return from_host_file(word, command[i + 1]);
-    if (is_one_of(word, {"--host", "-host", "-H", "-hosts"})) return from_host_option(word, command[i + 1]);
-    if (!word.starts_with('-')) break;  // the program: its own arguments are not the launcher's
-    i += values_of(word);
-  }
-  return std::nullopt;
-}
-
-std::size_t launcher_ranks(const std::vector<std::string>& command) {
-  for (std::size_t i = 1; i + 1 < command.size(); ++i) {
-    const std::string& word = command[i];
-    for (std::string_view joined : {"--ntasks=", "--np=", "-np=", "--n="})
-      if (word.starts_with(joined)) {
-        const std::optional<int> v = count_of(std::string_view(word).substr(joined.size()));
-        if (!v)
-          throw Error(std::string(joined.substr(0, joined.size() - 1)), 0,
-                      "expected a positive count of ranks, got '" + word + "'");
-        return static_cast<std::size_t>(*v);
-      }
-    if (is_one_of(word, {"-np", "-n", "--np", "-c", "--n", "--ntasks"})) {
-      const std::optional<int> v = count_of(command[i + 1]);
-      if (!v) throw Error(word, 0, "expected a positive count of ranks, got '" + command[i + 1] + "'");
-      return static_cast<std::size_t>(*v);
-    }
-    if (!word.starts_with('-')) break;
-    i += values_of(word);
-  }
-  return 0;
-}
-
-}  // namespace rankmap
-
-namespace rankmap {
-
-std::size_t launcher_option_values(const std::string& option) { return values_of(option); }
-
-std::size_t launcher_program_index(const std::vector<std::string>& command) {
-  for (std::size_t i = 1; i < command.size(); ++i) {
-    if (!command[i].starts_with('-')) return i;
-    i += values_of(command[i]);
-  }
-  return command.size();
 }
 
 }  // namespace rankmap
