@@ -87,15 +87,18 @@ int run_run(const RunOptions& o) {
   MachineOptions machine_options = o.machine;
   machine_options.quiet = o.quiet;
   const std::optional<BatchAllocation> launcher_hosts = read_launcher_hosts(o.command);
-  Machine probe = load_machine(o.machine.machine);
   if (machine_options.nodes.empty() && launcher_hosts) {
-    machine_options.nodes = compress_hostlist(machine_host_names(probe, launcher_hosts->hosts));
+    // Their names as the machine file has them (short names for full ones).
+    const Machine names = load_machine(o.machine.machine);
+    machine_options.nodes = compress_hostlist(machine_host_names(names, launcher_hosts->hosts));
+    machine_options.nodes_source = launcher_hosts->source;
     if (machine_options.ppn == 0) machine_options.ppn = launcher_hosts->ranks_per_node;
-    say(o, std::to_string(launcher_hosts->hosts.size()) + " nodes from " + launcher_hosts->source);
   }
   const bool hosts_from_rankmap =
       !o.machine.nodes.empty() || (!launcher_hosts && !read_batch_allocation(process_environment()));
   auto [machine, allocation] = load(machine_options);
+  if (!machine_options.nodes_source.empty())
+    say(o, std::to_string(allocation.size()) + " nodes from " + machine_options.nodes_source);
 
   // The profile: given, cached, or made now by a first run.
   std::string profile_path = o.profile;

@@ -116,6 +116,7 @@ AllocationOptions allocation_options(const Machine& machine, const MachineOption
   AllocationOptions a;
   if (o.nodes.starts_with('@')) note_input(o.nodes.substr(1));
   if (!o.nodes.empty()) a.hosts = read_nodes_argument(o.nodes, &a.origins);
+  if (!o.nodes_source.empty()) a.origins.assign(a.hosts.size(), HostOrigin{o.nodes_source, 0});
   a.ppn = o.ppn;
   a.hwthreads = o.hwthreads;
   if (!o.nodes.empty() && o.ppn != 0) return a;

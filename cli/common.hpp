@@ -39,7 +39,8 @@ struct MachineOptions {
   std::string nodes;
   int ppn = 0;
   bool hwthreads = false;
-  bool quiet = false;  // no line on stderr saying where the nodes came from
+  bool quiet = false;        // no line on stderr saying where the nodes came from
+  std::string nodes_source;  // where `nodes` came from, for errors (empty: --nodes)
 
   // `required`: whether --machine must be given (map --dump-config needs none).
   void add_to(CLI::App& cmd, bool required = true);

@@ -75,5 +75,26 @@ else
   bad "CPMD node counts: mapping $nodes, block $base, nodes_differ $(json cpmd.json nodes_differ)"
 fi
 
+# rankmap run says what is wrong before anything runs, in one line.
+expect_error "run: a profile of another size" "s4.mtx: has 4 ranks, the job 8 (-np)" x -- \
+  run -m "$desmos" --profile s4.mtx -np 8 --dry-run -- mpirun.openmpi ./app
+printf '#!/bin/sh\n' >script.sh && chmod +x script.sh
+expect_error "run: a program of no known MPI" "cannot tell which MPI './script.sh' links" x -- \
+  run -m "$desmos" -np 4 --dry-run -- ./script.sh
+expect_error "run: an unknown host of the launcher's" "--host nodeXX:2: unknown host 'nodeXX'" x -- \
+  run -m "$desmos" --profile s4.mtx --dry-run -- mpirun.openmpi --host nodeXX:2 -np 4 ./app
+expect_error "run: no program after the launcher" "'mpiexec.mpich' is given no program to launch" x -- \
+  run -m "$desmos" --profile s4.mtx --dry-run -- mpiexec.mpich -n 4
+# --dry-run prints the launcher's command; --keep has every file; the
+# launcher's own placement options give way to the machinefile's; 32
+# ranks of 12 hardware threads a node fill 3 of the 4 nodes.
+"$rankmap" run -q -m "$desmos" --profile s32.mtx --nodes 'node[00-03]' --hwthreads -np 32 --keep kept --dry-run \
+  -- mpiexec.mpich -bind-to core -n 32 ./app arg >dry.txt 2>err.txt
+[ "$(cat dry.txt)" = "mpiexec.mpich -f $PWD/kept/machinefile -n 32 ./app arg" ] && [ ! -s err.txt ] &&
+  [ "$(tail -n +2 kept/mapping.csv | wc -l)" = 32 ] && [ -s kept/report.json ] && [ -s kept/report.txt ] &&
+  [ "$(cut -d: -f1 kept/machinefile | sort -u | grep -c '^node0[0-3]$')" = 3 ] &&
+  [ "$(cut -d: -f1 kept/machinefile | sort -u | wc -l)" = 3 ] && ok ||
+  bad "run --dry-run: $(cat dry.txt err.txt)"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
