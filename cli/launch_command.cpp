@@ -99,7 +99,6 @@ JobCommand split_job_command(const std::vector<std::string>& command, const std:
     if (program == command.size())
       throw Error(ErrorKind::argument, Parameter{"command"},
                   "'" + command[0] + "' is given no program to launch, e.g. -- " + command[0] + " ./app");
-    job.named = true;
     job.program = command[0];
     job.options.assign(command.begin() + 1, command.begin() + static_cast<std::ptrdiff_t>(program));
     job.application.assign(command.begin() + static_cast<std::ptrdiff_t>(program), command.end());

@@ -19,7 +19,6 @@ struct JobCommand {
   std::string program;                   // "mpirun", "mpiexec.mpich", "srun"
   std::vector<std::string> options;      // the launcher's options as the user gave them
   std::vector<std::string> application;  // the program and its arguments
-  bool named = false;                    // the user named the launcher (else rankmap chose it)
 };
 
 // Splits the words after `--`: a launcher (mpirun, mpiexec, srun and their
