@@ -147,6 +147,15 @@ int run_run(const RunOptions& o) {
   Context context = create_context(o.preset);
   context.seed = o.seed;
   const std::filesystem::path dir = files_dir(o);
+  // A folder of rankmap's own goes away with the run, or with an error
+  // before it; --keep's and a dry run's stay.
+  struct RemovedAfter {
+    std::filesystem::path dir;
+    ~RemovedAfter() {
+      std::error_code ec;
+      if (!dir.empty()) std::filesystem::remove_all(dir, ec);
+    }
+  } removed_after{o.keep.empty() && !o.dry_run ? dir : std::filesystem::path()};
   const Launcher launcher = job.launcher;
   const std::filesystem::path launch_file = dir / launch_file_name(launcher);
   check_outputs({launch_file, dir / "report.json", dir / "report.txt", dir / "mapping.csv"});
@@ -222,10 +231,6 @@ int run_run(const RunOptions& o) {
   }
   int forwarded = 0;
   const int code = run_supervised(mapped.argv, mapped.env, forwarded);
-  if (o.keep.empty()) {
-    std::error_code ec;
-    std::filesystem::remove_all(dir, ec);
-  }
   if (!forwarded) return code;
   say(o, "stopped by signal " + std::to_string(forwarded) + " (passed on to the job, which exited with status " +
              std::to_string(code) + ")");
