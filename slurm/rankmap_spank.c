@@ -150,12 +150,18 @@ static int choose_cpus(spank_t sp, struct Binding* b, cpu_set_t* set, char* why,
   static const char* const node_names[] = {"SLURM_STEP_NODELIST", "SLURM_JOB_NODELIST", "SLURM_NODELIST", NULL};
   if (step_env(sp, node_names, nodes, sizeof nodes) != 0)
     return snprintf(why, why_len, "no SLURM_STEP_NODELIST in the step's environment"), -1;
+  /* Ranks per node as rankmap run reads them (rankmap/batch.hpp): the
+   * job's --ntasks-per-node, else one a core. */
+  char per_node[32] = "";
+  static const char* const per_node_names[] = {"SLURM_NTASKS_PER_NODE", NULL};
+  int ppn = 0;
+  if (step_env(sp, per_node_names, per_node, sizeof per_node) == 0) ppn = atoi(per_node) > 0 ? atoi(per_node) : 0;
   rankmap_error err;
   const char* machine_path = machine_file();
   if (!machine_path) return snprintf(why, why_len, "no machine file"), -1;
   if (rankmap_machine_load(machine_path, &b->machine, &err) != RANKMAP_OK ||
       rankmap_graph_load(profile_path, &b->graph, &err) != RANKMAP_OK ||
-      rankmap_allocation_create(b->machine, nodes, 0, 0, &b->allocation, &err) != RANKMAP_OK ||
+      rankmap_allocation_create(b->machine, nodes, ppn, 0, &b->allocation, &err) != RANKMAP_OK ||
       rankmap_context_create("default", 1, &b->context, &err) != RANKMAP_OK)
     return snprintf(why, why_len, "%s", err.message), -1;
   if (rankmap_graph_ranks(b->graph) != ranks)
