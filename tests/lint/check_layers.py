@@ -15,7 +15,7 @@ RANK = {"core": 0, "graph": 1, "machine": 1, "batch": 2, "partition": 2, "score"
 PUBLIC = {"error": "core", "io": "core", "random": "core", "graph": "graph", "profile": "graph",
           "machine": "machine", "allocation": "machine", "hostlist": "machine", "route": "machine",
           "mapping": "machine", "batch": "batch", "metrics": "score", "gain": "score", "baseline": "baseline",
-          "generate": "gen", "launch": "launch", "context": "map", "map": "map", "rankmap": "capi"}
+          "generate": "gen", "launch": "launch", "context": "map", "map": "map", "reorder": "map", "rankmap": "capi"}
 
 
 def layer_of_include(path):

@@ -1,0 +1,156 @@
+// Renumbering a communicator's processes (rankmap/reorder.hpp).
+#include "rankmap/reorder.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+#include "rankmap/error.hpp"
+#include "rankmap/map.hpp"
+
+namespace rankmap {
+namespace {
+
+// hop-bytes of the topology when new rank r runs on node_of[r] (machine
+// node indices): the whole cost between nodes, as ranks of a node are 0
+// hops apart.
+std::uint64_t node_hop_bytes(const Graph& g, const Machine& machine, const std::vector<int>& node_of) {
+  std::uint64_t total = 0;
+  for (std::uint32_t r = 0; r < g.ranks; ++r)
+    for (std::uint64_t e = g.offsets[r]; e < g.offsets[r + 1]; ++e)
+      total += g.bytes[e] * static_cast<std::uint64_t>(machine.network.hops(
+                                machine.nodes[static_cast<std::size_t>(node_of[r])].coord,
+                                machine.nodes[static_cast<std::size_t>(node_of[g.targets[e]])].coord));
+  return total;
+}
+
+}  // namespace
+
+Graph cartesian_graph(const std::vector<int>& dims, const std::vector<char>& periods) {
+  if (dims.empty()) throw Error(ErrorKind::argument, Parameter{"dims"}, "a Cartesian topology needs a dimension");
+  std::uint64_t n = 1;
+  for (int d : dims) {
+    if (d < 1)
+      throw Error(ErrorKind::argument, Parameter{"dims"}, "every size must be 1 or more, got " + std::to_string(d));
+    n *= static_cast<std::uint64_t>(d);
+    if (n > (std::uint64_t{1} << 31)) throw Error(ErrorKind::argument, Parameter{"dims"}, "more than 2^31 ranks");
+  }
+  const std::size_t nd = dims.size();
+  std::vector<std::uint64_t> stride(nd, 1);
+  for (std::size_t d = nd - 1; d-- > 0;) stride[d] = stride[d + 1] * static_cast<std::uint64_t>(dims[d + 1]);
+  Graph g;
+  g.ranks = static_cast<std::uint32_t>(n);
+  g.offsets.assign(n + 1, 0);
+  std::vector<int> coord(nd);
+  for (std::uint64_t r = 0; r < n; ++r) {
+    std::uint64_t rest = r;
+    for (std::size_t d = 0; d < nd; ++d) coord[d] = static_cast<int>(rest / stride[d]), rest %= stride[d];
+    std::vector<std::uint32_t> near;
+    for (std::size_t d = 0; d < nd; ++d)
+      for (int step : {-1, 1}) {
+        int c = coord[d] + step;
+        if (c < 0 || c >= dims[d]) {
+          if (d >= periods.size() || !periods[d]) continue;
+          c = (c + dims[d]) % dims[d];
+        }
+        const std::uint64_t other =
+            r + (static_cast<std::uint64_t>(c) - static_cast<std::uint64_t>(coord[d])) * stride[d];
+        if (other != r) near.push_back(static_cast<std::uint32_t>(other));
+      }
+    // A ring of 2 sees its neighbour twice (both ways round): one edge.
+    std::sort(near.begin(), near.end());
+    near.erase(std::unique(near.begin(), near.end()), near.end());
+    for (std::uint32_t t : near) {
+      g.targets.push_back(t);
+      g.bytes.push_back(1);
+      g.msgs.push_back(1);
+    }
+    g.offsets[r + 1] = g.targets.size();
+  }
+  return g;
+}
+
+Reordering reorder_processes(const Graph& topology, const Machine& machine, const Allocation& allocation,
+                             const std::vector<ProcessPlace>& places, const Context& context) {
+  const std::size_t n = places.size();
+  if (n != topology.ranks)
+    throw Error(ErrorKind::argument, Parameter{"places"},
+                std::to_string(n) + " processes for a topology of " + std::to_string(topology.ranks) + " ranks");
+  // Processes per allocated node, and the identity's cost.
+  std::vector<std::vector<std::uint32_t>> on_node(allocation.size());
+  std::vector<int> identity_node(n);
+  for (std::uint32_t p = 0; p < n; ++p) {
+    const int k = places[p].node;
+    if (k < 0 || static_cast<std::size_t>(k) >= allocation.size())
+      throw Error(ErrorKind::argument, Parameter{"places"},
+                  "process " + std::to_string(p) + " is on node " + std::to_string(k) + ", not one of the " +
+                      std::to_string(allocation.size()) + " allocated");
+    on_node[static_cast<std::size_t>(k)].push_back(p);
+    identity_node[p] = allocation.nodes[static_cast<std::size_t>(k)];
+  }
+  Reordering result;
+  result.process_of_rank.resize(n);
+  std::iota(result.process_of_rank.begin(), result.process_of_rank.end(), 0u);
+  result.identity_hop_bytes = result.hop_bytes = node_hop_bytes(topology, machine, identity_node);
+
+  // The nodes in use, each with its number of processes.
+  std::vector<std::string> hosts;
+  std::vector<std::size_t> used;
+  std::size_t per_node = 0;
+  bool equal = true;
+  for (std::size_t k = 0; k < allocation.size(); ++k) {
+    if (on_node[k].empty()) continue;
+    if (per_node && on_node[k].size() != per_node) equal = false;
+    per_node = std::max(per_node, on_node[k].size());
+    used.push_back(k);
+    hosts.push_back(machine.nodes[static_cast<std::size_t>(allocation.nodes[k])].host);
+  }
+  if (!equal) {
+    result.why = "the nodes run different numbers of processes (not handled yet)";
+    return result;
+  }
+  // The same number on each used node: an allocation of those nodes that
+  // the ranks fill exactly (one a slot of per_node slots; beyond the
+  // cores, shares of the oversubscribed nodes, equal on equal nodes).
+  AllocationOptions options;
+  options.hosts = hosts;
+  options.hwthreads = allocation.hwthreads;
+  Context c = context;
+  Allocation sub;
+  try {
+    options.ppn = static_cast<int>(per_node);
+    sub = make_allocation(machine, options);
+  } catch (const Error& e) {
+    if (e.kind() != ErrorKind::fit) throw;
+    options.ppn = 0;
+    c.oversubscribe = true;
+    sub = make_allocation(machine, options);
+  }
+  const Mapping mapped = map(topology, machine, sub, c);
+  // Node by node: the engine's ranks in slot order onto the processes in
+  // CPU order (unbound processes keep their old order).
+  std::vector<std::vector<std::pair<int, std::uint32_t>>> ranks_on(used.size());
+  std::vector<int> engine_node(n);
+  for (std::uint32_t r = 0; r < n; ++r) {
+    const auto position = static_cast<std::size_t>(mapped.ranks[r].node);
+    ranks_on[position].push_back({mapped.ranks[r].slot, r});
+    engine_node[r] = sub.nodes[position];
+  }
+  const std::uint64_t engine_cost = node_hop_bytes(topology, machine, engine_node);
+  if (engine_cost >= result.identity_hop_bytes) {
+    result.why = "the engine found no fewer hop-bytes than the old order (" + std::to_string(engine_cost) +
+                 " against " + std::to_string(result.identity_hop_bytes) + ")";
+    return result;
+  }
+  for (std::size_t u = 0; u < used.size(); ++u) {
+    std::vector<std::uint32_t> processes = on_node[used[u]];
+    std::stable_sort(processes.begin(), processes.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return places[a].cpu < places[b].cpu; });
+    std::sort(ranks_on[u].begin(), ranks_on[u].end());
+    for (std::size_t i = 0; i < processes.size(); ++i) result.process_of_rank[ranks_on[u][i].second] = processes[i];
+  }
+  result.identity = false;
+  result.hop_bytes = engine_cost;
+  return result;
+}
+
+}  // namespace rankmap
