@@ -176,6 +176,31 @@ rankmap_status rankmap_predict_gain(const rankmap_graph* graph, const rankmap_ma
                                     const rankmap_allocation* allocation, uint32_t ranks, const int32_t* host,
                                     const int32_t* cpu, double p_mpi, double* gain, rankmap_error* err);
 
+/* ---- Renumbering a running job's communicator (MPI's topology calls
+ * with reorder = 1; rankmap/reorder.hpp). ---- */
+
+/* The graph of a Cartesian topology: each pair of grid neighbours
+ * (periods[d] 0 or 1: dimension d wraps; NULL: none) one byte each way,
+ * ranks in row-major order as MPI_Cart_rank numbers them. */
+rankmap_status rankmap_graph_cartesian(int ndims, const int* dims, const int* periods, rankmap_graph** out,
+                                       rankmap_error* err);
+
+typedef struct {
+  int identity;                           /* 1: the old order was kept */
+  uint64_t hop_bytes, identity_hop_bytes; /* the topology's, in the chosen and in the old order */
+  char why[256];                          /* when the old order was kept: why (one line) */
+} rankmap_reordering;
+
+/* node[p]: process p's node (an allocation index); cpu[p]: the first OS
+ * CPU it is bound to, or -1. Fills process_of_rank[r] (`processes`
+ * entries): the process that takes rank r, the engine's mapping of the
+ * topology onto exactly these places when it has fewer hop-bytes, else the
+ * identity. The same arguments give the same answer on every process. */
+rankmap_status rankmap_reorder(const rankmap_graph* topology, const rankmap_machine* machine,
+                               const rankmap_allocation* allocation, const rankmap_context* context, uint32_t processes,
+                               const int32_t* node, const int32_t* cpu, uint32_t* process_of_rank,
+                               rankmap_reordering* result, rankmap_error* err);
+
 /* format: "openmpi", "mpich", "slurm", "mvapich", "intelmpi" or "csv" (see
  * rankmap/launch.hpp). Written through a temporary file and checked by
  * reading it back; on failure no file is left. */

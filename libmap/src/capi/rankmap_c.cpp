@@ -18,6 +18,7 @@
 #include "rankmap/machine.hpp"
 #include "rankmap/map.hpp"
 #include "rankmap/metrics.hpp"
+#include "rankmap/reorder.hpp"
 
 struct rankmap_machine {
   explicit rankmap_machine(rankmap::Machine m)
@@ -386,6 +387,50 @@ rankmap_status rankmap_slot_cpus(const rankmap_allocation* allocation, int32_t h
     std::sort(os.begin(), os.end());
     *count = os.size();
     std::copy_n(os.begin(), std::min(capacity, os.size()), cpus);
+  });
+}
+
+rankmap_status rankmap_graph_cartesian(int ndims, const int* dims, const int* periods, rankmap_graph** out,
+                                       rankmap_error* err) {
+  return guarded(err, [&] {
+    require(out, "out");
+    *out = nullptr;
+    if (ndims < 1 || ndims > 64) fail(RANKMAP_ERR_ARGUMENT, "ndims is " + std::to_string(ndims) + ", expected 1 to 64");
+    require(dims, "dims");
+    std::vector<int> d(dims, dims + ndims);
+    std::vector<char> p(static_cast<std::size_t>(ndims), 0);
+    for (int i = 0; i < ndims && periods; ++i) {
+      if (periods[i] != 0 && periods[i] != 1)
+        fail(RANKMAP_ERR_ARGUMENT,
+             "periods[" + std::to_string(i) + "] is " + std::to_string(periods[i]) + ", expected 0 or 1");
+      p[static_cast<std::size_t>(i)] = static_cast<char>(periods[i]);
+    }
+    *out = new rankmap_graph{rankmap::cartesian_graph(d, p)};
+  });
+}
+
+rankmap_status rankmap_reorder(const rankmap_graph* topology, const rankmap_machine* machine,
+                               const rankmap_allocation* allocation, const rankmap_context* context, uint32_t processes,
+                               const int32_t* node, const int32_t* cpu, uint32_t* process_of_rank,
+                               rankmap_reordering* result, rankmap_error* err) {
+  return guarded(err, [&] {
+    check_ranks(topology, processes);
+    check_same_machine(machine, allocation);
+    require(context, "context");
+    require(node, "node");
+    require(cpu, "cpu");
+    require(process_of_rank, "process_of_rank");
+    require(result, "result");
+    std::vector<rankmap::ProcessPlace> places(processes);
+    for (uint32_t p = 0; p < processes; ++p) places[p] = {node[p], cpu[p]};
+    const rankmap::Reordering r =
+        rankmap::reorder_processes(topology->graph, machine->machine, allocation->allocation, places, context->context);
+    std::copy(r.process_of_rank.begin(), r.process_of_rank.end(), process_of_rank);
+    *result = rankmap_reordering{};
+    result->identity = r.identity ? 1 : 0;
+    result->hop_bytes = r.hop_bytes;
+    result->identity_hop_bytes = r.identity_hop_bytes;
+    std::snprintf(result->why, sizeof result->why, "%s", r.why.c_str());
   });
 }
 

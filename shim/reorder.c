@@ -1,0 +1,398 @@
+/* MPI's topology calls with reorder = 1, answered by rankmap: with
+ * RANKMAP_MACHINE=machine.toml set, MPI_Cart_create, MPI_Graph_create and
+ * MPI_Dist_graph_create_adjacent renumber the processes of the new
+ * communicator so that the topology's neighbours run close on the
+ * machine (rankmap_reorder, over the C API).
+ *
+ * How: every process tells rank 0 where it runs (its host, from
+ * RANKMAP_HOST or MPI_Get_processor_name, and the first CPU it is bound
+ * to); rank 0 maps the topology's graph onto exactly those places and
+ * broadcasts the choice; the new communicator is PMPI_Comm_split of the
+ * old one with the chosen order, and the MPI's own create call with
+ * reorder = 0 on it, so that every topology query stays the MPI's own.
+ * Rank r of the new communicator takes the role of rank r of the topology
+ * (its grid coordinates, its graph neighbours).
+ *
+ * It lives in the profiling shim, so that one preloaded library profiles
+ * and reorders in the same run; librankmap is linked only through its C
+ * API. Safe by construction: reorder = 0, no RANKMAP_MACHINE, an
+ * inter-communicator, a topology of another size than the communicator,
+ * a host the machine file does not name, or any failure of the mapping
+ * gives exactly the MPI's own call (one line on rank 0's stderr says why,
+ * once a process). Only collective calls the standard already makes
+ * collective run on the old communicator. */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rankmap/rankmap.h"
+#include "shim.h"
+
+enum { kHostMax = 256 };
+
+typedef struct {
+  char host[kHostMax];
+  int cpu; /* first CPU of the binding, -1 when bound to every CPU */
+} rm_place;
+
+static void my_place(rm_place* place) {
+  memset(place, 0, sizeof *place);
+  const char* host = getenv("RANKMAP_HOST");
+  if (host && *host) {
+    snprintf(place->host, sizeof place->host, "%s", host);
+  } else {
+    int len = 0;
+    char name[MPI_MAX_PROCESSOR_NAME];
+    if (PMPI_Get_processor_name(name, &len) != MPI_SUCCESS) name[0] = '\0';
+    snprintf(place->host, sizeof place->host, "%s", name);
+  }
+  place->cpu = -1;
+  cpu_set_t set;
+  const long online = sysconf(_SC_NPROCESSORS_ONLN);
+  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) < online)
+    for (int c = 0; c < CPU_SETSIZE; ++c)
+      if (CPU_ISSET(c, &set)) {
+        place->cpu = c;
+        break;
+      }
+}
+
+static void say_once(int rank, const char* why) {
+  static int said = 0;
+  if (rank == 0 && !said) {
+    said = 1;
+    fprintf(stderr, "rankmap: reorder: %s; the MPI's own order is kept\n", why);
+  }
+}
+
+/* The topology's graph, built the same on every process from what the
+ * call was given (Cartesian, graph) or gathered (dist-graph). */
+typedef int (*rm_graph_builder)(const void* arg, rankmap_graph** out, rankmap_error* err);
+
+/* Rank 0 chooses; `order` (size entries) gets, for each new rank, the old
+ * rank of the process that takes it. Returns 1 when reordered, 0 when the
+ * old order stays (said once on rank 0). Collective over `comm`. */
+static int choose_order(MPI_Comm comm, rm_graph_builder build, const void* arg, int* order) {
+  int rank = 0, size = 0;
+  PMPI_Comm_rank(comm, &rank);
+  PMPI_Comm_size(comm, &size);
+  rm_place mine;
+  my_place(&mine);
+  rm_place* places = rank == 0 ? calloc((size_t)size, sizeof *places) : NULL;
+  int ok = rank != 0 || places != NULL;
+  PMPI_Gather(&mine, (int)sizeof mine, MPI_BYTE, places, (int)sizeof mine, MPI_BYTE, 0, comm);
+  /* order[0..size-1], then a status: 1 reordered, 0 kept. */
+  int* answer = calloc((size_t)size + 1, sizeof *answer);
+  if (!answer) ok = 0;
+  char why[600] = "";
+  if (rank == 0 && ok && answer) {
+    rankmap_error err;
+    rankmap_machine* machine = NULL;
+    rankmap_allocation* allocation = NULL;
+    rankmap_context* context = NULL;
+    rankmap_graph* graph = NULL;
+    int32_t* node = calloc((size_t)size, sizeof *node);
+    int32_t* cpu = calloc((size_t)size, sizeof *cpu);
+    uint32_t* process_of_rank = calloc((size_t)size, sizeof *process_of_rank);
+    char* hosts = calloc((size_t)size, kHostMax + 1);
+    int nodes = 0;
+    if (!node || !cpu || !process_of_rank || !hosts) {
+      snprintf(why, sizeof why, "out of memory");
+    } else {
+      /* The hosts in order of first appearance, as a comma list. */
+      for (int p = 0; p < size; ++p) {
+        places[p].host[kHostMax - 1] = '\0';
+        int k = 0;
+        for (; k < p; ++k)
+          if (strcmp(places[k].host, places[p].host) == 0) break;
+        if (k == p) {
+          node[p] = nodes++;
+          if (*hosts) strcat(hosts, ",");
+          strcat(hosts, places[p].host);
+        } else {
+          node[p] = node[k];
+        }
+        cpu[p] = places[p].cpu;
+      }
+      rankmap_reordering result;
+      const char* machine_path = getenv("RANKMAP_MACHINE");
+      if (rankmap_machine_load(machine_path, &machine, &err) != RANKMAP_OK ||
+          rankmap_allocation_create(machine, hosts, 0, 0, &allocation, &err) != RANKMAP_OK ||
+          rankmap_context_create("default", 1, &context, &err) != RANKMAP_OK ||
+          build(arg, &graph, &err) != RANKMAP_OK ||
+          rankmap_reorder(graph, machine, allocation, context, (uint32_t)size, node, cpu, process_of_rank, &result,
+                          &err) != RANKMAP_OK) {
+        snprintf(why, sizeof why, "%s", err.message);
+      } else if (result.identity) {
+        snprintf(why, sizeof why, "%s", result.why);
+      } else {
+        for (int r = 0; r < size; ++r) answer[r] = (int)process_of_rank[r];
+        answer[size] = 1;
+      }
+    }
+    rankmap_graph_free(graph);
+    rankmap_context_free(context);
+    rankmap_allocation_free(allocation);
+    rankmap_machine_free(machine);
+    free(node), free(cpu), free(process_of_rank), free(hosts);
+  }
+  free(places);
+  /* Every process must hold the answer before rank 0 sends it. */
+  int held = answer != NULL, everyone = 0;
+  PMPI_Allreduce(&held, &everyone, 1, MPI_INT, MPI_MIN, comm);
+  if (everyone) PMPI_Bcast(answer, size + 1, MPI_INT, 0, comm);
+  int reordered = everyone && answer[size] == 1;
+  /* Everyone must agree: a process that could not take part keeps all on the MPI's own order. */
+  int all = 0;
+  PMPI_Allreduce(&reordered, &all, 1, MPI_INT, MPI_MIN, comm);
+  if (all)
+    memcpy(order, answer, (size_t)size * sizeof *order);
+  else
+    say_once(rank, *why ? why : "a process could not take part");
+  free(answer);
+  return all;
+}
+
+/* The communicator whose rank r is old rank order[r]. */
+static int split_in_order(MPI_Comm comm, const int* order, MPI_Comm* out) {
+  int rank = 0, size = 0, key = 0;
+  PMPI_Comm_rank(comm, &rank);
+  PMPI_Comm_size(comm, &size);
+  for (int r = 0; r < size; ++r)
+    if (order[r] == rank) key = r;
+  return PMPI_Comm_split(comm, 0, key, out);
+}
+
+/* Whether rankmap should try: reorder asked, a machine named, an
+ * intra-communicator of `expected` processes. */
+static int wanted(MPI_Comm comm, int reorder, int expected, const char** why) {
+  *why = NULL;
+  if (!reorder) return 0;
+  const char* machine = getenv("RANKMAP_MACHINE");
+  if (!machine || !*machine) return 0;
+  int inter = 0, size = 0;
+  if (comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) {
+    *why = "an inter-communicator";
+    return 0;
+  }
+  PMPI_Comm_size(comm, &size);
+  if (size != expected) {
+    *why = "a topology of another size than the communicator";
+    return 0;
+  }
+  return 1;
+}
+
+/* ---- MPI_Cart_create ---- */
+
+typedef struct {
+  int ndims;
+  const int* dims;
+  const int* periods;
+} rm_cart;
+
+static int build_cart(const void* arg, rankmap_graph** out, rankmap_error* err) {
+  const rm_cart* c = arg;
+  int* periods = malloc((size_t)c->ndims * sizeof *periods);
+  if (!periods) return RANKMAP_ERR_MEMORY;
+  for (int d = 0; d < c->ndims; ++d) periods[d] = c->periods[d] != 0;
+  const int rc = rankmap_graph_cartesian(c->ndims, c->dims, periods, out, err);
+  free(periods);
+  return rc;
+}
+
+int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm* comm_cart) {
+  long long n = 1;
+  for (int d = 0; d < ndims && dims; ++d) n *= dims[d] > 0 ? dims[d] : 0;
+  const char* why = NULL;
+  int rank = 0;
+  if (comm != MPI_COMM_NULL) PMPI_Comm_rank(comm, &rank);
+  if (ndims < 1 || !dims || !periods || n > 1 << 30 || !wanted(comm, reorder, (int)n, &why)) {
+    if (why) say_once(rank, why);
+    return PMPI_Cart_create(comm, ndims, dims, periods, reorder, comm_cart);
+  }
+  int size = 0;
+  PMPI_Comm_size(comm, &size);
+  int* order = malloc((size_t)size * sizeof *order);
+  const rm_cart cart = {ndims, dims, periods};
+  /* Every process takes part (malloc failing makes it decline, not skip). */
+  int dummy[1];
+  const int reordered = choose_order(comm, build_cart, &cart, order ? order : dummy);
+  if (!reordered || !order) {
+    free(order);
+    return PMPI_Cart_create(comm, ndims, dims, periods, reorder, comm_cart);
+  }
+  MPI_Comm ordered;
+  int rc = split_in_order(comm, order, &ordered);
+  free(order);
+  if (rc != MPI_SUCCESS) return PMPI_Cart_create(comm, ndims, dims, periods, reorder, comm_cart);
+  rc = PMPI_Cart_create(ordered, ndims, dims, periods, 0, comm_cart);
+  PMPI_Comm_free(&ordered);
+  return rc;
+}
+
+/* ---- MPI_Graph_create ---- */
+
+typedef struct {
+  int nnodes;
+  const int* index;
+  const int* edges;
+} rm_graph_arg;
+
+static int build_graph(const void* arg, rankmap_graph** out, rankmap_error* err) {
+  const rm_graph_arg* g = arg;
+  uint64_t* offsets = malloc(((size_t)g->nnodes + 1) * sizeof *offsets);
+  const int total = g->nnodes > 0 ? g->index[g->nnodes - 1] : 0;
+  uint32_t* targets = malloc((size_t)(total > 0 ? total : 1) * sizeof *targets);
+  uint64_t* bytes = malloc((size_t)(total > 0 ? total : 1) * sizeof *bytes);
+  int rc = RANKMAP_ERR_MEMORY;
+  if (offsets && targets && bytes) {
+    offsets[0] = 0;
+    for (int v = 0; v < g->nnodes; ++v) offsets[v + 1] = (uint64_t)g->index[v];
+    for (int e = 0; e < total; ++e) targets[e] = (uint32_t)g->edges[e], bytes[e] = 1;
+    rc = rankmap_graph_create_csr((uint32_t)g->nnodes, offsets, targets, bytes, NULL, out, err);
+  }
+  free(offsets), free(targets), free(bytes);
+  return rc;
+}
+
+int MPI_Graph_create(MPI_Comm comm, int nnodes, const int index[], const int edges[], int reorder,
+                     MPI_Comm* comm_graph) {
+  const char* why = NULL;
+  int rank = 0;
+  if (comm != MPI_COMM_NULL) PMPI_Comm_rank(comm, &rank);
+  if (nnodes < 1 || !index || !edges || !wanted(comm, reorder, nnodes, &why)) {
+    if (why) say_once(rank, why);
+    return PMPI_Graph_create(comm, nnodes, index, edges, reorder, comm_graph);
+  }
+  int* order = malloc((size_t)nnodes * sizeof *order);
+  const rm_graph_arg graph = {nnodes, index, edges};
+  int dummy[1];
+  const int reordered = choose_order(comm, build_graph, &graph, order ? order : dummy);
+  if (!reordered || !order) {
+    free(order);
+    return PMPI_Graph_create(comm, nnodes, index, edges, reorder, comm_graph);
+  }
+  MPI_Comm ordered;
+  int rc = split_in_order(comm, order, &ordered);
+  free(order);
+  if (rc != MPI_SUCCESS) return PMPI_Graph_create(comm, nnodes, index, edges, reorder, comm_graph);
+  rc = PMPI_Graph_create(ordered, nnodes, index, edges, 0, comm_graph);
+  PMPI_Comm_free(&ordered);
+  return rc;
+}
+
+/* ---- MPI_Dist_graph_create_adjacent ----
+ * Each process states its own edges; the graph over the old ranks (the
+ * roles) is gathered everywhere, so that the process that takes rank r
+ * states role r's edges on the new communicator. */
+
+typedef struct {
+  int size;
+  const int* out_count; /* per role */
+  const int* out_start;
+  const int* targets; /* role numbers */
+  const int* weights; /* or NULL: 1 each */
+} rm_dist_arg;
+
+static int build_dist(const void* arg, rankmap_graph** out, rankmap_error* err) {
+  const rm_dist_arg* g = arg;
+  const int total = g->out_start[g->size - 1] + g->out_count[g->size - 1];
+  uint64_t* offsets = malloc(((size_t)g->size + 1) * sizeof *offsets);
+  uint32_t* targets = malloc((size_t)(total > 0 ? total : 1) * sizeof *targets);
+  uint64_t* bytes = malloc((size_t)(total > 0 ? total : 1) * sizeof *bytes);
+  int rc = RANKMAP_ERR_MEMORY;
+  if (offsets && targets && bytes) {
+    offsets[0] = 0;
+    for (int v = 0; v < g->size; ++v) offsets[v + 1] = offsets[v] + (uint64_t)g->out_count[v];
+    for (int e = 0; e < total; ++e) {
+      targets[e] = (uint32_t)g->targets[e];
+      bytes[e] = g->weights && g->weights[e] > 0 ? (uint64_t)g->weights[e] : 1;
+    }
+    rc = rankmap_graph_create_csr((uint32_t)g->size, offsets, targets, bytes, NULL, out, err);
+  }
+  free(offsets), free(targets), free(bytes);
+  return rc;
+}
+
+/* Gathers every process's list (count, values) to all; NULL on every
+ * process when any one cannot hold the whole (collective either way). */
+static int* gather_lists(MPI_Comm comm, int size, int count, const int* values, int* counts, int* starts) {
+  PMPI_Allgather(&count, 1, MPI_INT, counts, 1, MPI_INT, comm);
+  long long total = 0;
+  for (int p = 0; p < size; ++p) starts[p] = (int)total, total += counts[p];
+  int* all = total < (1LL << 30) ? malloc((size_t)(total > 0 ? total : 1) * sizeof *all) : NULL;
+  int held = all != NULL, everyone = 0;
+  PMPI_Allreduce(&held, &everyone, 1, MPI_INT, MPI_MIN, comm);
+  if (!everyone) {
+    free(all);
+    return NULL;
+  }
+  int zero = 0;
+  PMPI_Allgatherv(count > 0 ? values : &zero, count, MPI_INT, all, counts, starts, MPI_INT, comm);
+  return all;
+}
+
+int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int sources[], const int sourceweights[],
+                                   int outdegree, const int destinations[], const int destweights[], MPI_Info info,
+                                   int reorder, MPI_Comm* comm_dist_graph) {
+  const char* why = NULL;
+  int rank = 0, size = 0;
+  if (comm != MPI_COMM_NULL) PMPI_Comm_rank(comm, &rank), PMPI_Comm_size(comm, &size);
+  if (!wanted(comm, reorder, size, &why)) {
+    if (why) say_once(rank, why);
+    return PMPI_Dist_graph_create_adjacent(comm, indegree, sources, sourceweights, outdegree, destinations, destweights,
+                                           info, reorder, comm_dist_graph);
+  }
+  const int weighted = sourceweights != MPI_UNWEIGHTED && destweights != MPI_UNWEIGHTED &&
+                       sourceweights != MPI_WEIGHTS_EMPTY && destweights != MPI_WEIGHTS_EMPTY;
+  int* counts[4];
+  int* starts[4];
+  int* lists[4] = {NULL, NULL, NULL, NULL};
+  int good = 1;
+  for (int i = 0; i < 4; ++i) {
+    counts[i] = malloc((size_t)size * sizeof(int));
+    starts[i] = malloc((size_t)size * sizeof(int));
+    if (!counts[i] || !starts[i]) good = 0;
+  }
+  /* Out-lists, out-weights, in-lists, in-weights: every role's. */
+  if (good) {
+    lists[0] = gather_lists(comm, size, outdegree, destinations, counts[0], starts[0]);
+    lists[1] = gather_lists(comm, size, weighted ? outdegree : 0, weighted ? destweights : NULL, counts[1], starts[1]);
+    lists[2] = gather_lists(comm, size, indegree, sources, counts[2], starts[2]);
+    lists[3] = gather_lists(comm, size, weighted ? indegree : 0, weighted ? sourceweights : NULL, counts[3], starts[3]);
+  }
+  int have = good && lists[0] && lists[2] && (!weighted || (lists[1] && lists[3]));
+  int everyone = 0;
+  PMPI_Allreduce(&have, &everyone, 1, MPI_INT, MPI_MIN, comm);
+  int* order = malloc((size_t)size * sizeof *order);
+  int reordered = 0;
+  if (everyone) {
+    const rm_dist_arg graph = {size, counts[0], starts[0], lists[0], weighted ? lists[1] : NULL};
+    int dummy[1];
+    reordered = choose_order(comm, build_dist, &graph, order ? order : dummy) && order;
+  } else {
+    say_once(rank, "out of memory gathering the graph");
+  }
+  int rc;
+  MPI_Comm ordered;
+  if (reordered && split_in_order(comm, order, &ordered) == MPI_SUCCESS) {
+    int role = 0;
+    PMPI_Comm_rank(ordered, &role);
+    /* Role r's edges, in role numbers = ranks of the new communicator. */
+    rc = PMPI_Dist_graph_create_adjacent(ordered, counts[2][role], lists[2] + starts[2][role],
+                                         weighted ? lists[3] + starts[3][role] : sourceweights, counts[0][role],
+                                         lists[0] + starts[0][role],
+                                         weighted ? lists[1] + starts[1][role] : destweights, info, 0, comm_dist_graph);
+    PMPI_Comm_free(&ordered);
+  } else {
+    rc = PMPI_Dist_graph_create_adjacent(comm, indegree, sources, sourceweights, outdegree, destinations, destweights,
+                                         info, reorder, comm_dist_graph);
+  }
+  free(order);
+  for (int i = 0; i < 4; ++i) free(counts[i]), free(starts[i]), free(lists[i]);
+  return rc;
+}

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# MPI's topology calls with reorder = 1, answered by the shim
+# (shim/reorder.c) under a real launcher on 4 fake hosts of 4 processes,
+# launched round-robin (process p on host p mod 4): the program's own
+# reckoning (tests/launch/topology_reorder.c) must show the optimum cut
+# worked by hand, topology queries that agree with the topology, and the
+# checksum of the reorder-off run.
+#   cart 2x8 periodic: 24 edges; round-robin cuts the 16 along the rows of
+#     8; 2x2 blocks a host cut 8, the fewest (each host holds 4 processes,
+#     and 4 of a 2x8 torus share at most 4 edges: 24 - 4 x 4 = 8).
+#   graph and dist, a ring of 16: round-robin cuts all 16; 4 consecutive
+#     members a host cut 4, the fewest (each host's set needs 2 edges out).
+# Usage: run_reorder_test.sh openmpi|mpich SHIM
+set -u
+mpi=$1
+shim=$(realpath "$2")
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); echo "ok: $*"; }
+bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+export FAKESSH_TMP=$work
+cat >four.toml <<'TOML'
+name = "four"
+[network]
+kind = "switch"
+t_hop_ns = 100
+t_inj_ns = 400
+t_ej_ns = 400
+[[nodes]]
+hosts = "fake[0-3]"
+hwloc = "package:1 core:4 pu:1"
+TOML
+sed 's/fake\[0-3\]/other[0-3]/' four.toml >other.toml
+case $mpi in
+  openmpi)
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    mpicc.openmpi -O1 -o topo "$here/topology_reorder.c" || exit 1
+    # launch MACHINE ARGS: round-robin over the 4 hosts.
+    launch() {
+      RANKMAP_MACHINE=$1 timeout 120 mpirun.openmpi --mca plm_rsh_agent "$here/fakessh" --mca btl self,tcp \
+        -x LD_PRELOAD="$shim" -x RANKMAP_MACHINE --host fake0:4,fake1:4,fake2:4,fake3:4 --map-by node -np 16 \
+        ./topo "${@:2}"
+    }
+    ;;
+  mpich)
+    mpicc.mpich -O1 -o topo "$here/topology_reorder.c" || exit 1
+    launch() {
+      RANKMAP_MACHINE=$1 LD_PRELOAD=$shim timeout 120 mpiexec.mpich -launcher ssh -launcher-exec "$here/fakessh" \
+        -hosts fake0:1,fake1:1,fake2:1,fake3:1 -n 16 ./topo "${@:2}"
+    }
+    ;;
+  *) echo "usage: $0 openmpi|mpich SHIM" >&2; exit 2 ;;
+esac
+
+# check KIND WANT_OFF WANT_ON EDGES
+check() {
+  local kind=$1 off=$2 on=$3 edges=$4
+  launch "$work/four.toml" "$kind" 0 >"$kind-off.out" 2>&1
+  launch "$work/four.toml" "$kind" 1 >"$kind-on.out" 2>&1
+  local sum_off sum_on
+  sum_off=$(sed -n 's/.*checksum \([0-9]*\)$/\1/p' "$kind-off.out")
+  sum_on=$(sed -n 's/.*checksum \([0-9]*\)$/\1/p' "$kind-on.out")
+  if grep -q "^$kind reorder=0: $off of $edges edges cross hosts; topology consistent" "$kind-off.out" &&
+    grep -q "^$kind reorder=1: $on of $edges edges cross hosts; topology consistent" "$kind-on.out" &&
+    [ -n "$sum_on" ] && [ "$sum_on" = "$sum_off" ] && ! grep -q "rankmap: reorder" "$kind-on.out"; then
+    ok "$kind: $off of $edges edges cross hosts in the launch order, $on reordered (the fewest); checksum $sum_on"
+  else
+    bad "$kind"; cat "$kind-off.out" "$kind-on.out"
+  fi
+}
+check cart 16 8 24
+check graph 16 4 16
+check dist 16 4 16
+
+# A machine file that names none of the hosts: the MPI's own order, one line.
+launch "$work/other.toml" cart 1 >unknown.out 2>&1
+if grep -q "^cart reorder=1: 16 of 24 edges cross hosts; topology consistent" unknown.out &&
+  [ "$(grep -c "rankmap: reorder: .*unknown host 'fake0'.*; the MPI's own order is kept" unknown.out)" = 1 ]; then
+  ok "an unknown host: the MPI's own order, said once"
+else
+  bad "an unknown host"; cat unknown.out
+fi
+# No RANKMAP_MACHINE: the MPI's own call, not a word.
+launch "" cart 1 >none.out 2>&1
+if grep -q "^cart reorder=1: 16 of 24 edges cross hosts; topology consistent" none.out && ! grep -q "rankmap" none.out; then
+  ok "without RANKMAP_MACHINE: the MPI's own call"
+else
+  bad "without RANKMAP_MACHINE"; cat none.out
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

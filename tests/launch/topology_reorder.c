@@ -1,0 +1,112 @@
+/* A job that states its pattern through MPI's topology calls, with
+ * reorder = 1 or 0, and reports what it got. Rank 0 of the new
+ * communicator prints its own reckoning, independent of rankmap: how many
+ * of the topology's edges join processes on different hosts (the host of
+ * each process from FAKE_HOST, set by the fake remote shell), whether the
+ * coordinates and neighbours the MPI returns agree with the topology, and
+ * a checksum (each process sums its neighbours' ranks, exchanged through
+ * the new communicator).
+ * Usage: topology_reorder cart|graph|dist REORDER   (16 processes)
+ *   cart:  2x8, both dimensions periodic (24 edges);
+ *   graph: a ring of 16 through MPI_Graph_create (16 edges);
+ *   dist:  the same ring through MPI_Dist_graph_create_adjacent. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { kN = 16, kHost = 64 };
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int world = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &world);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const char* kind = argc > 1 ? argv[1] : "cart";
+  const int reorder = argc > 2 ? atoi(argv[2]) : 1;
+  if (size != kN) {
+    if (world == 0) fprintf(stderr, "topology_reorder: run with %d processes\n", kN);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  MPI_Comm comm;
+  int neighbours[4], count = 0, good = 1;
+  if (strcmp(kind, "cart") == 0) {
+    const int dims[2] = {2, 8}, periods[2] = {1, 1};
+    MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, reorder, &comm);
+    int rank = 0, coords[2];
+    MPI_Comm_rank(comm, &rank);
+    MPI_Cart_coords(comm, rank, 2, coords);
+    good = coords[0] == rank / 8 && coords[1] == rank % 8;
+    for (int d = 0; d < 2; ++d) {
+      int down = 0, up = 0;
+      MPI_Cart_shift(comm, d, 1, &down, &up);
+      const int row = rank / 8, col = rank % 8;
+      const int want_up = d == 0 ? ((row + 1) % 2) * 8 + col : row * 8 + (col + 1) % 8;
+      const int want_down = d == 0 ? ((row + 1) % 2) * 8 + col : row * 8 + (col + 7) % 8;
+      good = good && up == want_up && down == want_down;
+      neighbours[count++] = down, neighbours[count++] = up;
+    }
+  } else if (strcmp(kind, "graph") == 0) {
+    int index[kN], edges[2 * kN];
+    for (int v = 0; v < kN; ++v) {
+      index[v] = 2 * (v + 1);
+      edges[2 * v] = (v + kN - 1) % kN, edges[2 * v + 1] = (v + 1) % kN;
+    }
+    MPI_Graph_create(MPI_COMM_WORLD, kN, index, edges, reorder, &comm);
+    int rank = 0, n = 0;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Graph_neighbors_count(comm, rank, &n);
+    MPI_Graph_neighbors(comm, rank, 2, neighbours);
+    count = 2;
+    good = n == 2 && neighbours[0] == (rank + kN - 1) % kN && neighbours[1] == (rank + 1) % kN;
+  } else {
+    const int ring[2] = {(world + kN - 1) % kN, (world + 1) % kN}, weights[2] = {1, 1};
+    MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 2, ring, weights, 2, ring, weights, MPI_INFO_NULL, reorder, &comm);
+    int rank = 0, in = 0, out = 0, weighted = 0, sources[2], sw[2], dw[2];
+    MPI_Comm_rank(comm, &rank);
+    MPI_Dist_graph_neighbors_count(comm, &in, &out, &weighted);
+    good = in == 2 && out == 2;
+    if (good) MPI_Dist_graph_neighbors(comm, 2, sources, sw, 2, neighbours, dw);
+    count = 2;
+    good = good && neighbours[0] == (rank + kN - 1) % kN && neighbours[1] == (rank + 1) % kN &&
+           sources[0] == neighbours[0] && sources[1] == neighbours[1];
+  }
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  /* The checksum: each process receives its neighbours' ranks. */
+  long sum = 0;
+  for (int i = 0; i < count; ++i) {
+    int theirs = -1;
+    MPI_Sendrecv(&rank, 1, MPI_INT, neighbours[i], 0, &theirs, 1, MPI_INT, neighbours[i ^ 1], 0, comm,
+                 MPI_STATUS_IGNORE);
+    sum += theirs;
+  }
+  long total = 0;
+  int all_good = 0;
+  MPI_Reduce(&sum, &total, 1, MPI_LONG, MPI_SUM, 0, comm);
+  MPI_Reduce(&good, &all_good, 1, MPI_INT, MPI_LAND, 0, comm);
+  char host[kHost] = "";
+  snprintf(host, sizeof host, "%s", getenv("FAKE_HOST") ? getenv("FAKE_HOST") : "?");
+  char hosts[kN][kHost];
+  MPI_Gather(host, kHost, MPI_CHAR, hosts, kHost, MPI_CHAR, 0, comm);
+  if (rank == 0) {
+    /* The topology's edges, by rank of the new communicator. */
+    int cut = 0, edges = 0;
+    for (int r = 0; r < kN; ++r) {
+      int ends[2], n = 0;
+      if (strcmp(kind, "cart") == 0) {
+        ends[n++] = (r / 8) * 8 + (r % 8 + 1) % 8; /* the next along the ring of 8 */
+        if (r < 8) ends[n++] = r + 8;              /* the ring of 2: one edge a column */
+      } else {
+        ends[n++] = (r + 1) % kN;
+      }
+      for (int i = 0; i < n; ++i) edges += 1, cut += strcmp(hosts[r], hosts[ends[i]]) != 0;
+    }
+    printf("%s reorder=%d: %d of %d edges cross hosts; topology %s; checksum %ld\n", kind, reorder, cut, edges,
+           all_good ? "consistent" : "INCONSISTENT", total);
+    for (int r = 0; r < kN; ++r) printf("rank %d on %s\n", r, hosts[r]);
+  }
+  MPI_Comm_free(&comm);
+  MPI_Finalize();
+  return 0;
+}
