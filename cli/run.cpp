@@ -58,6 +58,7 @@ int run(int argc, char** argv) {
   add_machine(app, action);
   add_plot(app, action);
   add_run(app, action);
+  add_reorder(app, action);
 
   // mpirun's -np, as users type it, for run (CLI11 takes -np for -n p):
   // before the job's '--' only.
