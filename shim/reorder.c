@@ -75,7 +75,12 @@ typedef int (*rm_graph_builder)(const void* arg, rankmap_graph** out, rankmap_er
 /* Rank 0 chooses; `order` (size entries) gets, for each new rank, the old
  * rank of the process that takes it. Returns 1 when reordered, 0 when the
  * old order stays (said once on rank 0). Collective over `comm`. */
+/* With RANKMAP_REORDER_TIMES set, rank 0 says where a reordering call's
+ * time went (bench/reorder_cost.sh). */
+static double rm_times[4]; /* gather, engine, broadcast, new communicator */
+
 static int choose_order(MPI_Comm comm, rm_graph_builder build, const void* arg, int* order) {
+  const double t0 = PMPI_Wtime();
   int rank = 0, size = 0;
   PMPI_Comm_rank(comm, &rank);
   PMPI_Comm_size(comm, &size);
@@ -88,6 +93,7 @@ static int choose_order(MPI_Comm comm, rm_graph_builder build, const void* arg, 
   int* answer = calloc((size_t)size + 1, sizeof *answer);
   if (!answer) ok = 0;
   char why[600] = "";
+  const double t1 = PMPI_Wtime();
   if (rank == 0 && ok && answer) {
     rankmap_error err;
     rankmap_machine* machine = NULL;
@@ -140,6 +146,7 @@ static int choose_order(MPI_Comm comm, rm_graph_builder build, const void* arg, 
     free(node), free(cpu), free(process_of_rank), free(hosts);
   }
   free(places);
+  const double t2 = PMPI_Wtime();
   /* Every process must hold the answer before rank 0 sends it. */
   int held = answer != NULL, everyone = 0;
   PMPI_Allreduce(&held, &everyone, 1, MPI_INT, MPI_MIN, comm);
@@ -153,7 +160,20 @@ static int choose_order(MPI_Comm comm, rm_graph_builder build, const void* arg, 
   else
     say_once(rank, *why ? why : "a process could not take part");
   free(answer);
+  rm_times[0] = t1 - t0, rm_times[1] = t2 - t1, rm_times[2] = PMPI_Wtime() - t2;
   return all;
+}
+
+static void say_times(MPI_Comm comm, double since) {
+  int rank = 0, size = 0;
+  PMPI_Comm_rank(comm, &rank);
+  PMPI_Comm_size(comm, &size);
+  if (rank != 0 || !getenv("RANKMAP_REORDER_TIMES")) return;
+  rm_times[3] = PMPI_Wtime() - since;
+  fprintf(stderr,
+          "rankmap: reorder: %d processes: gather %.1f ms, engine %.1f ms, broadcast %.1f ms, new communicator %.1f "
+          "ms\n",
+          size, 1e3 * rm_times[0], 1e3 * rm_times[1], 1e3 * rm_times[2], 1e3 * rm_times[3]);
 }
 
 /* The communicator whose rank r is old rank order[r]. */
@@ -226,11 +246,13 @@ int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int period
     return PMPI_Cart_create(comm, ndims, dims, periods, reorder, comm_cart);
   }
   MPI_Comm ordered;
+  const double since = PMPI_Wtime();
   int rc = split_in_order(comm, order, &ordered);
   free(order);
   if (rc != MPI_SUCCESS) return PMPI_Cart_create(comm, ndims, dims, periods, reorder, comm_cart);
   rc = PMPI_Cart_create(ordered, ndims, dims, periods, 0, comm_cart);
   PMPI_Comm_free(&ordered);
+  say_times(comm, since);
   return rc;
 }
 
