@@ -18,7 +18,8 @@ int main(int argc, char** argv) {
   MPI_Cart_create(MPI_COMM_WORLD, 3, dims, periods, 1, &cart);
   double took = MPI_Wtime() - start, slowest = 0;
   MPI_Reduce(&took, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-  if (rank == 0) printf("MPI_Cart_create %dx%dx%d reorder=1: %.1f ms (slowest process)\n", dims[0], dims[1], dims[2], 1e3 * slowest);
+  if (rank == 0)
+    printf("MPI_Cart_create %dx%dx%d reorder=1: %.1f ms (slowest process)\n", dims[0], dims[1], dims[2], 1e3 * slowest);
   MPI_Comm_free(&cart);
   MPI_Finalize();
   return 0;
