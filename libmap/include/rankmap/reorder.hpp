@@ -40,8 +40,9 @@ struct Reordering {
 };
 
 // The engine's mapping of `topology` onto exactly the places the processes
-// occupy (as many ranks on a node as it has processes; inside a node, the
-// engine's slot order onto the processes by CPU), kept only when its
+// occupy (as many ranks on a node as it has processes, stand-in ranks
+// filling nodes with fewer; inside a node, the engine's slot order onto
+// the processes by CPU), kept only when its
 // hop-bytes are below the identity's. Deterministic: every process that
 // calls it with the same arguments gets the same answer. Throws an argument
 // Error when the counts disagree or a place is not in the allocation.

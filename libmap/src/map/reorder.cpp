@@ -96,21 +96,22 @@ Reordering reorder_processes(const Graph& topology, const Machine& machine, cons
   std::vector<std::string> hosts;
   std::vector<std::size_t> used;
   std::size_t per_node = 0;
-  bool equal = true;
   for (std::size_t k = 0; k < allocation.size(); ++k) {
     if (on_node[k].empty()) continue;
-    if (per_node && on_node[k].size() != per_node) equal = false;
     per_node = std::max(per_node, on_node[k].size());
     used.push_back(k);
     hosts.push_back(machine.nodes[static_cast<std::size_t>(allocation.nodes[k])].host);
   }
-  if (!equal) {
-    result.why = "the nodes run different numbers of processes (not handled yet)";
-    return result;
-  }
-  // The same number on each used node: an allocation of those nodes that
-  // the ranks fill exactly (one a slot of per_node slots; beyond the
-  // cores, shares of the oversubscribed nodes, equal on equal nodes).
+  // Nodes with fewer processes than the fullest get isolated stand-in
+  // ranks, so that the engine fills an allocation of the used nodes with
+  // per_node ranks each (one a slot; beyond the cores, equal shares of
+  // oversubscribed nodes); real ranks that land beyond a node's processes
+  // then move to stand-ins' places elsewhere, each where it costs least.
+  std::uint32_t stand_ins = 0;
+  for (std::size_t k : used) stand_ins += static_cast<std::uint32_t>(per_node - on_node[k].size());
+  Graph padded = topology;
+  padded.ranks = topology.ranks + stand_ins;
+  padded.offsets.resize(padded.ranks + 1, padded.offsets.back());
   AllocationOptions options;
   options.hosts = hosts;
   options.hwthreads = allocation.hwthreads;
@@ -125,7 +126,46 @@ Reordering reorder_processes(const Graph& topology, const Machine& machine, cons
     c.oversubscribe = true;
     sub = make_allocation(machine, options);
   }
-  const Mapping mapped = map(topology, machine, sub, c);
+  Mapping mapped = map(padded, machine, sub, c);
+  if (stand_ins > 0) {
+    std::vector<std::size_t> real(used.size(), 0);
+    for (std::uint32_t r = 0; r < n; ++r) ++real[static_cast<std::size_t>(mapped.ranks[r].node)];
+    // What rank r's edges cost with r on position `at` (hops to where its
+    // neighbours are now).
+    auto cost = [&](std::uint32_t r, int at) {
+      std::uint64_t total = 0;
+      const auto& here = machine.nodes[static_cast<std::size_t>(sub.nodes[static_cast<std::size_t>(at)])].coord;
+      for (std::uint64_t e = topology.offsets[r]; e < topology.offsets[r + 1]; ++e) {
+        const int there = mapped.ranks[topology.targets[e]].node;
+        total += topology.bytes[e] *
+                 static_cast<std::uint64_t>(machine.network.hops(
+                     here, machine.nodes[static_cast<std::size_t>(sub.nodes[static_cast<std::size_t>(there)])].coord));
+      }
+      return total;
+    };
+    for (std::size_t a = 0; a < used.size(); ++a)
+      while (real[a] > on_node[used[a]].size()) {
+        std::size_t b = 0;
+        while (real[b] >= on_node[used[b]].size()) ++b;  // a node short of its processes: one exists
+        std::uint32_t best = n;
+        std::int64_t best_delta = 0;
+        for (std::uint32_t r = 0; r < n; ++r) {
+          if (mapped.ranks[r].node != static_cast<int>(a)) continue;
+          const std::int64_t delta = static_cast<std::int64_t>(cost(r, static_cast<int>(b))) -
+                                     static_cast<std::int64_t>(cost(r, static_cast<int>(a)));
+          if (best == n || delta < best_delta) best = r, best_delta = delta;
+        }
+        std::uint32_t stand_in = n;
+        while (stand_in < padded.ranks && mapped.ranks[stand_in].node != static_cast<int>(b)) ++stand_in;
+        if (stand_in == padded.ranks) {  // nodes of unequal shares (oversubscribed, unlike node types)
+          result.why = "the engine's shares of the nodes do not hold their processes";
+          return result;
+        }
+        std::swap(mapped.ranks[best], mapped.ranks[stand_in]);
+        --real[a], ++real[b];
+      }
+  }
+  mapped.ranks.resize(n);
   // Node by node: the engine's ranks in slot order onto the processes in
   // CPU order (unbound processes keep their old order).
   std::vector<std::vector<std::pair<int, std::uint32_t>>> ranks_on(used.size());
