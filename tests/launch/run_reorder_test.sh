@@ -4,7 +4,8 @@
 # launched round-robin (process p on host p mod 4): the program's own
 # reckoning (tests/launch/topology_reorder.c) must show the optimum cut
 # worked by hand, topology queries that agree with the topology, and the
-# checksum of the reorder-off run.
+# checksum of the reorder-off run; the Cartesian case also from Fortran
+# (mpif.h and mpi_f08).
 #   cart 2x8 periodic: 24 edges; round-robin cuts the 16 along the rows of
 #     8; 2x2 blocks a host cut 8, the fewest (each host holds 4 processes,
 #     and 4 of a 2x8 torus share at most 4 edges: 24 - 4 x 4 = 8).
@@ -39,18 +40,20 @@ case $mpi in
   openmpi)
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
     mpicc.openmpi -O1 -o topo "$here/topology_reorder.c" || exit 1
-    # launch MACHINE ARGS: round-robin over the 4 hosts.
+    for f in mpif f08; do mpif90.openmpi -o "topo_$f" "$here/topology_reorder_$f.f90" || exit 1; done
+    # launch MACHINE PROGRAM ARGS: round-robin over the 4 hosts.
     launch() {
       RANKMAP_MACHINE=$1 timeout 120 mpirun.openmpi --mca plm_rsh_agent "$here/fakessh" --mca btl self,tcp \
         -x LD_PRELOAD="$shim" -x RANKMAP_MACHINE --host fake0:4,fake1:4,fake2:4,fake3:4 --map-by node -np 16 \
-        ./topo "${@:2}"
+        "./$2" "${@:3}"
     }
     ;;
   mpich)
     mpicc.mpich -O1 -o topo "$here/topology_reorder.c" || exit 1
+    for f in mpif f08; do mpif90.mpich -o "topo_$f" "$here/topology_reorder_$f.f90" || exit 1; done
     launch() {
       RANKMAP_MACHINE=$1 LD_PRELOAD=$shim timeout 120 mpiexec.mpich -launcher ssh -launcher-exec "$here/fakessh" \
-        -hosts fake0:1,fake1:1,fake2:1,fake3:1 -n 16 ./topo "${@:2}"
+        -hosts fake0:1,fake1:1,fake2:1,fake3:1 -n 16 "./$2" "${@:3}"
     }
     ;;
   *) echo "usage: $0 openmpi|mpich SHIM" >&2; exit 2 ;;
@@ -59,8 +62,8 @@ esac
 # check KIND WANT_OFF WANT_ON EDGES
 check() {
   local kind=$1 off=$2 on=$3 edges=$4
-  launch "$work/four.toml" "$kind" 0 >"$kind-off.out" 2>&1
-  launch "$work/four.toml" "$kind" 1 >"$kind-on.out" 2>&1
+  launch "$work/four.toml" topo "$kind" 0 >"$kind-off.out" 2>&1
+  launch "$work/four.toml" topo "$kind" 1 >"$kind-on.out" 2>&1
   local sum_off sum_on
   sum_off=$(sed -n 's/.*checksum \([0-9]*\)$/\1/p' "$kind-off.out")
   sum_on=$(sed -n 's/.*checksum \([0-9]*\)$/\1/p' "$kind-on.out")
@@ -76,8 +79,20 @@ check cart 16 8 24
 check graph 16 4 16
 check dist 16 4 16
 
+# The same Cartesian case from Fortran: mpif.h and mpi_f08.
+for f in mpif f08; do
+  launch "$work/four.toml" "topo_$f" 0 >"f-$f-off.out" 2>&1
+  launch "$work/four.toml" "topo_$f" 1 >"f-$f-on.out" 2>&1
+  if grep -q "^fortran cart reorder=0: 16 of 24 edges cross hosts; topology consistent" "f-$f-off.out" &&
+    grep -q "^fortran cart reorder=1: 8 of 24 edges cross hosts; topology consistent" "f-$f-on.out"; then
+    ok "Fortran ($f): 16 of 24 edges cut in the launch order, 8 reordered"
+  else
+    bad "Fortran ($f)"; cat "f-$f-off.out" "f-$f-on.out"
+  fi
+done
+
 # A machine file that names none of the hosts: the MPI's own order, one line.
-launch "$work/other.toml" cart 1 >unknown.out 2>&1
+launch "$work/other.toml" topo cart 1 >unknown.out 2>&1
 if grep -q "^cart reorder=1: 16 of 24 edges cross hosts; topology consistent" unknown.out &&
   [ "$(grep -c "rankmap: reorder: .*unknown host 'fake0'.*; the MPI's own order is kept" unknown.out)" = 1 ]; then
   ok "an unknown host: the MPI's own order, said once"
@@ -85,7 +100,7 @@ else
   bad "an unknown host"; cat unknown.out
 fi
 # No RANKMAP_MACHINE: the MPI's own call, not a word.
-launch "" cart 1 >none.out 2>&1
+launch "" topo cart 1 >none.out 2>&1
 if grep -q "^cart reorder=1: 16 of 24 edges cross hosts; topology consistent" none.out && ! grep -q "rankmap" none.out; then
   ok "without RANKMAP_MACHINE: the MPI's own call"
 else
