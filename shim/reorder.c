@@ -507,3 +507,95 @@ void mpi_dist_graph_create_adjacent_f08_(const F* comm, const F* indegree, const
                   ierr);
 }
 #endif
+
+/* ---- MPI_Dist_graph_create ----
+ * Any process may state any edges; they are gathered to rank 0, which
+ * builds the graph over the old ranks (the roles). On the new communicator
+ * every process states the same edges again: role numbers are its ranks. */
+
+typedef struct {
+  int size;
+  int edges;          /* on rank 0: the gathered edges */
+  const int* triples; /* source, destination, weight */
+} rm_dist_general;
+
+static int build_dist_general(const void* arg, rankmap_graph** out, rankmap_error* err) {
+  const rm_dist_general* g = arg;
+  uint64_t* offsets = calloc((size_t)g->size + 1, sizeof *offsets);
+  uint32_t* targets = malloc((size_t)(g->edges > 0 ? g->edges : 1) * sizeof *targets);
+  uint64_t* bytes = malloc((size_t)(g->edges > 0 ? g->edges : 1) * sizeof *bytes);
+  uint64_t* fill = calloc((size_t)g->size, sizeof *fill);
+  int rc = RANKMAP_ERR_MEMORY;
+  if (offsets && targets && bytes && fill) {
+    rc = RANKMAP_OK;
+    for (int e = 0; e < g->edges && rc == RANKMAP_OK; ++e)
+      if (g->triples[3 * e] < 0 || g->triples[3 * e] >= g->size)
+        rc = RANKMAP_ERR_INPUT;
+      else
+        ++offsets[g->triples[3 * e] + 1];
+    for (int v = 0; v < g->size; ++v) offsets[v + 1] += offsets[v];
+    for (int e = 0; e < g->edges && rc == RANKMAP_OK; ++e) {
+      const int v = g->triples[3 * e];
+      const uint64_t at = offsets[v] + fill[v]++;
+      targets[at] = (uint32_t)g->triples[3 * e + 1];
+      bytes[at] = g->triples[3 * e + 2] > 0 ? (uint64_t)g->triples[3 * e + 2] : 1;
+    }
+    if (rc == RANKMAP_OK)
+      rc = rankmap_graph_create_csr((uint32_t)g->size, offsets, targets, bytes, NULL, out, err);
+    else if (err)
+      snprintf(err->message, sizeof err->message, "a source outside the communicator");
+  }
+  free(offsets), free(targets), free(bytes), free(fill);
+  return rc;
+}
+
+int MPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int degrees[], const int destinations[],
+                          const int weights[], MPI_Info info, int reorder, MPI_Comm* comm_dist_graph) {
+  const char* why = NULL;
+  int rank = 0, size = 0;
+  if (comm != MPI_COMM_NULL) PMPI_Comm_rank(comm, &rank), PMPI_Comm_size(comm, &size);
+  if (!wanted(comm, reorder, size, &why) || n < 0) {
+    if (why) say_once(rank, why);
+    return PMPI_Dist_graph_create(comm, n, sources, degrees, destinations, weights, info, reorder, comm_dist_graph);
+  }
+  const int weighted = weights != MPI_UNWEIGHTED && weights != MPI_WEIGHTS_EMPTY;
+  long long mine = 0;
+  for (int i = 0; i < n; ++i) mine += degrees[i] > 0 ? degrees[i] : 0;
+  int* triples = mine < (1LL << 28) ? malloc((size_t)(mine > 0 ? 3 * mine : 1) * sizeof *triples) : NULL;
+  int count = triples ? (int)(3 * mine) : 0;
+  for (int i = 0, e = 0; triples && i < n; ++i)
+    for (int k = 0; k < degrees[i]; ++k, ++e) {
+      triples[3 * e] = sources[i];
+      triples[3 * e + 1] = destinations[e];
+      triples[3 * e + 2] = weighted ? weights[e] : 1;
+    }
+  int* counts = rank == 0 ? malloc((size_t)size * sizeof *counts) : NULL;
+  int* starts = rank == 0 ? malloc((size_t)size * sizeof *starts) : NULL;
+  PMPI_Gather(&count, 1, MPI_INT, counts, 1, MPI_INT, 0, comm);
+  long long total = 0;
+  for (int p = 0; rank == 0 && p < size; ++p) starts[p] = (int)total, total += counts[p];
+  int* all = rank == 0 && total < (1LL << 30) ? malloc((size_t)(total > 0 ? total : 1) * sizeof *all) : NULL;
+  int held = (triples != NULL) && (rank != 0 || (counts && starts && all)), everyone = 0;
+  PMPI_Allreduce(&held, &everyone, 1, MPI_INT, MPI_MIN, comm);
+  int* order = malloc((size_t)size * sizeof *order);
+  int reordered = 0;
+  if (everyone) {
+    PMPI_Gatherv(triples, count, MPI_INT, all, counts, starts, MPI_INT, 0, comm);
+    const rm_dist_general graph = {size, (int)(total / 3), all};
+    int dummy[1];
+    reordered = choose_order(comm, build_dist_general, &graph, order ? order : dummy) && order;
+  } else {
+    say_once(rank, "out of memory gathering the graph");
+  }
+  free(triples), free(counts), free(starts), free(all);
+  int rc;
+  MPI_Comm ordered;
+  if (reordered && split_in_order(comm, order, &ordered) == MPI_SUCCESS) {
+    rc = PMPI_Dist_graph_create(ordered, n, sources, degrees, destinations, weights, info, 0, comm_dist_graph);
+    PMPI_Comm_free(&ordered);
+  } else {
+    rc = PMPI_Dist_graph_create(comm, n, sources, degrees, destinations, weights, info, reorder, comm_dist_graph);
+  }
+  free(order);
+  return rc;
+}

@@ -9,7 +9,8 @@
 #   cart 2x8 periodic: 24 edges; round-robin cuts the 16 along the rows of
 #     8; 2x2 blocks a host cut 8, the fewest (each host holds 4 processes,
 #     and 4 of a 2x8 torus share at most 4 edges: 24 - 4 x 4 = 8).
-#   graph and dist, a ring of 16: round-robin cuts all 16; 4 consecutive
+#   graph, dist and distgen (MPI_Dist_graph_create), a ring of 16:
+#     round-robin cuts all 16; 4 consecutive
 #     members a host cut 4, the fewest (each host's set needs 2 edges out).
 # Usage: run_reorder_test.sh openmpi|mpich SHIM
 set -u
@@ -78,6 +79,7 @@ check() {
 check cart 16 8 24
 check graph 16 4 16
 check dist 16 4 16
+check distgen 16 4 16
 
 # The same Cartesian case from Fortran: mpif.h and mpi_f08.
 for f in mpif f08; do

@@ -9,7 +9,9 @@
  * Usage: topology_reorder cart|graph|dist REORDER   (16 processes)
  *   cart:  2x8, both dimensions periodic (24 edges);
  *   graph: a ring of 16 through MPI_Graph_create (16 edges);
- *   dist:  the same ring through MPI_Dist_graph_create_adjacent. */
+ *   dist:  the same ring through MPI_Dist_graph_create_adjacent;
+ *   distgen: the same ring through MPI_Dist_graph_create, each process
+ *          stating its two out-edges. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,26 +63,43 @@ int main(int argc, char** argv) {
     good = n == 2 && neighbours[0] == (rank + kN - 1) % kN && neighbours[1] == (rank + 1) % kN;
   } else {
     const int ring[2] = {(world + kN - 1) % kN, (world + 1) % kN}, weights[2] = {1, 1};
-    MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 2, ring, weights, 2, ring, weights, MPI_INFO_NULL, reorder, &comm);
+    if (strcmp(kind, "distgen") == 0) {
+      const int degree = 2;
+      MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &world, &degree, ring, weights, MPI_INFO_NULL, reorder, &comm);
+    } else {
+      MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 2, ring, weights, 2, ring, weights, MPI_INFO_NULL, reorder, &comm);
+    }
     int rank = 0, in = 0, out = 0, weighted = 0, sources[2], sw[2], dw[2];
     MPI_Comm_rank(comm, &rank);
     MPI_Dist_graph_neighbors_count(comm, &in, &out, &weighted);
     good = in == 2 && out == 2;
     if (good) MPI_Dist_graph_neighbors(comm, 2, sources, sw, 2, neighbours, dw);
     count = 2;
-    good = good && neighbours[0] == (rank + kN - 1) % kN && neighbours[1] == (rank + 1) % kN &&
-           sources[0] == neighbours[0] && sources[1] == neighbours[1];
+    /* The general form may list a process's neighbours in either order. */
+    for (int i = 0; good && i < 2; ++i) {
+      int* list = i == 0 ? sources : neighbours;
+      if (list[0] > list[1]) {
+        const int t = list[0];
+        list[0] = list[1], list[1] = t;
+      }
+    }
+    const int low = (rank + kN - 1) % kN < (rank + 1) % kN ? (rank + kN - 1) % kN : (rank + 1) % kN;
+    const int high = (rank + kN - 1) % kN < (rank + 1) % kN ? (rank + 1) % kN : (rank + kN - 1) % kN;
+    good = good && neighbours[0] == low && neighbours[1] == high && sources[0] == low && sources[1] == high;
   }
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
-  /* The checksum: each process receives its neighbours' ranks. */
+  /* The checksum: each process receives its neighbours' ranks (all at
+   * once: neighbour lists need not pair up step by step). */
   long sum = 0;
+  int theirs[4];
+  MPI_Request requests[8];
   for (int i = 0; i < count; ++i) {
-    int theirs = -1;
-    MPI_Sendrecv(&rank, 1, MPI_INT, neighbours[i], 0, &theirs, 1, MPI_INT, neighbours[i ^ 1], 0, comm,
-                 MPI_STATUS_IGNORE);
-    sum += theirs;
+    MPI_Irecv(&theirs[i], 1, MPI_INT, neighbours[i], 0, comm, &requests[i]);
+    MPI_Isend(&rank, 1, MPI_INT, neighbours[i], 0, comm, &requests[count + i]);
   }
+  MPI_Waitall(2 * count, requests, MPI_STATUSES_IGNORE);
+  for (int i = 0; i < count; ++i) sum += theirs[i];
   long total = 0;
   int all_good = 0;
   MPI_Reduce(&sum, &total, 1, MPI_LONG, MPI_SUM, 0, comm);
