@@ -72,12 +72,13 @@ static void say_once(int rank, const char* why) {
  * call was given (Cartesian, graph) or gathered (dist-graph). */
 typedef int (*rm_graph_builder)(const void* arg, rankmap_graph** out, rankmap_error* err);
 
-/* Rank 0 chooses; `order` (size entries) gets, for each new rank, the old
- * rank of the process that takes it. Returns 1 when reordered, 0 when the
- * old order stays (said once on rank 0). Collective over `comm`. */
 /* With RANKMAP_REORDER_TIMES set, rank 0 says where a reordering call's
  * time went (bench/reorder_cost.sh). */
 static double rm_times[4]; /* gather, engine, broadcast, new communicator */
+
+/* Rank 0 chooses; `order` (size entries) gets, for each new rank, the old
+ * rank of the process that takes it. Returns 1 when reordered, 0 when the
+ * old order stays (said once on rank 0). Collective over `comm`. */
 
 static int choose_order(MPI_Comm comm, rm_graph_builder build, const void* arg, int* order) {
   const double t0 = PMPI_Wtime();
@@ -95,7 +96,8 @@ static int choose_order(MPI_Comm comm, rm_graph_builder build, const void* arg, 
   char why[600] = "";
   const double t1 = PMPI_Wtime();
   if (rank == 0 && ok && answer) {
-    rankmap_error err;
+    /* Filled by the library on its failures; a graph builder's own is memory. */
+    rankmap_error err = {RANKMAP_ERR_MEMORY, "out of memory making the topology's graph"};
     rankmap_machine* machine = NULL;
     rankmap_allocation* allocation = NULL;
     rankmap_context* context = NULL;
