@@ -6,6 +6,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "core/text_scanner.hpp"
 #include "rankmap/batch.hpp"
 #include "rankmap/error.hpp"
 #include "rankmap/hostlist.hpp"
@@ -87,15 +88,12 @@ std::optional<BatchAllocation> from_pbs(const Environment& env) {
   if (!path || !*path) return std::nullopt;
   const std::string text = read_text_file(path);
   HostTally tally;
-  std::size_t line_no = 0;
-  for (std::size_t at = 0; at < text.size();) {
-    const std::size_t end = std::min(text.find('\n', at), text.size());
-    ++line_no;
-    const std::string_view line = trim(std::string_view(text).substr(at, end - at));
-    at = end + 1;
+  detail::LineScanner lines(text, path);
+  for (std::string_view line; lines.next(line);) {
+    line = trim(line);
     if (line.empty() || line.front() == '#') continue;
     if (line.find_first_of(" \t") != std::string_view::npos)
-      throw Error(path, line_no, "expected one host name a line, got '" + std::string(line) + "'");
+      lines.fail("expected one host name a line, got '" + std::string(line) + "'");
     tally.add(std::string(line), 1);
   }
   if (tally.empty()) throw Error(path, 0, "names no host (PBS_NODEFILE: a host a line, once per slot)");
@@ -130,32 +128,22 @@ BatchAllocation parse_host_slots(const std::string& value, const std::string& so
 BatchAllocation read_host_file(const std::string& path) {
   const std::string text = read_text_file(path);
   HostTally tally;
-  std::size_t line_no = 0;
-  for (std::size_t at = 0; at < text.size();) {
-    const std::size_t end = std::min(text.find('\n', at), text.size());
-    ++line_no;
-    std::string_view line = std::string_view(text).substr(at, end - at);
-    at = end + 1;
-    line = trim(line.substr(0, line.find('#')));
-    if (line.empty()) continue;
-    const std::size_t space = line.find_first_of(" \t");
-    std::string_view host = line.substr(0, space);
+  detail::LineScanner lines(text, path);
+  for (std::string_view line; lines.next(line);) {
+    detail::Fields words(line.substr(0, line.find('#')));
+    std::string_view host;
+    if (!words.next(host)) continue;
     int slots = 1;
     if (const std::size_t colon = host.find(':'); colon != std::string_view::npos) {
       const std::optional<int> v = count_of(host.substr(colon + 1));
-      if (!v) throw Error(path, line_no, "expected HOST:SLOTS with a positive count, got '" + std::string(host) + "'");
+      if (!v) lines.fail("expected HOST:SLOTS with a positive count, got '" + std::string(host) + "'");
       slots = *v, host = host.substr(0, colon);
     }
-    for (std::string_view rest = space == std::string_view::npos ? "" : trim(line.substr(space)); !rest.empty();) {
-      const std::size_t gap = rest.find_first_of(" \t");
-      const std::string_view word = rest.substr(0, gap);
-      rest = gap == std::string_view::npos ? "" : trim(rest.substr(gap));
-      if (word.starts_with("slots=")) {
-        const std::optional<int> v = count_of(word.substr(6));
-        if (!v) throw Error(path, line_no, "expected slots=N with a positive N, got '" + std::string(word) + "'");
-        slots = *v;
-      }
-      // max_slots=, binding= and other keys do not change where ranks go.
+    for (std::string_view word; words.next(word);) {
+      if (!word.starts_with("slots=")) continue;  // max_slots=, binding=, ... do not change where ranks go
+      const std::optional<int> v = count_of(word.substr(6));
+      if (!v) lines.fail("expected slots=N with a positive N, got '" + std::string(word) + "'");
+      slots = *v;
     }
     tally.add(std::string(host), slots);
   }
