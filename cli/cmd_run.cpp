@@ -87,6 +87,7 @@ int run_run(const RunOptions& o) {
   MachineOptions machine_options = o.machine;
   machine_options.quiet = o.quiet;
   const std::optional<BatchAllocation> launcher_hosts = read_launcher_hosts(o.command);
+  const std::optional<BatchAllocation> batch = read_batch_allocation(process_environment());  // read once
   if (machine_options.nodes.empty() && launcher_hosts) {
     // Their names as the machine file has them (short names for full ones).
     const Machine names = load_machine(o.machine.machine);
@@ -94,8 +95,7 @@ int run_run(const RunOptions& o) {
     machine_options.nodes_source = launcher_hosts->source;
     if (machine_options.ppn == 0) machine_options.ppn = launcher_hosts->ranks_per_node;
   }
-  const bool hosts_from_rankmap =
-      !o.machine.nodes.empty() || (!launcher_hosts && !read_batch_allocation(process_environment()));
+  const bool hosts_from_rankmap = !o.machine.nodes.empty() || (!launcher_hosts && !batch);
   auto [machine, allocation] = load(machine_options);
   if (!machine_options.nodes_source.empty())
     say(o, std::to_string(allocation.size()) + " nodes from " + machine_options.nodes_source);
@@ -105,7 +105,7 @@ int run_run(const RunOptions& o) {
   std::optional<CachedProfile> cached;
   std::size_t ranks = 0;
   if (profile_path.empty()) {
-    ranks = rank_count(o, read_batch_allocation(process_environment()), 0);
+    ranks = rank_count(o, batch, 0);
     if (mpi.empty()) mpi = application_mpi(job.application, 0).second.mpi;
     if (mpi.empty())
       throw Error(ErrorKind::argument, Parameter{"mpi"},
@@ -138,7 +138,7 @@ int run_run(const RunOptions& o) {
   }
 
   const auto [graph, p_mpi, p2p, collective, calls] = load_graph(profile_path);
-  if (!ranks) ranks = rank_count(o, read_batch_allocation(process_environment()), graph.ranks);
+  if (!ranks) ranks = rank_count(o, batch, graph.ranks);
   if (graph.ranks != ranks)
     throw Error(profile_path, 0,
                 "has " + std::to_string(graph.ranks) + " ranks, the job " + std::to_string(ranks) +
