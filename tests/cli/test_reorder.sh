@@ -4,17 +4,7 @@
 # runs the same cases under real MPIs).
 # Usage: test_reorder.sh RANKMAP SOURCE_DIR
 . "$(dirname "$0")/lib.sh"
-cat >four.toml <<'TOML'
-name = "four"
-[network]
-kind = "switch"
-t_hop_ns = 100
-t_inj_ns = 400
-t_ej_ns = 400
-[[nodes]]
-hosts = "fake[0-3]"
-hwloc = "package:1 core:4 pu:1"
-TOML
+cp "$src/tests/data/fake-switch-4.toml" four.toml
 # A round-robin launch of 16 processes: process p on fake(p mod 4).
 { echo "rank,host,socket,core,pu"; for p in $(seq 0 15); do echo "$p,fake$((p % 4)),0,$((p / 4)),"; done; } >rr.csv
 # cut_edges CSV KIND: topology edges whose ends are on different hosts (by hand).

@@ -25,17 +25,7 @@ failed=0
 ok() { passed=$((passed + 1)); echo "ok: $*"; }
 bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
 export FAKESSH_TMP=$work
-cat >four.toml <<'TOML'
-name = "four"
-[network]
-kind = "switch"
-t_hop_ns = 100
-t_inj_ns = 400
-t_ej_ns = 400
-[[nodes]]
-hosts = "fake[0-3]"
-hwloc = "package:1 core:4 pu:1"
-TOML
+cp "$here/../data/fake-switch-4.toml" four.toml
 sed 's/fake\[0-3\]/other[0-3]/' four.toml >other.toml
 case $mpi in
   openmpi)
