@@ -4,7 +4,7 @@
 # launched round-robin (process p on host p mod 4): the program's own
 # reckoning (tests/launch/topology_reorder.c) must show the optimum cut
 # worked by hand, topology queries that agree with the topology, and the
-# checksum of the reorder-off run; the Cartesian case also from Fortran
+# checksum of the reorder-off run; the same four calls from Fortran
 # (mpif.h and mpi_f08).
 #   cart 2x8 periodic: 24 edges; round-robin cuts the 16 along the rows of
 #     8; 2x2 blocks a host cut 8, the fewest (each host holds 4 processes,
@@ -31,7 +31,8 @@ case $mpi in
   openmpi)
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
     mpicc.openmpi -O1 -o topo "$here/topology_reorder.c" || exit 1
-    for f in mpif f08; do mpif90.openmpi -o "topo_$f" "$here/topology_reorder_$f.f90" || exit 1; done
+    mpif90.openmpi -o topo_mpif "$here/topology_reorder.F90" || exit 1
+    mpif90.openmpi -DUSE_F08 -o topo_f08 "$here/topology_reorder.F90" || exit 1
     # launch MACHINE PROGRAM ARGS: round-robin over the 4 hosts.
     launch() {
       RANKMAP_MACHINE=$1 timeout 120 mpirun.openmpi --mca plm_rsh_agent "$here/fakessh" --mca btl self,tcp \
@@ -41,7 +42,8 @@ case $mpi in
     ;;
   mpich)
     mpicc.mpich -O1 -o topo "$here/topology_reorder.c" || exit 1
-    for f in mpif f08; do mpif90.mpich -o "topo_$f" "$here/topology_reorder_$f.f90" || exit 1; done
+    mpif90.mpich -o topo_mpif "$here/topology_reorder.F90" || exit 1
+    mpif90.mpich -DUSE_F08 -o topo_f08 "$here/topology_reorder.F90" || exit 1
     launch() {
       RANKMAP_MACHINE=$1 LD_PRELOAD=$shim timeout 120 mpiexec.mpich -launcher ssh -launcher-exec "$here/fakessh" \
         -hosts fake0:1,fake1:1,fake2:1,fake3:1 -n 16 "./$2" "${@:3}"
@@ -71,16 +73,24 @@ check graph 16 4 16
 check dist 16 4 16
 check distgen 16 4 16
 
-# The same Cartesian case from Fortran: mpif.h and mpi_f08.
-for f in mpif f08; do
-  launch "$work/four.toml" "topo_$f" 0 >"f-$f-off.out" 2>&1
-  launch "$work/four.toml" "topo_$f" 1 >"f-$f-on.out" 2>&1
-  if grep -q "^fortran cart reorder=0: 16 of 24 edges cross hosts; topology consistent" "f-$f-off.out" &&
-    grep -q "^fortran cart reorder=1: 8 of 24 edges cross hosts; topology consistent" "f-$f-on.out"; then
-    ok "Fortran ($f): 16 of 24 edges cut in the launch order, 8 reordered"
+# The same four calls from Fortran: mpif.h and mpi_f08 (topology_reorder.F90).
+fortran() {
+  local f=$1 kind=$2 off=$3 on=$4 edges=$5
+  launch "$work/four.toml" "topo_$f" "$kind" 0 >"f-$f-$kind-off.out" 2>&1
+  launch "$work/four.toml" "topo_$f" "$kind" 1 >"f-$f-$kind-on.out" 2>&1
+  if grep -q "^fortran $kind reorder=0: $off of $edges edges cross hosts; topology consistent" "f-$f-$kind-off.out" &&
+    grep -q "^fortran $kind reorder=1: $on of $edges edges cross hosts; topology consistent" "f-$f-$kind-on.out" &&
+    ! grep -q "rankmap: reorder" "f-$f-$kind-on.out"; then
+    ok "Fortran ($f) $kind: $off of $edges edges cut in the launch order, $on reordered"
   else
-    bad "Fortran ($f)"; cat "f-$f-off.out" "f-$f-on.out"
+    bad "Fortran ($f) $kind"; cat "f-$f-$kind-off.out" "f-$f-$kind-on.out"
   fi
+}
+for f in mpif f08; do
+  fortran $f cart 16 8 24
+  fortran $f graph 16 4 16
+  fortran $f dist 16 4 16
+  fortran $f distgen 16 4 16
 done
 
 # A machine file that names none of the hosts: the MPI's own order, one line.
