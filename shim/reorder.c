@@ -1,8 +1,9 @@
 /* MPI's topology calls with reorder = 1, answered by rankmap: with
- * RANKMAP_MACHINE=machine.toml set, MPI_Cart_create, MPI_Graph_create and
- * MPI_Dist_graph_create_adjacent renumber the processes of the new
- * communicator so that the topology's neighbours run close on the
- * machine (rankmap_reorder, over the C API).
+ * RANKMAP_MACHINE=machine.toml set, MPI_Cart_create, MPI_Graph_create,
+ * MPI_Dist_graph_create_adjacent and MPI_Dist_graph_create renumber the
+ * processes of the new communicator so that the topology's neighbours run
+ * close on the machine (rankmap_reorder, over the C API); MPI_Cart_map and
+ * MPI_Graph_map return the rank the create calls would give.
  *
  * How: every process tells rank 0 where it runs (its host, from
  * RANKMAP_HOST or MPI_Get_processor_name, and the first CPU it is bound
@@ -19,46 +20,15 @@
  * inter-communicator, a topology of another size than the communicator,
  * a host the machine file does not name, or any failure of the mapping
  * gives exactly the MPI's own call (one line on rank 0's stderr says why,
- * once a process). Only collective calls the standard already makes
- * collective run on the old communicator. */
-#define _GNU_SOURCE
-#include <sched.h>
+ * once a process). Only calls the standard already makes collective
+ * communicate on the old communicator: the map calls, which it does not,
+ * answer alone from the places learnt at MPI_Init (places.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "rankmap/rankmap.h"
 #include "shim.h"
-
-enum { kHostMax = 256 };
-
-typedef struct {
-  char host[kHostMax];
-  int cpu; /* first CPU of the binding, -1 when bound to every CPU */
-} rm_place;
-
-static void my_place(rm_place* place) {
-  memset(place, 0, sizeof *place);
-  const char* host = getenv("RANKMAP_HOST");
-  if (host && *host) {
-    snprintf(place->host, sizeof place->host, "%s", host);
-  } else {
-    int len = 0;
-    char name[MPI_MAX_PROCESSOR_NAME];
-    if (PMPI_Get_processor_name(name, &len) != MPI_SUCCESS) name[0] = '\0';
-    snprintf(place->host, sizeof place->host, "%s", name);
-  }
-  place->cpu = -1;
-  cpu_set_t set;
-  const long online = sysconf(_SC_NPROCESSORS_ONLN);
-  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) < online)
-    for (int c = 0; c < CPU_SETSIZE; ++c)
-      if (CPU_ISSET(c, &set)) {
-        place->cpu = c;
-        break;
-      }
-}
 
 static void say_once(int rank, const char* why) {
   static int said = 0;
@@ -76,17 +46,54 @@ typedef int (*rm_graph_builder)(const void* arg, rankmap_graph** out, rankmap_er
  * time went (bench/reorder_cost.sh). */
 static double rm_times[4]; /* gather, engine, broadcast, new communicator */
 
+/* Maps the topology's graph onto the processes' places (node[p], cpu[p]
+ * for each rank p of the old communicator; hosts a comma list in node
+ * order): order[r] = the old rank of the process that takes new rank r.
+ * Returns 1 when reordered, 0 when the old order stays (why says why). */
+static int map_places(int size, const int32_t* node, const int32_t* cpu, const char* hosts, rm_graph_builder build,
+                      const void* arg, int* order, char* why, size_t why_size) {
+  /* Filled by the library on its failures; a graph builder's own is memory. */
+  rankmap_error err = {RANKMAP_ERR_MEMORY, "out of memory making the topology's graph"};
+  rankmap_machine* machine = NULL;
+  rankmap_allocation* allocation = NULL;
+  rankmap_context* context = NULL;
+  rankmap_graph* graph = NULL;
+  uint32_t* process_of_rank = calloc((size_t)size, sizeof *process_of_rank);
+  rankmap_reordering result;
+  int reordered = 0;
+  if (!process_of_rank) {
+    snprintf(why, why_size, "out of memory");
+  } else if (rankmap_machine_load(getenv("RANKMAP_MACHINE"), &machine, &err) != RANKMAP_OK ||
+             rankmap_allocation_create(machine, hosts, 0, 0, &allocation, &err) != RANKMAP_OK ||
+             rankmap_context_create("default", 1, &context, &err) != RANKMAP_OK ||
+             build(arg, &graph, &err) != RANKMAP_OK ||
+             rankmap_reorder(graph, machine, allocation, context, (uint32_t)size, node, cpu, process_of_rank, &result,
+                             &err) != RANKMAP_OK) {
+    snprintf(why, why_size, "%s", err.message);
+  } else if (result.identity) {
+    snprintf(why, why_size, "%s", result.why);
+  } else {
+    for (int r = 0; r < size; ++r) order[r] = (int)process_of_rank[r];
+    reordered = 1;
+  }
+  rankmap_graph_free(graph);
+  rankmap_context_free(context);
+  rankmap_allocation_free(allocation);
+  rankmap_machine_free(machine);
+  free(process_of_rank);
+  return reordered;
+}
+
 /* Rank 0 chooses; `order` (size entries) gets, for each new rank, the old
  * rank of the process that takes it. Returns 1 when reordered, 0 when the
  * old order stays (said once on rank 0). Collective over `comm`. */
-
 static int choose_order(MPI_Comm comm, rm_graph_builder build, const void* arg, int* order) {
   const double t0 = PMPI_Wtime();
   int rank = 0, size = 0;
   PMPI_Comm_rank(comm, &rank);
   PMPI_Comm_size(comm, &size);
   rm_place mine;
-  my_place(&mine);
+  rm_my_place(&mine);
   rm_place* places = rank == 0 ? calloc((size_t)size, sizeof *places) : NULL;
   int ok = rank != 0 || places != NULL;
   PMPI_Gather(&mine, (int)sizeof mine, MPI_BYTE, places, (int)sizeof mine, MPI_BYTE, 0, comm);
@@ -96,56 +103,16 @@ static int choose_order(MPI_Comm comm, rm_graph_builder build, const void* arg, 
   char why[600] = "";
   const double t1 = PMPI_Wtime();
   if (rank == 0 && ok && answer) {
-    /* Filled by the library on its failures; a graph builder's own is memory. */
-    rankmap_error err = {RANKMAP_ERR_MEMORY, "out of memory making the topology's graph"};
-    rankmap_machine* machine = NULL;
-    rankmap_allocation* allocation = NULL;
-    rankmap_context* context = NULL;
-    rankmap_graph* graph = NULL;
     int32_t* node = calloc((size_t)size, sizeof *node);
     int32_t* cpu = calloc((size_t)size, sizeof *cpu);
-    uint32_t* process_of_rank = calloc((size_t)size, sizeof *process_of_rank);
-    char* hosts = calloc((size_t)size, kHostMax + 1);
-    int nodes = 0;
-    if (!node || !cpu || !process_of_rank || !hosts) {
+    char* hosts = NULL;
+    if (!node || !cpu || rm_number_hosts(places, size, node, &hosts) < 0) {
       snprintf(why, sizeof why, "out of memory");
     } else {
-      /* The hosts in order of first appearance, as a comma list. */
-      for (int p = 0; p < size; ++p) {
-        places[p].host[kHostMax - 1] = '\0';
-        int k = 0;
-        for (; k < p; ++k)
-          if (strcmp(places[k].host, places[p].host) == 0) break;
-        if (k == p) {
-          node[p] = nodes++;
-          if (*hosts) strcat(hosts, ",");
-          strcat(hosts, places[p].host);
-        } else {
-          node[p] = node[k];
-        }
-        cpu[p] = places[p].cpu;
-      }
-      rankmap_reordering result;
-      const char* machine_path = getenv("RANKMAP_MACHINE");
-      if (rankmap_machine_load(machine_path, &machine, &err) != RANKMAP_OK ||
-          rankmap_allocation_create(machine, hosts, 0, 0, &allocation, &err) != RANKMAP_OK ||
-          rankmap_context_create("default", 1, &context, &err) != RANKMAP_OK ||
-          build(arg, &graph, &err) != RANKMAP_OK ||
-          rankmap_reorder(graph, machine, allocation, context, (uint32_t)size, node, cpu, process_of_rank, &result,
-                          &err) != RANKMAP_OK) {
-        snprintf(why, sizeof why, "%s", err.message);
-      } else if (result.identity) {
-        snprintf(why, sizeof why, "%s", result.why);
-      } else {
-        for (int r = 0; r < size; ++r) answer[r] = (int)process_of_rank[r];
-        answer[size] = 1;
-      }
+      for (int p = 0; p < size; ++p) cpu[p] = places[p].cpu;
+      answer[size] = map_places(size, node, cpu, hosts, build, arg, answer, why, sizeof why);
     }
-    rankmap_graph_free(graph);
-    rankmap_context_free(context);
-    rankmap_allocation_free(allocation);
-    rankmap_machine_free(machine);
-    free(node), free(cpu), free(process_of_rank), free(hosts);
+    free(node), free(cpu), free(hosts);
   }
   free(places);
   const double t2 = PMPI_Wtime();
@@ -164,6 +131,33 @@ static int choose_order(MPI_Comm comm, rm_graph_builder build, const void* arg, 
   free(answer);
   rm_times[0] = t1 - t0, rm_times[1] = t2 - t1, rm_times[2] = PMPI_Wtime() - t2;
   return all;
+}
+
+/* The same choice made by this process alone, from the places learnt at
+ * MPI_Init (places.c), for MPI_Cart_map and MPI_Graph_map, which the
+ * standard does not make collective: every process that asks computes the
+ * same answer (the engine is deterministic), and none waits for another.
+ * Returns the new rank of this process, or -1 when the old order stays. */
+static int choose_alone(MPI_Comm comm, rm_graph_builder build, const void* arg) {
+  int rank = 0, size = 0;
+  PMPI_Comm_rank(comm, &rank);
+  PMPI_Comm_size(comm, &size);
+  int32_t* node = malloc((size_t)size * sizeof *node);
+  int32_t* cpu = malloc((size_t)size * sizeof *cpu);
+  int* order = malloc((size_t)size * sizeof *order);
+  char* hosts = NULL;
+  char why[600] = "";
+  int mine = -1;
+  if (!node || !cpu || !order)
+    snprintf(why, sizeof why, "out of memory");
+  else if (rm_places_of(comm, size, node, cpu, &hosts) < 0)
+    snprintf(why, sizeof why, "the processes' places were not learnt at MPI_Init");
+  else if (map_places(size, node, cpu, hosts, build, arg, order, why, sizeof why))
+    for (int r = 0; r < size; ++r)
+      if (order[r] == rank) mine = r;
+  if (mine < 0) say_once(rank, *why ? why : "no new rank for this process");
+  free(node), free(cpu), free(order), free(hosts);
+  return mine;
 }
 
 static void say_times(MPI_Comm comm, double since) {
@@ -258,6 +252,24 @@ int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int period
   return rc;
 }
 
+/* MPI_Cart_map: the rank MPI_Cart_create with reorder would give. */
+int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int* newrank) {
+  long long n = 1;
+  for (int d = 0; d < ndims && dims; ++d) n *= dims[d] > 0 ? dims[d] : 0;
+  const char* why = NULL;
+  int rank = 0;
+  if (comm != MPI_COMM_NULL) PMPI_Comm_rank(comm, &rank);
+  if (ndims < 1 || !dims || !periods || !newrank || n > 1 << 30 || !wanted(comm, 1, (int)n, &why)) {
+    if (why) say_once(rank, why);
+    return PMPI_Cart_map(comm, ndims, dims, periods, newrank);
+  }
+  const rm_cart cart = {ndims, dims, periods};
+  const int mine = choose_alone(comm, build_cart, &cart);
+  if (mine < 0) return PMPI_Cart_map(comm, ndims, dims, periods, newrank);
+  *newrank = mine;
+  return MPI_SUCCESS;
+}
+
 /* ---- MPI_Graph_create ---- */
 
 typedef struct {
@@ -307,6 +319,22 @@ int MPI_Graph_create(MPI_Comm comm, int nnodes, const int index[], const int edg
   rc = PMPI_Graph_create(ordered, nnodes, index, edges, 0, comm_graph);
   PMPI_Comm_free(&ordered);
   return rc;
+}
+
+/* MPI_Graph_map: the rank MPI_Graph_create with reorder would give. */
+int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[], int* newrank) {
+  const char* why = NULL;
+  int rank = 0;
+  if (comm != MPI_COMM_NULL) PMPI_Comm_rank(comm, &rank);
+  if (nnodes < 1 || !index || !edges || !newrank || !wanted(comm, 1, nnodes, &why)) {
+    if (why) say_once(rank, why);
+    return PMPI_Graph_map(comm, nnodes, index, edges, newrank);
+  }
+  const rm_graph_arg graph = {nnodes, index, edges};
+  const int mine = choose_alone(comm, build_graph, &graph);
+  if (mine < 0) return PMPI_Graph_map(comm, nnodes, index, edges, newrank);
+  *newrank = mine;
+  return MPI_SUCCESS;
 }
 
 /* ---- MPI_Dist_graph_create_adjacent ----

@@ -131,3 +131,39 @@ void mpi_dist_graph_create_f08_(const F* comm, const F* n, const F* sources, con
                                 const F* weights, const F* info, const F* reorder, F* out, F* ierr) {
   dist_general_f(comm, n, sources, degrees, destinations, weights, info, reorder, out, ierr);
 }
+
+/* ---- MPI_Cart_map, MPI_Graph_map ---- */
+
+static void cart_map_f(const F* comm, const F* ndims, const F* dims, const F* periods, F* newrank, F* ierr) {
+  int* c_periods = malloc((size_t)(*ndims > 0 ? *ndims : 1) * sizeof *c_periods);
+  if (!c_periods) return set_error(ierr, MPI_ERR_NO_MEM);
+  for (F d = 0; d < *ndims; ++d) c_periods[d] = periods[d] != 0;
+  int rank = 0;
+  const int rc = MPI_Cart_map(PMPI_Comm_f2c(*comm), *ndims, dims, c_periods, &rank);
+  free(c_periods);
+  *newrank = rank;
+  set_error(ierr, rc);
+}
+#ifdef OPEN_MPI
+void mpi_cart_map_(const F* comm, const F* ndims, const F* dims, const F* periods, F* newrank, F* ierr) {
+  cart_map_f(comm, ndims, dims, periods, newrank, ierr);
+}
+#endif
+void mpi_cart_map_f08_(const F* comm, const F* ndims, const F* dims, const F* periods, F* newrank, F* ierr) {
+  cart_map_f(comm, ndims, dims, periods, newrank, ierr);
+}
+
+static void graph_map_f(const F* comm, const F* nnodes, const F* index, const F* edges, F* newrank, F* ierr) {
+  int rank = 0;
+  const int rc = MPI_Graph_map(PMPI_Comm_f2c(*comm), *nnodes, index, edges, &rank);
+  *newrank = rank;
+  set_error(ierr, rc);
+}
+#ifdef OPEN_MPI
+void mpi_graph_map_(const F* comm, const F* nnodes, const F* index, const F* edges, F* newrank, F* ierr) {
+  graph_map_f(comm, nnodes, index, edges, newrank, ierr);
+}
+#endif
+void mpi_graph_map_f08_(const F* comm, const F* nnodes, const F* index, const F* edges, F* newrank, F* ierr) {
+  graph_map_f(comm, nnodes, index, edges, newrank, ierr);
+}

@@ -113,6 +113,25 @@ static inline void rm_leave(int outer, uint64_t t0) {
     return rc;                             \
   }
 
+/* Where processes run (places.c), for reorder.c. */
+enum { RM_HOST_MAX = 256 };
+typedef struct {
+  char host[RM_HOST_MAX]; /* RANKMAP_HOST, or MPI_Get_processor_name */
+  int cpu;                /* first CPU of the binding, -1 when bound to every CPU */
+} rm_place;
+void rm_my_place(rm_place* place);
+/* node[p]: the number of places[p]'s host in order of first appearance;
+ * *hosts: those hosts as a comma list (malloc'd). Returns how many hosts,
+ * or -1 out of memory. */
+int rm_number_hosts(rm_place* places, int n, int32_t* node, char** hosts);
+/* With RANKMAP_MACHINE set, learns every world process's place; collective
+ * over MPI_COMM_WORLD, once, at MPI_Init. */
+void rm_places_start(void);
+/* The same as rm_number_hosts for the `size` processes of comm, with their
+ * CPUs, from what rm_places_start learnt, without communicating; -1 when
+ * it learnt nothing or out of memory. */
+int rm_places_of(MPI_Comm comm, int size, int32_t* node, int32_t* cpu, char** hosts);
+
 /* Life cycle (state.c): started after MPI_Init, stopped in MPI_Finalize. */
 void rm_start(int thread_level);
 void rm_start_if_initialized(void); /* after a Fortran init */

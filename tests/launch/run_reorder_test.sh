@@ -12,6 +12,9 @@
 #   graph, dist and distgen (MPI_Dist_graph_create), a ring of 16:
 #     round-robin cuts all 16; 4 consecutive
 #     members a host cut 4, the fewest (each host's set needs 2 edges out).
+#   cartmap, graphmap: the cart and graph cases made from MPI_Cart_map /
+#     MPI_Graph_map and MPI_Comm_split, as the standard describes: the same
+#     cuts.
 # Usage: run_reorder_test.sh openmpi|mpich SHIM
 set -u
 mpi=$1
@@ -72,6 +75,8 @@ check cart 16 8 24
 check graph 16 4 16
 check dist 16 4 16
 check distgen 16 4 16
+check cartmap 16 8 24
+check graphmap 16 4 16
 
 # The same four calls from Fortran: mpif.h and mpi_f08 (topology_reorder.F90).
 fortran() {
@@ -91,6 +96,8 @@ for f in mpif f08; do
   fortran $f graph 16 4 16
   fortran $f dist 16 4 16
   fortran $f distgen 16 4 16
+  fortran $f cartmap 16 8 24
+  fortran $f graphmap 16 4 16
 done
 
 # A machine file that names none of the hosts: the MPI's own order, one line.

@@ -8,23 +8,26 @@
 !   graph:   a ring of 16 (16 edges), MPI_Graph_create;
 !   dist:    the same ring, MPI_Dist_graph_create_adjacent, MPI_UNWEIGHTED;
 !   distgen: the same ring, MPI_Dist_graph_create, each process stating
-!            its two out-edges with weights.
+!            its two out-edges with weights;
+!   cartmap, graphmap: the cart and graph cases through MPI_Cart_map /
+!            MPI_Graph_map (REORDER 1), MPI_Comm_split by the new rank and
+!            the create call with reorder = .false.
 ! It prints "fortran KIND reorder=R: C of E edges cross hosts; topology
 ! consistent" (or INCONSISTENT).
 program topology_reorder_f
 #ifdef USE_F08
   use mpi_f08
   implicit none
-  type(MPI_Comm) :: comm
+  type(MPI_Comm) :: comm, old
 #else
   implicit none
   include 'mpif.h'
-  integer :: comm
+  integer :: comm, old
 #endif
   integer, parameter :: n = 16
   integer :: ierr, world, rank, size, dims(2), coords(2), r, cut, edges, good, all_good
   integer :: index(n), ring(2 * n), mine(2), weights(2), got(2), gotw(2), srcs(2), srcw(2)
-  integer :: indeg, outdeg, degree(1), me(1)
+  integer :: indeg, outdeg, degree(1), me(1), newrank
   logical :: periods(2), reorder, weighted
   character(len=32) :: kind, arg, host
   character(len=32) :: hosts(n)
@@ -45,15 +48,31 @@ program topology_reorder_f
   weights = (/ 1, 1 /)
   good = 1
   select case (trim(kind))
-  case ('cart')
+  case ('cart', 'cartmap')
     dims = (/ 2, 8 /)
     periods = (/ .true., .true. /)
-    call mpi_cart_create(MPI_COMM_WORLD, 2, dims, periods, reorder, comm, ierr)
+    if (trim(kind) == 'cartmap') then
+      newrank = world
+      if (reorder) call mpi_cart_map(MPI_COMM_WORLD, 2, dims, periods, newrank, ierr)
+      call mpi_comm_split(MPI_COMM_WORLD, 0, newrank, old, ierr)
+      call mpi_cart_create(old, 2, dims, periods, .false., comm, ierr)
+      call mpi_comm_free(old, ierr)
+    else
+      call mpi_cart_create(MPI_COMM_WORLD, 2, dims, periods, reorder, comm, ierr)
+    end if
     call mpi_comm_rank(comm, rank, ierr)
     call mpi_cart_coords(comm, rank, 2, coords, ierr)
     if (coords(1) /= rank / 8 .or. coords(2) /= mod(rank, 8)) good = 0
-  case ('graph')
-    call mpi_graph_create(MPI_COMM_WORLD, n, index, ring, reorder, comm, ierr)
+  case ('graph', 'graphmap')
+    if (trim(kind) == 'graphmap') then
+      newrank = world
+      if (reorder) call mpi_graph_map(MPI_COMM_WORLD, n, index, ring, newrank, ierr)
+      call mpi_comm_split(MPI_COMM_WORLD, 0, newrank, old, ierr)
+      call mpi_graph_create(old, n, index, ring, .false., comm, ierr)
+      call mpi_comm_free(old, ierr)
+    else
+      call mpi_graph_create(MPI_COMM_WORLD, n, index, ring, reorder, comm, ierr)
+    end if
     call mpi_comm_rank(comm, rank, ierr)
     call mpi_graph_neighbors(comm, rank, 2, got, ierr)
     if (got(1) /= mod(rank + n - 1, n) .or. got(2) /= mod(rank + 1, n)) good = 0
@@ -88,7 +107,7 @@ program topology_reorder_f
     cut = 0
     edges = 0
     do r = 0, n - 1
-      if (trim(kind) == 'cart') then
+      if (trim(kind) == 'cart' .or. trim(kind) == 'cartmap') then
         ! The next along the ring of 8, and one edge a column (the ring of 2).
         edges = edges + 1
         if (hosts(r + 1) /= hosts((r / 8) * 8 + mod(mod(r, 8) + 1, 8) + 1)) cut = cut + 1

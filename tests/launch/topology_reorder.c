@@ -11,7 +11,11 @@
  *   graph: a ring of 16 through MPI_Graph_create (16 edges);
  *   dist:  the same ring through MPI_Dist_graph_create_adjacent;
  *   distgen: the same ring through MPI_Dist_graph_create, each process
- *          stating its two out-edges. */
+ *          stating its two out-edges;
+ *   cartmap, graphmap: the cart and graph cases built by hand as the
+ *          standard describes, MPI_Cart_map / MPI_Graph_map (REORDER 1)
+ *          then MPI_Comm_split by the new rank and the create call with
+ *          reorder = 0. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,9 +36,18 @@ int main(int argc, char** argv) {
   }
   MPI_Comm comm;
   int neighbours[4], count = 0, good = 1;
+  /* The map calls: the old communicator split by the new rank. */
+  const int by_map = strcmp(kind, "cartmap") == 0 || strcmp(kind, "graphmap") == 0;
+  MPI_Comm old = MPI_COMM_WORLD;
+  if (by_map) kind = strcmp(kind, "cartmap") == 0 ? "cart" : "graph";
   if (strcmp(kind, "cart") == 0) {
     const int dims[2] = {2, 8}, periods[2] = {1, 1};
-    MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, reorder, &comm);
+    if (by_map) {
+      int newrank = world;
+      if (reorder) MPI_Cart_map(MPI_COMM_WORLD, 2, dims, periods, &newrank);
+      MPI_Comm_split(MPI_COMM_WORLD, 0, newrank, &old);
+    }
+    MPI_Cart_create(old, 2, dims, periods, by_map ? 0 : reorder, &comm);
     int rank = 0, coords[2];
     MPI_Comm_rank(comm, &rank);
     MPI_Cart_coords(comm, rank, 2, coords);
@@ -54,7 +67,12 @@ int main(int argc, char** argv) {
       index[v] = 2 * (v + 1);
       edges[2 * v] = (v + kN - 1) % kN, edges[2 * v + 1] = (v + 1) % kN;
     }
-    MPI_Graph_create(MPI_COMM_WORLD, kN, index, edges, reorder, &comm);
+    if (by_map) {
+      int newrank = world;
+      if (reorder) MPI_Graph_map(MPI_COMM_WORLD, kN, index, edges, &newrank);
+      MPI_Comm_split(MPI_COMM_WORLD, 0, newrank, &old);
+    }
+    MPI_Graph_create(old, kN, index, edges, by_map ? 0 : reorder, &comm);
     int rank = 0, n = 0;
     MPI_Comm_rank(comm, &rank);
     MPI_Graph_neighbors_count(comm, rank, &n);
@@ -121,11 +139,12 @@ int main(int argc, char** argv) {
       }
       for (int i = 0; i < n; ++i) edges += 1, cut += strcmp(hosts[r], hosts[ends[i]]) != 0;
     }
-    printf("%s reorder=%d: %d of %d edges cross hosts; topology %s; checksum %ld\n", kind, reorder, cut, edges,
-           all_good ? "consistent" : "INCONSISTENT", total);
+    printf("%s%s reorder=%d: %d of %d edges cross hosts; topology %s; checksum %ld\n", kind, by_map ? "map" : "",
+           reorder, cut, edges, all_good ? "consistent" : "INCONSISTENT", total);
     for (int r = 0; r < kN; ++r) printf("rank %d on %s\n", r, hosts[r]);
   }
   MPI_Comm_free(&comm);
+  if (old != MPI_COMM_WORLD) MPI_Comm_free(&old);
   MPI_Finalize();
   return 0;
 }
