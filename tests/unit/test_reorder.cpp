@@ -43,9 +43,15 @@ TEST(Reorder, CartesianGraphByHand) {
   g = cartesian_graph({4, 4}, {0, 1});
   EXPECT_EQ(g.offsets[1] - g.offsets[0], 3u);
   EXPECT_EQ(g.num_edges(), 2u * (4 * 4 + 3 * 4));
-  // A periodic ring of 2: one edge, not two.
+  // A periodic ring of 2: one edge of two bytes (a halo code sends both
+  // faces to the one neighbour); not periodic, one byte.
   g = cartesian_graph({2}, {1});
   EXPECT_EQ(g.num_edges(), 2u);
+  EXPECT_EQ(g.bytes[0], 2u);
+  EXPECT_EQ(g.msgs[0], 2u);
+  g = cartesian_graph({2}, {0});
+  EXPECT_EQ(g.num_edges(), 2u);
+  EXPECT_EQ(g.bytes[0], 1u);
   test::expect_error([] { cartesian_graph({}, {}); }, 0, "needs a dimension");
   test::expect_error([] { cartesian_graph({4, 0}, {0, 0}); }, 0, "1 or more");
 }

@@ -180,8 +180,9 @@ rankmap_status rankmap_predict_gain(const rankmap_graph* graph, const rankmap_ma
  * with reorder = 1; rankmap/reorder.hpp). ---- */
 
 /* The graph of a Cartesian topology: each pair of grid neighbours
- * (periods[d] 0 or 1: dimension d wraps; NULL: none) one byte each way,
- * ranks in row-major order as MPI_Cart_rank numbers them. */
+ * (periods[d] 0 or 1: dimension d wraps; NULL: none) one byte each way
+ * (two in a periodic dimension of 2, a neighbour on both sides), ranks in
+ * row-major order as MPI_Cart_rank numbers them. */
 rankmap_status rankmap_graph_cartesian(int ndims, const int* dims, const int* periods, rankmap_graph** out,
                                        rankmap_error* err);
 

@@ -17,7 +17,8 @@ namespace rankmap {
 
 // The traffic of a Cartesian topology: each pair of grid neighbours
 // (periods[d]: dimension d wraps) exchanges one byte in one message each
-// way, as a halo unit does; ranks in row-major order, as MPI_Cart_rank
+// way, as a halo unit does (two in a periodic dimension of 2, where the
+// neighbour is on both sides); ranks in row-major order, as MPI_Cart_rank
 // numbers them (the last dimension fastest). Throws an argument Error for
 // no dimension, a size below 1 or more than 2^31 ranks.
 Graph cartesian_graph(const std::vector<int>& dims, const std::vector<char>& periods);

@@ -56,13 +56,17 @@ Graph cartesian_graph(const std::vector<int>& dims, const std::vector<char>& per
             r + (static_cast<std::uint64_t>(c) - static_cast<std::uint64_t>(coord[d])) * stride[d];
         if (other != r) near.push_back(static_cast<std::uint32_t>(other));
       }
-    // A ring of 2 sees its neighbour twice (both ways round): one edge.
+    // A periodic ring of 2 sees its neighbour twice, both ways round, and a
+    // halo code sends it both faces (MPI_Cart_shift gives it as either
+    // side): one edge of twice the weight.
     std::sort(near.begin(), near.end());
-    near.erase(std::unique(near.begin(), near.end()), near.end());
-    for (std::uint32_t t : near) {
-      g.targets.push_back(t);
-      g.bytes.push_back(1);
-      g.msgs.push_back(1);
+    for (std::size_t i = 0; i < near.size();) {
+      std::size_t j = i;
+      while (j < near.size() && near[j] == near[i]) ++j;
+      g.targets.push_back(near[i]);
+      g.bytes.push_back(j - i);
+      g.msgs.push_back(j - i);
+      i = j;
     }
     g.offsets[r + 1] = g.targets.size();
   }
