@@ -35,7 +35,7 @@ struct RunOptions {
   std::string profile, mpi, keep, cache, preset = "default";
   std::size_t np = 0;
   std::uint64_t seed = 1;
-  bool profile_first = false, dry_run = false, quiet = false;
+  bool profile_first = false, dry_run = false, quiet = false, reorder = false;
   std::vector<std::string> command;
 };
 
@@ -70,6 +70,39 @@ std::filesystem::path files_dir(const RunOptions& o) {
   return pattern;
 }
 
+// --reorder: the job as launched (the launcher's placement, on the
+// allocation), under the shim with RANKMAP_MACHINE, so that its own
+// topology calls with reorder = 1 renumber its ranks by the machine; its
+// profile is written too (kept with --keep).
+int run_reordering(const RunOptions& o, const JobCommand& job, const std::string& mpi, std::size_t ranks,
+                   const std::vector<std::pair<std::string, int>>& hosts) {
+  const CommandLine launched = default_run(job, ranks, hosts);
+  const std::filesystem::path dir = files_dir(o);
+  struct RemovedAfter {
+    std::filesystem::path dir;
+    ~RemovedAfter() {
+      std::error_code ec;
+      if (!dir.empty()) std::filesystem::remove_all(dir, ec);
+    }
+  } removed_after{o.keep.empty() && !o.dry_run ? dir : std::filesystem::path()};
+  const std::filesystem::path profile = dir / "profile.rmp";
+  check_outputs({profile});
+  auto env = launched.env;
+  for (auto& variable : shim_environment(mpi, profile, o.machine.machine)) env.push_back(variable);
+  if (o.dry_run) {
+    std::cout << shell_line({env, launched.argv}) << "\n";
+    return 0;
+  }
+  say(o, "running as launched; the job's topology calls with reorder = 1 renumber its ranks by " +
+             o.machine.machine + (o.keep.empty() ? "" : "; its profile goes to " + profile.string()));
+  int forwarded = 0;
+  const int code = run_supervised(launched.argv, env, forwarded);
+  if (!forwarded) return code;
+  say(o, "stopped by signal " + std::to_string(forwarded) + " (passed on to the job, which exited with status " +
+             std::to_string(code) + ")");
+  return code != 0 ? code : 128 + forwarded;
+}
+
 int run_run(const RunOptions& o) {
   if (o.command.empty())
     throw Error(ErrorKind::argument, Parameter{"command"},
@@ -99,6 +132,19 @@ int run_run(const RunOptions& o) {
   auto [machine, allocation] = load(machine_options);
   if (!machine_options.nodes_source.empty())
     say(o, std::to_string(allocation.size()) + " nodes from " + machine_options.nodes_source);
+
+  if (o.reorder) {
+    const std::size_t ranks = rank_count(o, batch, 0);
+    std::string job_mpi = mpi.empty() ? application_mpi(job.application, 0).second.mpi : mpi;
+    if (job_mpi.empty())
+      throw Error(ErrorKind::argument, Parameter{"mpi"},
+                  "cannot tell which MPI '" + job.application[0] + "' links, for its shim; pass --mpi openmpi or mpich");
+    std::vector<std::pair<std::string, int>> hosts;
+    if (hosts_from_rankmap)
+      for (std::size_t k = 0; k < allocation.size(); ++k)
+        hosts.emplace_back(machine.nodes[allocation.nodes[k]].host, static_cast<int>(allocation.slots(k).size()));
+    return run_reordering(o, job, job_mpi, ranks, hosts);
+  }
 
   // The profile: given, cached, or made now by a first run.
   std::string profile_path = o.profile;
@@ -262,6 +308,12 @@ void add_run(CLI::App& app, Action& action) {
                   "Write the launch files, report.json, report.txt and mapping.csv here and keep them");
   cmd->add_option("--cache", o->cache,
                   "Profile cache (default: $RANKMAP_CACHE_DIR, $XDG_CACHE_HOME/rankmap or ~/.cache/rankmap)");
+  cmd->add_flag("--reorder", o->reorder,
+                "Run the job as launched and let its own MPI topology calls with reorder = 1 (MPI_Cart_create, "
+                "MPI_Graph_create, MPI_Dist_graph_create*) renumber its ranks by the machine: no profile needed, "
+                "no launch file")
+      ->excludes(cmd->get_option("--profile"))
+      ->excludes(cmd->get_option("--profile-first"));
   cmd->add_flag("--dry-run", o->dry_run, "Print the launcher's command instead of running it (files kept)");
   cmd->add_flag("--quiet,-q", o->quiet, "No lines of rankmap's own on stderr");
   cmd->add_option("command", o->command, "The job, after '--': ./app ARGS, or a launcher with its options")->required();
@@ -269,6 +321,7 @@ void add_run(CLI::App& app, Action& action) {
       "Examples:\n"
       "  rankmap run -m cluster.toml -np 64 -- ./app input        (mpirun or mpiexec of the MPI ./app links)\n"
       "  rankmap run -m cluster.toml -- mpirun -np 64 --hostfile hosts ./app\n"
+      "  rankmap run -m cluster.toml --reorder -- mpirun -np 64 ./app   (the app's MPI_Cart_create reorders)\n"
       "  sbatch -N 4 --ntasks-per-node 16 --wrap 'rankmap run -m cluster.toml -- ./app'   (srun inside Slurm)");
   cmd->callback([o, &action] { action = [o] { return run_run(*o); }; });
 }

@@ -212,20 +212,30 @@ std::string choose_mpi(const std::string& given, const std::vector<std::string>&
   return mpi;
 }
 
+std::vector<std::pair<std::string, std::string>> shim_environment(const std::string& mpi,
+                                                                  const std::filesystem::path& profile,
+                                                                  const std::filesystem::path& machine) {
+  std::vector<std::pair<std::string, std::string>> env{{"RANKMAP_PROFILE", profile.string()},
+                                                       prepended("LD_PRELOAD", find_shim(mpi).string(), ':')};
+  std::string forwarded = "LD_PRELOAD;RANKMAP_PROFILE";
+  if (!machine.empty()) {
+    env.emplace_back("RANKMAP_MACHINE", std::filesystem::absolute(machine).string());
+    forwarded += ";RANKMAP_MACHINE";
+  }
+  // Open MPI forwards only the variables it is told to to remote nodes.
+  if (mpi == "openmpi") env.push_back(prepended("OMPI_MCA_mca_base_env_list", forwarded, ';'));
+  return env;
+}
+
 int profile_job(const std::vector<std::string>& command, const std::string& mpi, const std::filesystem::path& output,
                 Profile& profile) {
-  const std::filesystem::path shim = find_shim(mpi);
   const std::filesystem::path out = std::filesystem::absolute(output);
   // The shim writes beside the output under a name of this run, so that an
   // old profile is never mistaken for this job's.
   const std::filesystem::path fresh = out.string() + ".run-" + std::to_string(::getpid()) + ".rmp";
   std::filesystem::remove(fresh);
-  std::vector<std::pair<std::string, std::string>> env{{"RANKMAP_PROFILE", fresh.string()},
-                                                       prepended("LD_PRELOAD", shim.string(), ':')};
-  // Open MPI forwards only the variables it is told to to remote nodes.
-  if (mpi == "openmpi") env.push_back(prepended("OMPI_MCA_mca_base_env_list", "LD_PRELOAD;RANKMAP_PROFILE", ';'));
   int forwarded = 0;
-  const int code = run_with(command, env, forwarded);
+  const int code = run_with(command, shim_environment(mpi, fresh), forwarded);
   if (forwarded) {
     std::filesystem::remove(fresh);
     std::cerr << "rankmap: stopped by signal " << forwarded << " (passed on to the job); no profile written to "

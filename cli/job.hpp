@@ -51,6 +51,14 @@ std::filesystem::path find_shim(const std::string& mpi);
 int run_supervised(const std::vector<std::string>& command, const std::vector<std::pair<std::string, std::string>>& env,
                    int& forwarded);
 
+// The variables that preload the shim of `mpi` into a job (Open MPI told
+// to forward them to every node): it writes the job's profile to `profile`
+// and, with `machine` given, answers the job's topology calls with reorder
+// = 1 (RANKMAP_MACHINE, shim/reorder.c).
+std::vector<std::pair<std::string, std::string>> shim_environment(const std::string& mpi,
+                                                                  const std::filesystem::path& profile,
+                                                                  const std::filesystem::path& machine = {});
+
 // Runs the job under the shim of `mpi`, which writes the profile beside
 // `output` under a name of this run; checks it and renames it into place.
 // Returns the job's status: 0 with `profile` read, else (the job failed or

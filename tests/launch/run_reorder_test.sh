@@ -15,10 +15,13 @@
 #   cartmap, graphmap: the cart and graph cases made from MPI_Cart_map /
 #     MPI_Graph_map and MPI_Comm_split, as the standard describes: the same
 #     cuts.
-# Usage: run_reorder_test.sh openmpi|mpich SHIM
+# Then the same through `rankmap run --reorder`, which preloads the shim
+# with RANKMAP_MACHINE itself and keeps the run's profile with --keep.
+# Usage: run_reorder_test.sh openmpi|mpich SHIM RANKMAP
 set -u
 mpi=$1
 shim=$(realpath "$2")
+rankmap=$(realpath "$3")
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -36,23 +39,24 @@ case $mpi in
     mpicc.openmpi -O1 -o topo "$here/topology_reorder.c" || exit 1
     mpif90.openmpi -o topo_mpif "$here/topology_reorder.F90" || exit 1
     mpif90.openmpi -DUSE_F08 -o topo_f08 "$here/topology_reorder.F90" || exit 1
-    # launch MACHINE PROGRAM ARGS: round-robin over the 4 hosts.
+    # Round-robin over the 4 hosts.
+    launcher=(mpirun.openmpi --mca plm_rsh_agent "$here/fakessh" --mca btl self,tcp
+      --host fake0:4,fake1:4,fake2:4,fake3:4 --map-by node -np 16)
+    # launch MACHINE PROGRAM ARGS: under the shim, reordering by MACHINE.
     launch() {
-      RANKMAP_MACHINE=$1 timeout 120 mpirun.openmpi --mca plm_rsh_agent "$here/fakessh" --mca btl self,tcp \
-        -x LD_PRELOAD="$shim" -x RANKMAP_MACHINE --host fake0:4,fake1:4,fake2:4,fake3:4 --map-by node -np 16 \
-        "./$2" "${@:3}"
+      RANKMAP_MACHINE=$1 timeout 120 "${launcher[@]}" -x LD_PRELOAD="$shim" -x RANKMAP_MACHINE "./$2" "${@:3}"
     }
     ;;
   mpich)
     mpicc.mpich -O1 -o topo "$here/topology_reorder.c" || exit 1
     mpif90.mpich -o topo_mpif "$here/topology_reorder.F90" || exit 1
     mpif90.mpich -DUSE_F08 -o topo_f08 "$here/topology_reorder.F90" || exit 1
+    launcher=(mpiexec.mpich -launcher ssh -launcher-exec "$here/fakessh" -hosts fake0:1,fake1:1,fake2:1,fake3:1 -n 16)
     launch() {
-      RANKMAP_MACHINE=$1 LD_PRELOAD=$shim timeout 120 mpiexec.mpich -launcher ssh -launcher-exec "$here/fakessh" \
-        -hosts fake0:1,fake1:1,fake2:1,fake3:1 -n 16 "./$2" "${@:3}"
+      RANKMAP_MACHINE=$1 LD_PRELOAD=$shim timeout 120 "${launcher[@]}" "./$2" "${@:3}"
     }
     ;;
-  *) echo "usage: $0 openmpi|mpich SHIM" >&2; exit 2 ;;
+  *) echo "usage: $0 openmpi|mpich SHIM RANKMAP" >&2; exit 2 ;;
 esac
 
 # check KIND WANT_OFF WANT_ON EDGES
@@ -114,6 +118,22 @@ if grep -q "^cart reorder=1: 16 of 24 edges cross hosts; topology consistent" no
   ok "without RANKMAP_MACHINE: the MPI's own call"
 else
   bad "without RANKMAP_MACHINE"; cat none.out
+fi
+
+# rankmap run --reorder: the launcher's own placement, the shim preloaded
+# by rankmap with the machine; the profile of the same run kept.
+timeout 180 "$rankmap" run -m "$work/four.toml" --reorder --keep kept -- "${launcher[@]}" ./topo cart 1 >run.out 2>&1
+if grep -q "^cart reorder=1: 8 of 24 edges cross hosts; topology consistent" run.out &&
+  grep -q "^ranks 16$" kept/profile.rmp && grep -q "rankmap: running as launched" run.out; then
+  ok "rankmap run --reorder: 8 of 24 edges cut, the run's profile kept"
+else
+  bad "rankmap run --reorder"; cat run.out
+fi
+"$rankmap" run -m "$work/four.toml" --reorder --dry-run -- "${launcher[@]}" ./topo cart 1 >dry.out 2>&1
+if grep -q "RANKMAP_MACHINE=$work/four.toml .*LD_PRELOAD=\|LD_PRELOAD=.*RANKMAP_MACHINE=$work/four.toml" dry.out; then
+  ok "rankmap run --reorder --dry-run names the shim and the machine"
+else
+  bad "rankmap run --reorder --dry-run"; cat dry.out
 fi
 
 echo "$passed passed, $failed failed"
