@@ -4,7 +4,7 @@ shim, Open MPI's topo/treematch, and each MPI's own call, on the same
 scattered launch of a torus machine.
 
 The machine: 8 fake hosts of 2 cores on a 2x2x2 torus
-(bench/machines/fake-torus-2x2x2.toml); 16 processes launched from a
+(tests/data/fake-torus-2x2x2.toml); 16 processes launched from a
 seeded random placement of its 16 slots (an Open MPI rankfile, an MPICH
 machinefile, one process a slot). The jobs, each profiled by the shim:
   - apps/halo3d.c 4x2x2 periodic, 8 KiB faces: reorder off, and with
@@ -49,7 +49,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench" / "smpi"))
 import validate  # noqa: E402  (the SMPI platform's settings and runner)
 
-MACHINE = ROOT / "bench" / "machines" / "fake-torus-2x2x2.toml"
+MACHINE = ROOT / "tests" / "data" / "fake-torus-2x2x2.toml"
 HOSTS = [f"fake{i}" for i in range(8)]
 HALO = ["4", "2", "2", "1024", "10"]  # 8 KiB faces, 10 iterations
 HALO_OPTIMUM = 4 * 16 * 1024 * 8 * 10

@@ -120,6 +120,49 @@ else
   bad "without RANKMAP_MACHINE"; cat none.out
 fi
 
+# Bound processes: 16 on the 8 hosts of 2 cores of a 2x2x2 torus, each
+# bound to a core by a scattered launch (a host's first process on core 0,
+# its second on core 1): every rank of the new communicator must run on
+# the host and the core that `rankmap reorder` (the same choice without
+# MPI) gives it, and the order must have changed. Open MPI's rankfile
+# scatters both processes of a host; MPICH's -bind-to core numbers cores
+# per launch of a machinefile line, so its hosts take two neighbouring
+# ranks each, the hosts shuffled.
+cp "$here/../data/fake-torus-2x2x2.toml" torus.toml
+printf 'rank,host,socket,core,pu\n' >bound.csv
+: >bound.rankfile
+: >bound.machinefile
+declare -A seen=()
+p=0
+order="2 7 1 4 0 5 3 6 1 2 7 0 4 6 3 5"
+[ "$mpi" = mpich ] && order="2 2 7 7 1 1 4 4 0 0 5 5 3 3 6 6"
+for h in $order; do
+  core=${seen[$h]:-0}
+  seen[$h]=1
+  echo "$p,fake$h,0,$core," >>bound.csv
+  echo "rank $p=fake$h slot=$core" >>bound.rankfile
+  [ "$core" = 0 ] && [ "$mpi" = mpich ] && echo "fake$h:2" >>bound.machinefile
+  p=$((p + 1))
+done
+case $mpi in
+  openmpi)
+    RANKMAP_MACHINE=$work/torus.toml timeout 120 mpirun.openmpi --mca plm_rsh_agent "$here/fakessh" --mca btl self,tcp \
+      --host fake0:2,fake1:2,fake2:2,fake3:2,fake4:2,fake5:2,fake6:2,fake7:2 --rankfile bound.rankfile -np 16 \
+      -x LD_PRELOAD="$shim" -x RANKMAP_MACHINE ./topo cart 1 >bound.out 2>&1 ;;
+  mpich)
+    RANKMAP_MACHINE=$work/torus.toml LD_PRELOAD=$shim timeout 120 mpiexec.mpich -launcher ssh \
+      -launcher-exec "$here/fakessh" -f bound.machinefile -bind-to core -n 16 ./topo cart 1 >bound.out 2>&1 ;;
+esac
+"$rankmap" reorder --cart 2x8 --periods 1,1 -m torus.toml --mapping bound.csv -f csv -o expect.csv -q >/dev/null
+sed -n 's/^rank \([0-9]*\) on \([^ ]*\) cpu \([0-9-]*\)$/\1,\2,\3/p' bound.out >got.txt
+tail -n +2 expect.csv | cut -d, -f1,2,4 >want.txt
+if [ "$(wc -l <got.txt)" = 16 ] && cmp -s got.txt want.txt && ! cmp -s want.txt <(tail -n +2 bound.csv | cut -d, -f1,2,4) &&
+  grep -q "^cart reorder=1: .*topology consistent" bound.out && ! grep -q "rankmap: reorder" bound.out; then
+  ok "bound processes: every new rank on the host and core rankmap reorder gives it"
+else
+  bad "bound processes"; cat bound.out; paste -d' ' got.txt want.txt
+fi
+
 # rankmap run --reorder: the launcher's own placement, the shim preloaded
 # by rankmap with the machine; the profile of the same run kept.
 timeout 180 "$rankmap" run -m "$work/four.toml" --reorder --keep kept -- "${launcher[@]}" ./topo cart 1 >run.out 2>&1

@@ -5,7 +5,8 @@
  * each process from FAKE_HOST, set by the fake remote shell), whether the
  * coordinates and neighbours the MPI returns agree with the topology, and
  * a checksum (each process sums its neighbours' ranks, exchanged through
- * the new communicator).
+ * the new communicator); then each rank's host and the first CPU it is
+ * bound to (-1: not bound).
  * Usage: topology_reorder cart|graph|dist REORDER   (16 processes)
  *   cart:  2x8, both dimensions periodic (24 edges);
  *   graph: a ring of 16 through MPI_Graph_create (16 edges);
@@ -16,10 +17,13 @@
  *          standard describes, MPI_Cart_map / MPI_Graph_map (REORDER 1)
  *          then MPI_Comm_split by the new rank and the create call with
  *          reorder = 0. */
+#define _GNU_SOURCE
 #include <mpi.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { kN = 16, kHost = 64 };
 
@@ -126,6 +130,12 @@ int main(int argc, char** argv) {
   snprintf(host, sizeof host, "%s", getenv("FAKE_HOST") ? getenv("FAKE_HOST") : "?");
   char hosts[kN][kHost];
   MPI_Gather(host, kHost, MPI_CHAR, hosts, kHost, MPI_CHAR, 0, comm);
+  cpu_set_t set;
+  int cpu = -1, cpus[kN];
+  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) < sysconf(_SC_NPROCESSORS_ONLN))
+    for (int c = CPU_SETSIZE - 1; c >= 0; --c)
+      if (CPU_ISSET(c, &set)) cpu = c;
+  MPI_Gather(&cpu, 1, MPI_INT, cpus, 1, MPI_INT, 0, comm);
   if (rank == 0) {
     /* The topology's edges, by rank of the new communicator. */
     int cut = 0, edges = 0;
@@ -141,7 +151,7 @@ int main(int argc, char** argv) {
     }
     printf("%s%s reorder=%d: %d of %d edges cross hosts; topology %s; checksum %ld\n", kind, by_map ? "map" : "",
            reorder, cut, edges, all_good ? "consistent" : "INCONSISTENT", total);
-    for (int r = 0; r < kN; ++r) printf("rank %d on %s\n", r, hosts[r]);
+    for (int r = 0; r < kN; ++r) printf("rank %d on %s cpu %d\n", r, hosts[r], cpus[r]);
   }
   MPI_Comm_free(&comm);
   if (old != MPI_COMM_WORLD) MPI_Comm_free(&old);
