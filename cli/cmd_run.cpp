@@ -93,8 +93,8 @@ int run_reordering(const RunOptions& o, const JobCommand& job, const std::string
     std::cout << shell_line({env, launched.argv}) << "\n";
     return 0;
   }
-  say(o, "running as launched; the job's topology calls with reorder = 1 renumber its ranks by " +
-             o.machine.machine + (o.keep.empty() ? "" : "; its profile goes to " + profile.string()));
+  say(o, "running as launched; the job's topology calls with reorder = 1 renumber its ranks by " + o.machine.machine +
+             (o.keep.empty() ? "" : "; its profile goes to " + profile.string()));
   int forwarded = 0;
   const int code = run_supervised(launched.argv, env, forwarded);
   if (!forwarded) return code;
@@ -137,8 +137,9 @@ int run_run(const RunOptions& o) {
     const std::size_t ranks = rank_count(o, batch, 0);
     std::string job_mpi = mpi.empty() ? application_mpi(job.application, 0).second.mpi : mpi;
     if (job_mpi.empty())
-      throw Error(ErrorKind::argument, Parameter{"mpi"},
-                  "cannot tell which MPI '" + job.application[0] + "' links, for its shim; pass --mpi openmpi or mpich");
+      throw Error(
+          ErrorKind::argument, Parameter{"mpi"},
+          "cannot tell which MPI '" + job.application[0] + "' links, for its shim; pass --mpi openmpi or mpich");
     std::vector<std::pair<std::string, int>> hosts;
     if (hosts_from_rankmap)
       for (std::size_t k = 0; k < allocation.size(); ++k)
