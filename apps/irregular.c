@@ -87,7 +87,8 @@ int main(int argc, char** argv) {
     memcpy(want, near, (size_t)n * sizeof *want);
     qsort(sources, (size_t)n, sizeof(int), by_value), qsort(destinations, (size_t)n, sizeof(int), by_value);
     qsort(want, (size_t)n, sizeof(int), by_value);
-    disagree = memcmp(sources, want, (size_t)n * sizeof(int)) != 0 || memcmp(destinations, want, (size_t)n * sizeof(int)) != 0;
+    disagree =
+        memcmp(sources, want, (size_t)n * sizeof(int)) != 0 || memcmp(destinations, want, (size_t)n * sizeof(int)) != 0;
     free(sources), free(sw), free(destinations), free(dw), free(want);
   }
   int disagreeing = 0, edges = 0;
