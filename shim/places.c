@@ -123,9 +123,12 @@ static int hash_order(const void* items, int a, int b) {
   return (places[a].host_hash > places[b].host_hash) - (places[a].host_hash < places[b].host_hash);
 }
 
+double rm_places_seconds;
+
 void rm_places_start(void) {
   const char* machine = getenv("RANKMAP_MACHINE");
   if (!machine || !*machine) return;
+  const double t0 = PMPI_Wtime();
   int size = 0;
   PMPI_Comm_size(MPI_COMM_WORLD, &size);
   rm_place mine;
@@ -163,6 +166,7 @@ void rm_places_start(void) {
     all = NULL, node = NULL, hosts = NULL;
   }
   free(all), free(node), free(hosts), free(counts), free(starts);
+  rm_places_seconds = PMPI_Wtime() - t0;
 }
 
 int rm_places_of(MPI_Comm comm, int size, int32_t* node, int32_t* cpu, char** hosts) {

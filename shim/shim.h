@@ -127,6 +127,7 @@ int rm_number_hosts(rm_place* places, int n, int32_t* node, char** hosts);
 /* With RANKMAP_MACHINE set, learns every world process's place; collective
  * over MPI_COMM_WORLD, once, at MPI_Init. */
 void rm_places_start(void);
+extern double rm_places_seconds; /* what it took */
 /* The same as rm_number_hosts for the `size` processes of comm, with their
  * CPUs, from what rm_places_start learnt, without communicating; -1 when
  * it learnt nothing or out of memory. */
