@@ -7,8 +7,9 @@
  * a checksum (each process sums its neighbours' ranks, exchanged through
  * the new communicator); then each rank's host and the first CPU it is
  * bound to (-1: not bound).
- * Usage: topology_reorder cart|graph|dist REORDER   (16 processes)
- *   cart:  2x8, both dimensions periodic (24 edges);
+ * Usage: topology_reorder KIND REORDER [AxB]   (16 processes)
+ *   cart:  AxB (default 2x8), both dimensions periodic (24 edges for 2x8,
+ *          32 for 4x4: a dimension of 2 has one edge a pair);
  *   graph: a ring of 16 through MPI_Graph_create (16 edges);
  *   dist:  the same ring through MPI_Dist_graph_create_adjacent;
  *   distgen: the same ring through MPI_Dist_graph_create, each process
@@ -44,8 +45,13 @@ int main(int argc, char** argv) {
   const int by_map = strcmp(kind, "cartmap") == 0 || strcmp(kind, "graphmap") == 0;
   MPI_Comm old = MPI_COMM_WORLD;
   if (by_map) kind = strcmp(kind, "cartmap") == 0 ? "cart" : "graph";
+  int dims[2] = {2, 8};
+  if (argc > 3 && (sscanf(argv[3], "%dx%d", &dims[0], &dims[1]) != 2 || dims[0] * dims[1] != kN)) {
+    if (world == 0) fprintf(stderr, "topology_reorder: %s is not AxB of %d\n", argv[3], kN);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
   if (strcmp(kind, "cart") == 0) {
-    const int dims[2] = {2, 8}, periods[2] = {1, 1};
+    const int periods[2] = {1, 1};
     if (by_map) {
       int newrank = world;
       if (reorder) MPI_Cart_map(MPI_COMM_WORLD, 2, dims, periods, &newrank);
@@ -55,13 +61,14 @@ int main(int argc, char** argv) {
     int rank = 0, coords[2];
     MPI_Comm_rank(comm, &rank);
     MPI_Cart_coords(comm, rank, 2, coords);
-    good = coords[0] == rank / 8 && coords[1] == rank % 8;
+    const int rows = dims[0], cols = dims[1];
+    good = coords[0] == rank / cols && coords[1] == rank % cols;
     for (int d = 0; d < 2; ++d) {
       int down = 0, up = 0;
       MPI_Cart_shift(comm, d, 1, &down, &up);
-      const int row = rank / 8, col = rank % 8;
-      const int want_up = d == 0 ? ((row + 1) % 2) * 8 + col : row * 8 + (col + 1) % 8;
-      const int want_down = d == 0 ? ((row + 1) % 2) * 8 + col : row * 8 + (col + 7) % 8;
+      const int row = rank / cols, col = rank % cols;
+      const int want_up = d == 0 ? ((row + 1) % rows) * cols + col : row * cols + (col + 1) % cols;
+      const int want_down = d == 0 ? ((row + rows - 1) % rows) * cols + col : row * cols + (col + cols - 1) % cols;
       good = good && up == want_up && down == want_down;
       neighbours[count++] = down, neighbours[count++] = up;
     }
@@ -142,8 +149,9 @@ int main(int argc, char** argv) {
     for (int r = 0; r < kN; ++r) {
       int ends[2], n = 0;
       if (strcmp(kind, "cart") == 0) {
-        ends[n++] = (r / 8) * 8 + (r % 8 + 1) % 8; /* the next along the ring of 8 */
-        if (r < 8) ends[n++] = r + 8;              /* the ring of 2: one edge a column */
+        /* The next along the row and down the column; a ring of 2 has one edge a pair. */
+        if (dims[1] > 2 || r % dims[1] == 0) ends[n++] = (r / dims[1]) * dims[1] + (r % dims[1] + 1) % dims[1];
+        if (dims[0] > 2 || r < dims[1]) ends[n++] = (r + dims[1]) % kN;
       } else {
         ends[n++] = (r + 1) % kN;
       }
