@@ -85,7 +85,7 @@ void add_eval(CLI::App& app, Action& action) {
   cmd->add_option(
          "--p-mpi", o->p_mpi,
          "Fraction of run time spent in MPI, for predicted_gain (default: the profile's, when GRAPH is a .rmp)")
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(number_from(0, 1, "a fraction"));
   cmd->add_flag("--quiet,-q", o->quiet, "No progress lines on stderr");
   cmd->callback([o, &action] { action = [o] { return run_eval(*o); }; });
 }

@@ -117,10 +117,12 @@ void add_gen(CLI::App& app, Action& action) {
 
   CLI::App* irregular =
       gen->add_subcommand("irregular", "A random 3D mesh cut into ranks by METIS (the quotient graph)");
-  irregular->add_option("--ranks", o->ranks, "Ranks")->capture_default_str()->check(CLI::Range(2u, 1u << 24));
+  irregular->add_option("--ranks", o->ranks, "Ranks")
+      ->capture_default_str()
+      ->check(whole_number_from(2, 1 << 24, "ranks"));
   irregular->add_option("--cells-per-rank", o->cells_per_rank, "Mesh cells per rank")
       ->capture_default_str()
-      ->check(CLI::Range(1u, 1u << 16));
+      ->check(whole_number_from(1, 1 << 16, "cells"));
   irregular->add_option("--bytes", o->bytes, "Bytes per shared mesh edge")->capture_default_str();
   irregular->add_option("--seed", o->seed, "Seed of the random mesh")->capture_default_str();
   output(irregular);
@@ -128,10 +130,12 @@ void add_gen(CLI::App& app, Action& action) {
 
   CLI::App* geometric =
       gen->add_subcommand("geometric", "Ranks at random points in a cube, near ones exchanging more (particle codes)");
-  geometric->add_option("--ranks", o->ranks, "Ranks")->capture_default_str()->check(CLI::Range(2u, 1u << 24));
+  geometric->add_option("--ranks", o->ranks, "Ranks")
+      ->capture_default_str()
+      ->check(whole_number_from(2, 1 << 24, "ranks"));
   geometric->add_option("--degree", o->degree, "Mean neighbours a rank")
       ->capture_default_str()
-      ->check(CLI::Range(0.1, 1000.0));
+      ->check(number_from(0.1, 1000, "neighbours"));
   geometric
       ->add_option("--bytes", o->peak_bytes, "Bytes between two ranks at the same point (falls to 0 at the radius)")
       ->capture_default_str();

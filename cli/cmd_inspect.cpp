@@ -160,7 +160,7 @@ void add_inspect(CLI::App& app, Action& action) {
   cmd->add_option("file", o->file, "Machine (.toml), profile (.rmp) or graph (.mtx .graph .grf .csv)")->required();
   cmd->add_option("--top", o->top, "How many of the heaviest rank pairs to list")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(whole_number_from(0, 1'000'000'000, "pairs"));
   cmd->callback([o, &action] { action = [o] { return run_inspect(*o); }; });
 }
 

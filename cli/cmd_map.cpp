@@ -128,12 +128,12 @@ void add_map(CLI::App& app, Action& action) {
   cmd->add_flag("--dump-config", o->dump_config, "Print the engine's settings (preset and options) as TOML and stop");
   cmd->add_flag("--oversubscribe", o->oversubscribe, "Allow more ranks than slots (ranks then share slots)");
   cmd->add_option("--seed", o->seed, "Seed of every random choice (default 1; same seed, same output)")
-      ->check(CLI::Range(std::uint64_t{0}, static_cast<std::uint64_t>(INT64_MAX)));  // what a -C file holds
+      ->check(whole_number_from(0, INT64_MAX, ""));  // what a -C file holds
   cmd->add_option("--json", o->json, "Also write the report as JSON to this file");
   cmd->add_option(
          "--p-mpi", o->p_mpi,
          "Fraction of run time spent in MPI, for predicted_gain (default: the profile's, when GRAPH is a .rmp)")
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(number_from(0, 1, "a fraction"));
   cmd->add_flag("--quiet,-q", o->quiet, "No progress lines on stderr");
   cmd->add_flag("--verbose,-v", o->verbose, "A line on stderr for every stage and candidate, with its scores");
   cmd->callback([o, &action] { action = [o] { return run_map(*o); }; });

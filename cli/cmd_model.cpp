@@ -174,7 +174,7 @@ void add_model(CLI::App& app, Action& action) {
   auto* machine = cmd->add_option("--machine,-m", o->machine, "Machine description (.toml)");
   auto* table = cmd->add_flag("--table", o->table, "The seed paper's scenarios side by side, both readings of d");
   machine->excludes(table);
-  cmd->add_option("--p-mpi", o->p_mpi, "Fraction of run time spent in MPI")->check(CLI::Range(0.0, 1.0));
+  cmd->add_option("--p-mpi", o->p_mpi, "Fraction of run time spent in MPI")->check(number_from(0, 1, "a fraction"));
   cmd->add_option("--json", o->json, "Also write the numbers as JSON to this file");
   cmd->callback([o, &action] {
     if (!o->table && o->machine.empty()) throw CLI::ValidationError("model", "give --machine M --p-mpi P, or --table");

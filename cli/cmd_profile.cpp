@@ -30,8 +30,8 @@ int run_profile(const ProfileOptions& o) {
     std::error_code regular;
     if (const std::string path = resolve(word); std::filesystem::is_regular_file(path, regular)) note_input(path);
   }
-  check_outputs({out});
-  find_shim(mpi);  // before the job runs: a missing shim is said at once
+  check_outputs({o.output});  // its folder too: before the job runs, not after
+  find_shim(mpi);             // before the job runs: a missing shim is said at once
   Profile p;
   if (const int code = profile_job(o.command, mpi, o.output, p); code != 0) return code;
   std::cout << "wrote " << printable(o.output) << ": " << p.ranks.size() << " ranks, " << p.p2p.total_bytes()

@@ -298,7 +298,7 @@ void add_run(CLI::App& app, Action& action) {
   cmd->add_flag("--profile-first", o->profile_first, "Profile the job again even when a profile is cached");
   cmd->add_option("-n,--np", o->np,
                   "Ranks (also -np; default: the launcher's -np, the batch job's tasks, the profile's)")
-      ->check(number_from(1, 1e9, "ranks"));
+      ->check(whole_number_from(1, 1'000'000'000, "ranks"));
   cmd->add_option("--mpi", o->mpi, "openmpi or mpich (default: from the launcher's name or the program's link)")
       ->check(CLI::IsMember({"openmpi", "mpich"}));
   cmd->add_option("--preset", o->preset, "How much the engine tries")

@@ -1,5 +1,7 @@
 #include "common.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
@@ -32,7 +34,7 @@ std::string printable(std::string_view text, std::size_t most) {
 CLI::Validator number_from(double lo, double hi, const std::string& unit) {
   auto shown = [](double v) {
     char text[32];
-    std::snprintf(text, sizeof text, "%g", v);
+    std::snprintf(text, sizeof text, "%.15g", v);
     return std::string(text);
   };
   const std::string range = "from " + shown(lo) + " to " + shown(hi) + (unit.empty() ? "" : " (" + unit + ")");
@@ -47,13 +49,38 @@ CLI::Validator number_from(double lo, double hi, const std::string& unit) {
       "NUMBER " + range);
 }
 
+CLI::Validator whole_number_from(std::int64_t lo, std::int64_t hi, const std::string& unit) {
+  const std::string range =
+      "from " + std::to_string(lo) + " to " + std::to_string(hi) + (unit.empty() ? "" : " (" + unit + ")");
+  return CLI::Validator(
+      [=](std::string& value) -> std::string {
+        std::int64_t v = 0;
+        const char* end = value.data() + value.size();
+        auto [p, ec] = std::from_chars(value.data(), end, v);
+        if (ec == std::errc() && p == end && v >= lo && v <= hi) return "";
+        return "expected a whole number " + range + ", got '" + printable(value) + "'";
+      },
+      "INTEGER " + range);
+}
+
 void note_input(const std::filesystem::path& path) {
   if (!path.empty()) inputs().push_back(path);
 }
 
 void clear_inputs() { inputs().clear(); }
 
-void check_outputs(const std::vector<std::filesystem::path>& outputs) { require_distinct_files(inputs(), outputs); }
+void check_outputs(const std::vector<std::filesystem::path>& outputs) {
+  for (const auto& output : outputs) {
+    const std::filesystem::path folder = output.has_parent_path() ? output.parent_path() : ".";
+    std::error_code ec;
+    if (!std::filesystem::is_directory(folder, ec))
+      throw Error(output.string(), 0, "cannot be written: there is no folder '" + folder.string() + "'", ErrorKind::io);
+    if (::access(folder.c_str(), W_OK | X_OK) != 0)
+      throw Error(output.string(), 0, "cannot be written: the folder '" + folder.string() + "' is not writable",
+                  ErrorKind::io);
+  }
+  require_distinct_files(inputs(), outputs);
+}
 
 void write_graph_file(const Graph& g, const std::string& path, const std::string& comment) {
   const std::string ext = std::filesystem::path(path).extension().string();
@@ -94,7 +121,7 @@ void MachineOptions::add_to(CLI::App& cmd, bool required) {
   cmd.add_option("--ppn", ppn,
                  "Ranks per node (default: the batch job's tasks per node, else one per core, or per PU with "
                  "--hwthreads)")
-      ->check(CLI::PositiveNumber);
+      ->check(whole_number_from(1, 1'000'000, "ranks per node"));
   cmd.add_flag("--hwthreads", hwthreads, "Slots are hardware threads (PUs) rather than cores");
 }
 

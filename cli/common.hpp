@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <string>
 
@@ -23,6 +24,8 @@ void note_input(const std::filesystem::path& path);
 void clear_inputs();  // before a new command in the same process
 // Throws (compared by device and inode) when an output is a noted input
 // or two outputs are one file. Empty names are skipped.
+// Before any work: each output's folder exists and may be written, and no
+// output is one of the command's inputs or another output.
 void check_outputs(const std::vector<std::filesystem::path>& outputs);
 
 // A file name (or any text from the command line) as it may be printed:
@@ -33,6 +36,9 @@ std::string printable(std::string_view text, std::size_t most = 200);
 // A CLI11 check that a number lies from `lo` to `hi`, saying so in words
 // ("from 0.001 to 1e+06 (Gbit/s)") rather than CLI11's 300-digit bounds.
 CLI::Validator number_from(double lo, double hi, const std::string& unit);
+// The same for a whole number: "expected a whole number from 1 to 1000000
+// (ranks per node), got '0'".
+CLI::Validator whole_number_from(std::int64_t lo, std::int64_t hi, const std::string& unit);
 
 struct MachineOptions {
   std::string machine;

@@ -10,6 +10,7 @@
 #include "common.hpp"
 #include "rankmap/error.hpp"
 #include "rankmap/rankmap.h"
+#include "suggest.hpp"
 
 namespace rankmap::cli {
 namespace {
@@ -34,6 +35,44 @@ std::string describe(const rankmap::Error& e, const CLI::App& app) {
             (can_oversubscribe ? ", or --oversubscribe" : "") + " make room)";
   }
   return text;
+}
+
+// For a word CLI11 did not expect: which command or flag the user meant,
+// as "unknown command 'mapp'; did you mean 'map'?" (empty when no word of
+// the command line is unknown, or the error is another).
+std::string unknown_word(const CLI::App& app, const CLI::ParseError& e) {
+  const CLI::App* deepest = &app;
+  std::string path = "rankmap";
+  while (!deepest->get_subcommands().empty()) {
+    deepest = deepest->get_subcommands()[0];
+    path += " " + deepest->get_name();
+  }
+  for (const std::string& word : deepest->remaining()) {
+    if (word == "--") break;  // the job's words follow (run, profile)
+    if (word.empty()) continue;
+    if (word[0] != '-') {
+      // A word where a command was required.
+      if (!dynamic_cast<const CLI::RequiredError*>(&e)) continue;
+      std::vector<std::string> commands;
+      for (const CLI::App* sub : const_cast<CLI::App*>(deepest)->get_subcommands([](CLI::App*) { return true; }))
+        commands.push_back(sub->get_name());
+      if (commands.empty()) continue;
+      const std::string near = nearest_word(word, commands);
+      return path + ": unknown command '" + printable(word, 60) + "'" +
+             (near.empty() ? "" : "; did you mean '" + near + "'?") + " (see '" + path + " --help')";
+    }
+    const std::string flag = word.substr(0, word.find('='));
+    std::vector<std::string> flags;
+    for (const CLI::Option* option : deepest->get_options()) {
+      for (const std::string& name : option->get_lnames()) flags.push_back("--" + name);
+      for (const std::string& name : option->get_snames()) flags.push_back("-" + name);
+    }
+    if (std::find(flags.begin(), flags.end(), flag) != flags.end()) continue;  // a value that looks like a flag
+    const std::string near = nearest_word(flag, flags);
+    return path + ": unknown option '" + printable(flag, 60) + "'" +
+           (near.empty() ? "" : "; did you mean '" + near + "'?") + " (see '" + path + " --help')";
+  }
+  return "";
 }
 
 }  // namespace
@@ -73,6 +112,10 @@ int run(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     // README promises exit status 1 and one line for every usage error.
+    if (const std::string unknown = unknown_word(app, e); !unknown.empty() && !app.got_subcommand("profile")) {
+      std::fprintf(stderr, "%s\n", unknown.c_str());
+      return 1;
+    }
     const auto given = app.get_subcommands();
     std::string hint = "; see 'rankmap " + (given.empty() ? std::string() : given[0]->get_name() + " ") + "--help'";
     if (dynamic_cast<const CLI::ExtrasError*>(&e) && app.got_subcommand("profile"))

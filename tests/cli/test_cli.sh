@@ -201,7 +201,21 @@ if python3 -c 'import json
 a, b = json.load(open("one-pu.json")), json.load(open("whole-core.json"))
 assert a["hop_bytes"] == b["hop_bytes"] == 200 and a == b, (a, b)'; then ok; else bad "one PU scored as its core"; fi
 # Usage errors exit 1 with one line; a launcher without '--' is told to add it.
-expect_error "unknown option" "--bogus; see 'rankmap map --help'" out.rank -- map good.mtx --bogus -o out.rank
+expect_error "unknown option" "rankmap map: unknown option '--bogus' (see 'rankmap map --help')" out.rank -- map good.mtx --bogus -o out.rank
+# A mistyped command or flag: the nearest one is suggested (issue 32).
+expect_error "mistyped command" "rankmap: unknown command 'mapp'; did you mean 'map'? (see 'rankmap --help')" out.rank -- mapp good.mtx
+expect_error "mistyped flag" "rankmap map: unknown option '--ppm'; did you mean '--ppn'?" out.rank -- map good.mtx "${m[@]}" --ppm 4 -o out.rank
+expect_error "mistyped flag with =" "rankmap eval: unknown option '--mappin'; did you mean '--mapping'?" out.rank -- eval good.mtx --mappin=x
+expect_error "mistyped nested command" "rankmap gen: unknown command 'irreguler'; did you mean 'irregular'?" out.rank -- gen irreguler
+# Numeric options say their range in words.
+expect_error "--ppn 0" "--ppn: expected a whole number from 1 to 1000000 (ranks per node), got '0'" out.rank -- map good.mtx "${m[@]}" --ppn 0 -o out.rank
+expect_error "--ppn 2.5" "--ppn: expected a whole number from 1 to 1000000 (ranks per node), got '2.5'" out.rank -- map good.mtx "${m[@]}" --ppn 2.5 -o out.rank
+expect_error "--p-mpi 2" "--p-mpi: expected a number from 0 to 1 (a fraction), got '2'" out.rank -- map good.mtx "${m[@]}" --p-mpi 2 -o out.rank
+# An output that cannot be written is refused before any work: profile's
+# job never starts.
+expect_error "profile into no folder" "nodir/x.rmp: cannot be written: there is no folder 'nodir'" nodir/x.rmp -- profile --mpi openmpi -o nodir/x.rmp -- sh -c 'touch ran'
+[ ! -e ran ] && ok || bad "profile ran the job before finding its output cannot be written"
+expect_error "map into no folder" "nodir/out.rank: cannot be written: there is no folder 'nodir'" nodir/out.rank -- map good.mtx "${m[@]}" -o nodir/out.rank
 "$rankmap" map good.mtx --bogus >/dev/null 2>&1; [ $? -eq 1 ] && ok || bad "a usage error exits 1"
 expect_error "launcher without --" "put '--' before the launcher" app.rmp -- profile -o app.rmp mpirun -np 2 ./app
 expect_error "no subcommand" "A subcommand is required" out.rank --

@@ -133,7 +133,7 @@ expect_refusal "calls_complete 2" "complete.rmp:8: expected 'calls_complete 0' o
 # 9. Messages name the flag, bounded, printable.
 expect_refusal "machine new uplinks" "--fattree: 'uplinks' must be a whole number from 1 to 8" -- machine new -o x.toml --fattree 2:1000000,4 --hosts 'n[0-7]' --hwloc core:1
 expect_refusal "--fattree 0" "--fattree: expected FANOUT[:UPLINKS] per level" -- machine new -o x.toml --fattree 0 --hosts 'n[0-7]' --hwloc core:1
-expect_refusal "--link-gbps 1e309" "--link-gbps: expected a number from 0.001 to 1e+06 (Gbit/s), got '1e309'" -- machine new -o x.toml --switch --hosts 'n[0-7]' --hwloc core:1 --link-gbps 1e309
+expect_refusal "--link-gbps 1e309" "--link-gbps: expected a number from 0.001 to 1000000 (Gbit/s), got '1e309'" -- machine new -o x.toml --switch --hosts 'n[0-7]' --hwloc core:1 --link-gbps 1e309
 expect_refusal "a 120 KB --hwloc" "--hwloc:" -- machine new -o x.toml --switch --hosts 'n[0-7]' --hwloc "$(head -c 120000 /dev/zero | tr '\0' x)"
 [ "$(wc -c <out/stderr.txt)" -lt 1024 ] && ok || bad "a 120 KB --hwloc is echoed: $(wc -c <out/stderr.txt) bytes"
 expect_refusal "an unexpected argument of 120 KB with control bytes" "The following argument was not expected: ?[31m" -- \
