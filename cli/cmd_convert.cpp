@@ -5,6 +5,7 @@
 #include "common.hpp"
 #include "rankmap/error.hpp"
 #include "rankmap/profile.hpp"
+#include "standard_output.hpp"
 
 namespace rankmap::cli {
 namespace {
@@ -26,19 +27,22 @@ int run_convert(const ConvertOptions& o) {
     if (o.traffic != "all") throw Error("--traffic", 0, "only a profile (.rmp) keeps traffic kinds apart");
     g = read_graph(o.input);
   }
-  write_graph_file(g, o.output, "rankmap convert " + o.input + " (" + o.traffic + " traffic)");
+  StandardOutput standard;
+  const std::string output = standard.path_for(o.output, "graph.mtx", "output");  // "-": Matrix Market
+  write_graph_file(g, output, "rankmap convert " + o.input + " (" + o.traffic + " traffic)");
   // Only .csv has a column for message counts: .mtx and .grf readers count
   // one message per entry, which the gain model then sees.
-  if (std::filesystem::path(o.output).extension() != ".csv") {
+  if (std::filesystem::path(output).extension() != ".csv") {
     std::size_t pairs = 0;
     for (std::size_t e = 0; e < g.num_edges(); ++e) pairs += g.msgs[e] != 1;
     if (pairs > 0)
-      std::cerr << "rankmap: warning: " << printable(o.output) << " keeps bytes only: " << pairs
+      std::cerr << "rankmap: warning: " << printable(standard.shown(output)) << " keeps bytes only: " << pairs
                 << " pair(s) sent other than one message, and read back each counts as one (the gain model "
                    "reads message counts); write .csv to keep them\n";
   }
-  std::cout << "wrote " << printable(o.output) << ": " << g.ranks << " ranks, " << g.num_edges() << " edges, "
-            << g.total_bytes() << " bytes\n";
+  standard.flush();
+  standard.lines() << "wrote " << printable(standard.shown(output)) << ": " << g.ranks << " ranks, " << g.num_edges()
+                   << " edges, " << g.total_bytes() << " bytes\n";
   return 0;
 }
 

@@ -12,6 +12,7 @@
 #include "rankmap/error.hpp"
 #include "rankmap/launch.hpp"
 #include "report.hpp"
+#include "standard_output.hpp"
 
 namespace rankmap::cli {
 namespace {
@@ -52,14 +53,17 @@ int run_eval(const EvalOptions& o) {
       progress.done("read " + o.against);
     }
   }
-  check_outputs({o.json});
-  ReportRequest request{"mapping", o.json, 0.0, p_mpi, p_mpi_source, "", "", ""};
+  StandardOutput standard;
+  const std::string json = standard.path_for(o.json, "report.json", "json");
+  check_outputs({json});
+  ReportRequest request{"mapping", json, 0.0, p_mpi, p_mpi_source, "", "", ""};
   request.baseline = against ? &*against : nullptr;
   request.baseline_name = o.against;
   request.p2p = &p2p_traffic;
   request.collective = &collective_traffic;
   request.calls = &calls;
-  std::cout << report(graph, machine, allocation, mapping, request);
+  standard.lines() << report(graph, machine, allocation, mapping, request);
+  standard.flush();
   progress.done("scored the mapping and " + o.against);
   return 0;
 }
@@ -81,7 +85,7 @@ void add_eval(CLI::App& app, Action& action) {
   cmd->add_option("--against-format", o->against_format, "The second launch file's format (default: guessed)")
       ->check(CLI::IsMember(launch_format_names()));
   cmd->add_option("--seed", o->seed, "Seed of --against random")->capture_default_str();
-  cmd->add_option("--json", o->json, "Also write the scores as JSON to this file");
+  cmd->add_option("--json", o->json, "Also write the scores as JSON to this file (-: standard output)");
   cmd->add_option(
          "--p-mpi", o->p_mpi,
          "Fraction of run time spent in MPI, for predicted_gain (default: the profile's, when GRAPH is a .rmp)")

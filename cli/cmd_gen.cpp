@@ -10,6 +10,7 @@
 #include "rankmap/generate.hpp"
 #include "rankmap/graph.hpp"
 #include "rankmap/io.hpp"
+#include "standard_output.hpp"
 
 namespace rankmap::cli {
 namespace {
@@ -32,9 +33,13 @@ void write_graph(Graph g, const GenOptions& o, std::string description, Progress
     g = renumber_ranks(g, *o.renumber);
     description += " --renumber " + std::to_string(*o.renumber);
   }
-  write_graph_file(g, o.output, "rankmap gen " + description);
-  progress.done("wrote " + o.output);
-  std::cout << "wrote " << printable(o.output) << ": " << g.ranks << " ranks, " << g.num_edges() << " edges\n";
+  StandardOutput standard;
+  const std::string output = standard.path_for(o.output, "graph.mtx", "output");  // "-": Matrix Market
+  write_graph_file(g, output, "rankmap gen " + description);
+  standard.flush();
+  progress.done("wrote " + standard.shown(output));
+  standard.lines() << "wrote " << printable(standard.shown(output)) << ": " << g.ranks << " ranks, " << g.num_edges()
+                   << " edges\n";
 }
 
 int run_stencil(const GenOptions& o) {

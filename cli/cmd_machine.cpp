@@ -14,6 +14,7 @@
 #include "rankmap/hostlist.hpp"
 #include "rankmap/io.hpp"
 #include "rankmap/machine.hpp"
+#include "standard_output.hpp"
 
 namespace rankmap::cli {
 namespace {
@@ -127,7 +128,15 @@ int run_machine_new(const NewMachineOptions& o) {
   const int trees = !o.hwloc.empty() + !o.hwloc_xml.empty() + o.this_node;
   if (trees != 1) throw Error("machine new", 0, "give the nodes' tree once: --hwloc, --hwloc-xml or --this-node");
   const std::vector<std::string> hosts = expand_hostlist(o.hosts, "--hosts");
-  const std::filesystem::path out = std::filesystem::absolute(o.output);
+  StandardOutput standard;
+  const std::filesystem::path out = std::filesystem::absolute(standard.path_for(o.output, "machine.toml", "output"));
+  const bool to_pipe = out != std::filesystem::absolute(o.output);
+  if (to_pipe && o.this_node)
+    throw Error(ErrorKind::argument, Parameter{"output"},
+                "--this-node writes an hwloc XML file beside the machine file; name a file, not standard output");
+  // Where paths in the file are relative to: its folder, or for standard
+  // output the folder the command runs in.
+  const std::filesystem::path folder = to_pipe ? std::filesystem::current_path() : out.parent_path();
 
   std::ostringstream t;
   t << "# Written by: rankmap machine new. Check the latencies (osu_latency between\n"
@@ -171,7 +180,7 @@ int run_machine_new(const NewMachineOptions& o) {
     const std::filesystem::path xml = std::filesystem::absolute(o.hwloc_xml);
     note_input(xml);
     load_node_type("xml:" + xml.string(), o.hwloc_xml, 0);
-    t << "hwloc_xml = " << toml_string(std::filesystem::relative(xml, out.parent_path()).string())
+    t << "hwloc_xml = " << toml_string(std::filesystem::relative(xml, folder).string())
       << "   # relative to this file\n";
   } else {
     xml_name = out.filename().string() + kXmlSuffix;
@@ -197,8 +206,10 @@ int run_machine_new(const NewMachineOptions& o) {
       throw Error(flag_of_line(probe, e.line()), 0, e.message(), e.kind());
     }
   });
-  std::cout << "wrote " << printable(o.output) << (xml_name.empty() ? "" : " and " + printable(xml_name)) << ": "
-            << m.network.kind_name() << ", " << m.nodes.size() << " nodes of " << m.node_types[0].cores << " cores\n";
+  standard.flush();
+  standard.lines() << "wrote " << printable(standard.shown(out.string()))
+                   << (xml_name.empty() ? "" : " and " + printable(xml_name)) << ": " << m.network.kind_name() << ", "
+                   << m.nodes.size() << " nodes of " << m.node_types[0].cores << " cores\n";
   return 0;
 }
 

@@ -14,6 +14,7 @@
 #include "rankmap/launch.hpp"
 #include "rankmap/map.hpp"
 #include "report.hpp"
+#include "standard_output.hpp"
 
 namespace rankmap::cli {
 namespace {
@@ -44,6 +45,14 @@ int run_map(const MapOptions& o) {
     throw Error("map needs GRAPH, --machine and --output (see rankmap map --help)");
   Progress progress(o.quiet, o.verbose);
   const LaunchFormat format = parse_launch_format(o.format);
+  StandardOutput standard;
+  const std::string output = standard.path_for(o.output, "mapping", "output");
+  const std::string json = standard.path_for(o.json, "report.json", "json");
+  if (output != o.output && launch_file_suffixes(format).size() > 1)
+    throw Error(ErrorKind::argument, Parameter{"output"},
+                "the " + std::string(launch_format_name(format)) + " format writes " +
+                    std::to_string(launch_file_suffixes(format).size()) +
+                    " files; standard output takes one: name a file");
   MachineOptions machine_options = o.machine;
   machine_options.quiet = o.quiet;
   auto [machine, allocation] = load(machine_options);
@@ -53,8 +62,8 @@ int run_map(const MapOptions& o) {
   const std::string p_mpi_source = o.p_mpi ? "--p-mpi" : o.graph;
   progress.done("read " + o.graph);
   // Before any work: the outputs must be new files, none of them an input.
-  std::vector<std::filesystem::path> outputs{o.json};
-  for (const std::string& suffix : launch_file_suffixes(format)) outputs.emplace_back(o.output + suffix);
+  std::vector<std::filesystem::path> outputs{json};
+  for (const std::string& suffix : launch_file_suffixes(format)) outputs.emplace_back(output + suffix);
   check_outputs(outputs);
   // Block's score does not depend on the mapping: it runs while the engine
   // does (a failure to make it, as when the ranks do not fit, surfaces from
@@ -84,7 +93,7 @@ int run_map(const MapOptions& o) {
   // Scored and reported first, then the launch file and the JSON report are
   // written together: both land, or neither.
   ReportRequest request{o.baseline.empty() ? "rankmap " + context.preset : o.baseline,
-                        o.json,
+                        json,
                         map_seconds,
                         p_mpi,
                         p_mpi_source,
@@ -100,10 +109,12 @@ int run_map(const MapOptions& o) {
   request.json_text = &json_text;
   const std::string table = report(graph, machine, allocation, mapping, request);
   std::vector<FilePart> also;
-  if (!o.json.empty()) also.push_back({"", json_text, o.json});
-  write_launch_files(o.output, format, machine, allocation, mapping, also);
-  std::cout << table;
-  progress.done("wrote and re-checked " + o.output + (o.json.empty() ? "" : " and " + o.json));
+  if (!json.empty()) also.push_back({"", json_text, json});
+  write_launch_files(output, format, machine, allocation, mapping, also);
+  standard.lines() << table;
+  standard.flush();
+  progress.done("wrote and re-checked " + standard.shown(output) +
+                (json.empty() ? "" : " and " + standard.shown(json)));
   progress.done("scored");
   return 0;
 }
@@ -120,7 +131,7 @@ void add_map(CLI::App& app, Action& action) {
   cmd->add_option("--format,-f", o->format, "Launch file format")
       ->capture_default_str()
       ->check(CLI::IsMember(launch_format_names()));
-  cmd->add_option("--output,-o", o->output, "Launch file to write");
+  cmd->add_option("--output,-o", o->output, "Launch file to write (-: standard output)");
   cmd->add_option("--preset", o->preset, "How much the engine tries")
       ->capture_default_str()
       ->check(CLI::IsMember(preset_names()));
@@ -129,7 +140,7 @@ void add_map(CLI::App& app, Action& action) {
   cmd->add_flag("--oversubscribe", o->oversubscribe, "Allow more ranks than slots (ranks then share slots)");
   cmd->add_option("--seed", o->seed, "Seed of every random choice (default 1; same seed, same output)")
       ->check(whole_number_from(0, INT64_MAX, ""));  // what a -C file holds
-  cmd->add_option("--json", o->json, "Also write the report as JSON to this file");
+  cmd->add_option("--json", o->json, "Also write the report as JSON to this file (-: standard output)");
   cmd->add_option(
          "--p-mpi", o->p_mpi,
          "Fraction of run time spent in MPI, for predicted_gain (default: the profile's, when GRAPH is a .rmp)")

@@ -27,6 +27,7 @@
 #include "rankmap/error.hpp"
 #include "rankmap/io.hpp"
 #include "rankmap/metrics.hpp"
+#include "standard_output.hpp"
 
 namespace rankmap::cli {
 namespace {
@@ -309,7 +310,11 @@ nlohmann::ordered_json plot_bytes(std::unique_ptr<Canvas>& canvas, const PlotOpt
   return doc;
 }
 
-int run_plot(const PlotOptions& o) {
+int run_plot(const PlotOptions& given) {
+  StandardOutput standard;  // "-": the picture as SVG, text for a pipe
+  PlotOptions o = given;
+  o.output = standard.path_for(given.output, "picture.svg", "output");
+  o.json = standard.path_for(given.json, "layout.json", "json");
   picture_format(o.output);  // refuses a bad extension before any work
   const LoadedGraph g = load_graph(o.graph);
   std::optional<Mapping> mapping;
@@ -336,7 +341,8 @@ int run_plot(const PlotOptions& o) {
   std::vector<FilePart> parts{{"", canvas->finish()}};
   if (!o.json.empty()) parts.push_back({"", doc.dump(2) + "\n", o.json});  // the picture and its layout land together
   write_files_atomically(o.output, parts);
-  std::cout << "wrote " << printable(o.output) << "\n";
+  standard.flush();
+  standard.lines() << "wrote " << printable(standard.shown(o.output)) << "\n";
   return 0;
 }
 

@@ -14,6 +14,7 @@
 #include "rankmap/launch.hpp"
 #include "rankmap/reorder.hpp"
 #include "report.hpp"
+#include "standard_output.hpp"
 
 namespace rankmap::cli {
 namespace {
@@ -57,7 +58,16 @@ int run_reorder(const ReorderOptions& o) {
   Mapping run;
   const auto [machine, allocation] =
       load_for_launch_file(machine_options, o.mapping, o.mapping_format, topology.ranks, run);
-  check_outputs({o.output, o.output + ".env", o.json});
+  StandardOutput standard;
+  const LaunchFormat format = parse_launch_format(o.format);
+  const std::string output = standard.path_for(o.output, "new-ranks", "output");
+  const std::string json = standard.path_for(o.json, "report.json", "json");
+  if (output != o.output && launch_file_suffixes(format).size() > 1)
+    throw Error(ErrorKind::argument, Parameter{"output"},
+                "the " + std::string(launch_format_name(format)) + " format writes " +
+                    std::to_string(launch_file_suffixes(format).size()) +
+                    " files; standard output takes one: name a file");
+  check_outputs({output, output + ".env", json});
   // Where each process runs: its node, and its slot's first CPU.
   std::vector<ProcessPlace> places(run.size());
   for (std::size_t p = 0; p < run.size(); ++p) {
@@ -79,17 +89,17 @@ int run_reorder(const ReorderOptions& o) {
   Mapping reordered;
   reordered.ranks.resize(run.size());
   for (std::size_t rank = 0; rank < run.size(); ++rank) reordered.ranks[rank] = run.ranks[r.process_of_rank[rank]];
-  ReportRequest request{"reordered", o.json, seconds, std::nullopt, "", r.identity ? "identity" : "reordered",
-                        r.why,       ""};
+  ReportRequest request{"reordered", json, seconds, std::nullopt, "", r.identity ? "identity" : "reordered", r.why, ""};
   request.baseline = &run;
   request.baseline_name = "identity";
   std::string json_text;
   request.json_text = &json_text;
   const std::string table = report(topology, machine, allocation, reordered, request);
   std::vector<FilePart> also;
-  if (!o.json.empty()) also.push_back({"", json_text, o.json});
-  write_launch_files(o.output, parse_launch_format(o.format), machine, allocation, reordered, also);
-  std::cout << table;
+  if (!json.empty()) also.push_back({"", json_text, json});
+  write_launch_files(output, format, machine, allocation, reordered, also);
+  standard.lines() << table;
+  standard.flush();
   return 0;
 }
 
@@ -110,7 +120,7 @@ void add_reorder(CLI::App& app, Action& action) {
   cmd->add_option("--format,-f", o->format, "Where each new rank runs, as a launch file of this format")
       ->capture_default_str()
       ->check(CLI::IsMember(launch_format_names()));
-  cmd->add_option("--output,-o", o->output, "The file to write")->required();
+  cmd->add_option("--output,-o", o->output, "The file to write (-: standard output)")->required();
   cmd->add_option("--json", o->json, "Also the topology's scores, reordered against the identity, as JSON");
   cmd->add_flag("--quiet,-q", o->quiet, "No progress lines on stderr");
   cmd->footer("Example: rankmap reorder --cart 4x4 --periods 1,1 -m m.toml --mapping run.rankfile -o new.csv");

@@ -207,6 +207,28 @@ expect_error "mistyped command" "rankmap: unknown command 'mapp'; did you mean '
 expect_error "mistyped flag" "rankmap map: unknown option '--ppm'; did you mean '--ppn'?" out.rank -- map good.mtx "${m[@]}" --ppm 4 -o out.rank
 expect_error "mistyped flag with =" "rankmap eval: unknown option '--mappin'; did you mean '--mapping'?" out.rank -- eval good.mtx --mappin=x
 expect_error "mistyped nested command" "rankmap gen: unknown command 'irreguler'; did you mean 'irregular'?" out.rank -- gen irreguler
+# "-" (and /dev/stdout) is standard output for a text output (issue 32):
+# the same bytes as the file, the command's own lines on stderr, no file
+# named "-", nothing left in the temporary folder.
+"$rankmap" map good.mtx "${m[@]}" --seed 3 -o piped.rank -q >/dev/null 2>&1
+if "$rankmap" map good.mtx "${m[@]}" --seed 3 -o - -q >stdout.rank 2>stderr.txt && cmp -s stdout.rank piped.rank &&
+  grep -q "hop-bytes" stderr.txt && [ ! -e ./- ]; then ok; else bad "map -o -: $(head -c 300 stderr.txt)"; fi
+if "$rankmap" map good.mtx "${m[@]}" --seed 3 -o piped2.rank --json - -q 2>/dev/null |
+  python3 -c 'import json, sys; assert json.load(sys.stdin)["ranks"] == 192' && cmp -s piped2.rank piped.rank; then ok
+else bad "map --json -"; fi
+"$rankmap" eval good.mtx "${m[@]}" --mapping piped.rank --json /dev/stdout -q 2>/dev/null |
+  python3 -c 'import json, sys; assert json.load(sys.stdin)["ranks"] == 192' && ok || bad "eval --json /dev/stdout"
+if "$rankmap" gen stencil --dims 4x4 -o - 2>stderr.txt | head -1 | grep -q "^%%MatrixMarket" &&
+  grep -q "^wrote standard output: 16 ranks, 48 edges" stderr.txt; then ok; else bad "gen -o -: $(cat stderr.txt)"; fi
+"$rankmap" convert good.mtx -o - 2>/dev/null >piped.mtx && "$rankmap" inspect piped.mtx | grep -q "^ranks      192" &&
+  ok || bad "convert -o -"
+"$rankmap" plot good.mtx "${m[@]}" -o - 2>/dev/null | grep -q "<svg" && ok || bad "plot -o -"
+"$rankmap" machine new -o - --switch --hosts 'n[1-4]' --hwloc core:2 2>/dev/null >piped.toml &&
+  "$rankmap" inspect piped.toml | grep -q "4 nodes" && ok || bad "machine new -o -"
+expect_error "two outputs on standard output" "--json: standard output already takes another of this command's outputs" out.rank -- map good.mtx "${m[@]}" -o - --json -
+expect_error "a two-file format on standard output" "--output: the slurm format writes 2 files; standard output takes one" out.rank -- map good.mtx "${m[@]}" -f slurm -o -
+ls "${TMPDIR:-/tmp}" | grep -q "^rankmap-stdout-" && bad "a private folder of standard output left behind" || ok
+
 # Numeric options say their range in words.
 expect_error "--ppn 0" "--ppn: expected a whole number from 1 to 1000000 (ranks per node), got '0'" out.rank -- map good.mtx "${m[@]}" --ppn 0 -o out.rank
 expect_error "--ppn 2.5" "--ppn: expected a whole number from 1 to 1000000 (ranks per node), got '2.5'" out.rank -- map good.mtx "${m[@]}" --ppn 2.5 -o out.rank
@@ -401,13 +423,13 @@ if [ $rc -eq 143 ] && ! pgrep -f "^sleep 60$" >/dev/null && ! ls term.rmp* >/dev
 else bad "SIGTERM to profile: exit $rc, $(pgrep -af 'sleep 60'), $(ls term.rmp* 2>&1), $(cat term.err)"; fi
 
 # A command's outputs land together or not at all; --oversubscribe works.
-expect_error "unwritable --json" "nodir/x.json: cannot write" both.rank -- map good.mtx "${m[@]}" -o both.rank --json nodir/x.json
+expect_error "unwritable --json" "nodir/x.json: cannot be written: there is no folder 'nodir'" both.rank -- map good.mtx "${m[@]}" -o both.rank --json nodir/x.json
 "$rankmap" gen stencil --dims 8x8 -o s64.mtx >/dev/null
 if "$rankmap" map s64.mtx "${m[@]}" --nodes 'node[00-03]' --oversubscribe -o over.rank --json over.json -q >/dev/null &&
    "$rankmap" eval s64.mtx "${m[@]}" --nodes 'node[00-03]' --mapping over.rank -q >/dev/null &&
    python3 -c 'import json; d = json.load(open("over.json")); assert d["ranks"] == 64 and d["baseline"]["ranks"] == 64, d'; then ok
 else bad "map --oversubscribe"; fi
-expect_error "plot with unwritable --json" "nodir/p.json: cannot write" both.png -- plot four.csv "${two[@]}" -o both.png --json nodir/p.json
+expect_error "plot with unwritable --json" "nodir/p.json: cannot be written: there is no folder 'nodir'" both.png -- plot four.csv "${two[@]}" -o both.png --json nodir/p.json
 
 # Messages stay one printable line of bounded length whatever the input.
 "$rankmap" map good.mtx "${m[@]}" --nodes "$(printf 'node00\nnode01\n\033[31mnode99')" -o x.rank 2>err.txt
