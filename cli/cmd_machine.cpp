@@ -207,7 +207,7 @@ int run_machine_new(const NewMachineOptions& o) {
     }
   });
   standard.flush();
-  standard.lines() << "wrote " << printable(standard.shown(out.string()))
+  standard.lines() << "wrote " << printable(to_pipe ? std::string("standard output") : o.output)
                    << (xml_name.empty() ? "" : " and " + printable(xml_name)) << ": " << m.network.kind_name() << ", "
                    << m.nodes.size() << " nodes of " << m.node_types[0].cores << " cores\n";
   return 0;
