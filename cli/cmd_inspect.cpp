@@ -43,7 +43,12 @@ void inspect_machine(const Machine& m) {
   }
   std::cout << "\nrouting    " << net.routing_string() << "\ndiameter   " << net.diameter()
             << " hops\nlatency    t_hop " << net.t_hop_ns << " ns, t_inj " << net.t_inj_ns << " ns, t_ej "
-            << net.t_ej_ns << " ns\n";
+            << net.t_ej_ns << " ns, inside a node " << net.local_ns() << " ns"
+            << (net.t_local_ns >= 0 ? " (t_local_ns)" : " (t_inj + t_ej: no t_local_ns)") << "\nlinks      ";
+  if (net.link_gbps > 0)
+    std::cout << net.link_gbps << " Gbit/s each way (link_gbps)\n";
+  else
+    std::cout << "no link_gbps: the flow model's bandwidth terms are off\n";
   std::size_t cores = 0, pus = 0;
   for (std::size_t t = 0; t < m.node_types.size(); ++t) {
     std::vector<std::string> hosts;

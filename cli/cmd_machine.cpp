@@ -21,7 +21,7 @@ namespace {
 
 struct NewMachineOptions {
   std::string output, name, hosts, dims, fattree, hwloc, hwloc_xml;
-  bool mesh = false, as_switch = false, this_node = false;
+  bool mesh = false, as_switch = false, this_node = false, force = false;
   double t_hop_ns = 100, t_inj_ns = 500, t_ej_ns = 500;
   std::optional<double> t_local_ns, link_gbps;
 };
@@ -134,6 +134,11 @@ int run_machine_new(const NewMachineOptions& o) {
   if (to_pipe && o.this_node)
     throw Error(ErrorKind::argument, Parameter{"output"},
                 "--this-node writes an hwloc XML file beside the machine file; name a file, not standard output");
+  // A machine file is written by hand as often as by this command: it is
+  // replaced only when asked to.
+  std::error_code exists_error;
+  if (!to_pipe && !o.force && std::filesystem::exists(std::filesystem::symlink_status(out, exists_error)))
+    throw Error(o.output, 0, "exists; rankmap machine new replaces it only with --force", ErrorKind::io);
   // Where paths in the file are relative to: its folder, or for standard
   // output the folder the command runs in.
   const std::filesystem::path folder = to_pipe ? std::filesystem::current_path() : out.parent_path();
@@ -169,7 +174,8 @@ int run_machine_new(const NewMachineOptions& o) {
     t << "link_gbps = " << *o.link_gbps << "   # each link, each way\n";
   else
     t << "# link_gbps = 100   # each link, each way: give it for the flow model's bandwidth terms\n";
-  t << "\n[[nodes]]\nhosts = " << toml_string(compress_hostlist(hosts)) << "\n";
+  // The hostlist as given (h[1-16] stays so), a file's hosts compressed.
+  t << "\n[[nodes]]\nhosts = " << toml_string(o.hosts.starts_with('@') ? compress_hostlist(hosts) : o.hosts) << "\n";
 
   std::vector<FilePart> parts;
   std::string xml_name;
@@ -228,6 +234,7 @@ void add_machine(CLI::App& app, Action& action) {
   cmd->add_option("--fattree", o->fattree, "A fat tree: FANOUT[:UPLINKS] per level, lowest first: 16:8,8");
   cmd->add_option("--hwloc", o->hwloc, "The nodes' tree as an hwloc synthetic string: 'package:2 core:8 pu:2'");
   cmd->add_option("--hwloc-xml", o->hwloc_xml, "The nodes' tree from an hwloc XML (lstopo node.xml)");
+  cmd->add_flag("--force", o->force, "Replace the output when it exists");
   cmd->add_flag("--this-node", o->this_node, "The nodes are like this one: read it through hwloc (kept as XML)");
   cmd->add_option("--name", o->name, "The machine's name (default: the file's)");
   // The ranges a machine file takes (machine.hpp, docs/formats.md).

@@ -229,6 +229,19 @@ expect_error "two outputs on standard output" "--json: standard output already t
 expect_error "a two-file format on standard output" "--output: the slurm format writes 2 files; standard output takes one" out.rank -- map good.mtx "${m[@]}" -f slurm -o -
 ls "${TMPDIR:-/tmp}" | grep -q "^rankmap-stdout-" && bad "a private folder of standard output left behind" || ok
 
+# machine new replaces a file only with --force, and keeps the hostlist as
+# given; inspect shows the link rate and the in-node latency (issue 32).
+"$rankmap" machine new -o kept.toml --switch --hosts 'h[1-16]' --hwloc core:2 --link-gbps 100 >/dev/null
+cp kept.toml kept-before.toml
+expect_error "machine new over a file" "kept.toml: exists; rankmap machine new replaces it only with --force" none.toml -- machine new -o kept.toml --switch --hosts 'h[1-4]' --hwloc core:2
+cmp -s kept.toml kept-before.toml && ok || bad "machine new changed the file it refused to replace"
+grep -qx 'hosts = "h\[1-16\]"' kept.toml && ok || bad "machine new rewrote the hostlist: $(grep hosts kept.toml)"
+"$rankmap" machine new -o kept.toml --switch --hosts 'h[1-4]' --hwloc core:2 --force >/dev/null &&
+  grep -qx 'hosts = "h\[1-4\]"' kept.toml && ok || bad "machine new --force"
+"$rankmap" inspect kept-before.toml >inspect.txt
+grep -q "^links      100 Gbit/s each way (link_gbps)" inspect.txt && grep -q "inside a node 1000 ns" inspect.txt &&
+  grep -q "h\[1-16\]" inspect.txt && ok || bad "inspect of a machine: $(cat inspect.txt)"
+
 # Numeric options say their range in words.
 expect_error "--ppn 0" "--ppn: expected a whole number from 1 to 1000000 (ranks per node), got '0'" out.rank -- map good.mtx "${m[@]}" --ppn 0 -o out.rank
 expect_error "--ppn 2.5" "--ppn: expected a whole number from 1 to 1000000 (ranks per node), got '2.5'" out.rank -- map good.mtx "${m[@]}" --ppn 2.5 -o out.rank

@@ -43,7 +43,15 @@ TEST(Hostlist, ErrorsNameTheProblem) {
 TEST(Hostlist, CompressIsTheInverse) {
   EXPECT_EQ(compress_hostlist({"node00", "node01", "node02", "node05"}), "node[00-02,05]");
   EXPECT_EQ(compress_hostlist({"a", "b7"}), "a,b7");
-  for (const char* list : {"node[00-31]", "a[01-24],b[01-12]", "r1n[01-04],r2n[01-04]", "x[1-3,7],y"}) {
+  // Unpadded numbers run across a digit (issue 32: h[1-16] came back as
+  // h[1-9],h[10-16]); padded ones keep their width.
+  std::vector<std::string> h;
+  for (int i = 1; i <= 16; ++i) h.push_back("h" + std::to_string(i));
+  EXPECT_EQ(compress_hostlist(h), "h[1-16]");
+  EXPECT_EQ(compress_hostlist({"n9", "n10", "n12"}), "n[9-10,12]");
+  EXPECT_EQ(compress_hostlist({"n8", "n9", "n09", "n10"}), "n[8-9],n[09-10]");
+  for (const char* list :
+       {"node[00-31]", "a[01-24],b[01-12]", "r1n[01-04],r2n[01-04]", "x[1-3,7],y", "x[8-12],y[08-12]", "z[98-101,0]"}) {
     const auto hosts = expand_hostlist(list);
     EXPECT_EQ(expand_hostlist(compress_hostlist(hosts)), hosts) << list;
   }

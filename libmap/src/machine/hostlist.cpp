@@ -151,19 +151,28 @@ std::string compress_hostlist(const std::vector<std::string>& hosts) {
       continue;
     }
     // Extend a run of consecutive numbers with the same prefix and width,
-    // then keep adding runs to the same bracket.
+    // then keep adding runs to the same bracket. Numbers without leading
+    // zeros may grow a digit inside a run (h[1-16] is h1..h16), as the
+    // expansion pads a range only to its first number's width.
+    auto unpadded = [](std::string_view d) { return d.size() == 1 || d[0] != '0'; };
+    auto fits = [&](std::string_view d) {
+      return !d.empty() && (d.size() == digits.size() || (unpadded(d) && unpadded(digits)));
+    };
     std::string bracket;
     std::size_t runs = 0;
     std::size_t j = i;
     while (j < hosts.size()) {
       const auto [p, d] = split_number(hosts[j]);
-      if (p != prefix || d.size() != digits.size() || d.empty()) break;
+      if (p != prefix || !fits(d)) break;
       const std::uint64_t first = std::stoull(std::string(d));
       std::size_t k = j + 1;
       std::uint64_t last = first;
       while (k < hosts.size()) {
         const auto [p2, d2] = split_number(hosts[k]);
-        if (p2 != prefix || d2.size() != digits.size() || d2.empty() || std::stoull(std::string(d2)) != last + 1) break;
+        const bool same_width = d2.size() == d.size();
+        if (p2 != prefix || d2.empty() || !(same_width || (unpadded(d) && unpadded(d2))) ||
+            std::stoull(std::string(d2)) != last + 1)
+          break;
         ++last;
         ++k;
       }
