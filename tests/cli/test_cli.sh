@@ -242,6 +242,14 @@ grep -qx 'hosts = "h\[1-16\]"' kept.toml && ok || bad "machine new rewrote the h
 grep -q "^links      100 Gbit/s each way (link_gbps)" inspect.txt && grep -q "inside a node 1000 ns" inspect.txt &&
   grep -q "h\[1-16\]" inspect.txt && ok || bad "inspect of a machine: $(cat inspect.txt)"
 
+# A mapping the model predicts slower than block is said on stderr, from
+# --baseline too (issue 32, defect 7; README "predicted_slower").
+"$rankmap" map "$src/data/profiles/lammps-peptide-64.rmp" -m "$desmos" --ppn 2 --baseline random -o slow.rank \
+  --json slow.json -q >/dev/null 2>err.txt
+if python3 -c 'import json; assert json.load(open("slow.json"))["predicted_slower"] is True' &&
+  grep -q "^rankmap: warning: the gain model (flow) predicts this mapping .* slower than block" err.txt; then ok
+else bad "map --baseline random: no warning of a slower mapping: $(cat err.txt)"; fi
+
 # Numeric options say their range in words.
 expect_error "--ppn 0" "--ppn: expected a whole number from 1 to 1000000 (ranks per node), got '0'" out.rank -- map good.mtx "${m[@]}" --ppn 0 -o out.rank
 expect_error "--ppn 2.5" "--ppn: expected a whole number from 1 to 1000000 (ranks per node), got '2.5'" out.rank -- map good.mtx "${m[@]}" --ppn 2.5 -o out.rank
