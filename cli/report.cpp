@@ -2,6 +2,7 @@
 
 #include "common.hpp"
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <future>
@@ -31,6 +32,12 @@ nlohmann::ordered_json metrics_json(const Metrics& m) {
   };
 }
 
+// Why the headline fell back to the mean message time: the limit the flow
+// model met, for either mapping.
+static const char* flow_stopped(const Prediction& p) {
+  return !p.baseline_flow.computed ? p.baseline_flow.why : p.mapping_flow.why;
+}
+
 nlohmann::ordered_json report_json(const Metrics& mapping, const Metrics& baseline, double map_seconds,
                                    const std::optional<Prediction>& prediction, const std::string& baseline_name) {
   nlohmann::ordered_json doc = metrics_json(mapping);
@@ -43,6 +50,7 @@ nlohmann::ordered_json report_json(const Metrics& mapping, const Metrics& baseli
     doc["predicted_gain"] = prediction->gain;
     doc["predicted_slower"] = prediction->gain < 0;
     doc["gain_model"] = prediction->model;
+    if (prediction->model == "messages") doc["flow_model_stopped"] = flow_stopped(*prediction);
     doc["predicted_gain_by_messages"] = prediction->gain_by_messages;
     doc["predicted_gain_by_bytes"] =
         prediction->gain_by_bytes ? nlohmann::ordered_json(*prediction->gain_by_bytes) : nlohmann::ordered_json();
@@ -113,8 +121,10 @@ std::optional<Prediction> predict(const Graph& graph, const Machine& machine, co
   const Graph none;
   const Graph& collective = kinds && request.collective ? *request.collective : none;
   const std::vector<CollectiveCalls>* calls = kinds ? request.calls : nullptr;
+  const auto flow_start = std::chrono::steady_clock::now();
   p.baseline_flow = flow_times(p2p, collective, machine, allocation, base_mapping, calls);
   if (p.baseline_flow.computed) p.mapping_flow = flow_times(p2p, collective, machine, allocation, mapping, calls);
+  p.flow_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - flow_start).count();
   p.pipeline =
       pipeline_times(p2p, machine, allocation, mapping, base_mapping, p.p_mpi);  // computed for one-way traffic
   if (p.pipeline.computed && p.mapping_flow.computed) {  // a wavefront: ranks wait along the pipe
@@ -210,10 +220,11 @@ std::string report(const Graph& graph, const Machine& machine, const Allocation&
                     prediction->baseline_flow.slowest_ns / 1e3);
     else
       std::snprintf(line, sizeof line,
-                    "predicted gain %.2f %% over %s (mean message time: too many messages for the flow model; "
-                    "p_mpi %.3f from %s; mean message %.0f ns, %s %.0f ns)\n",
-                    100 * prediction->gain, column.c_str(), prediction->p_mpi, p_mpi_source.c_str(),
-                    prediction->mapping.by_messages_ns, column.c_str(), prediction->baseline.by_messages_ns);
+                    "predicted gain %.2f %% over %s (mean message time: the flow model stopped after %.2f s, "
+                    "%s; p_mpi %.3f from %s; mean message %.0f ns, %s %.0f ns)\n",
+                    100 * prediction->gain, column.c_str(), prediction->flow_seconds, flow_stopped(*prediction),
+                    prediction->p_mpi, p_mpi_source.c_str(), prediction->mapping.by_messages_ns, column.c_str(),
+                    prediction->baseline.by_messages_ns);
     out << line;
     if (request.warn_if_slower && prediction->gain < 0) {
       std::snprintf(line, sizeof line,

@@ -29,6 +29,7 @@ struct Prediction {
   PhaseTimes baseline_phase, mapping_phase;    // the phase model (gain.hpp)
   double gain_phase = 0, gain_phase_mean = 0;  // on slowest_ns, on mean_ns
   FlowTimes baseline_flow, mapping_flow;       // the flow model (gain.hpp)
+  double flow_seconds = 0;                     // what the flow model took, both mappings
   PipelineTimes pipeline;                      // the pipeline term, for one-way traffic
   double gain_by_messages = 0;
   // The headline: the pipeline term's for one-way traffic, the flow model's

@@ -250,6 +250,22 @@ if python3 -c 'import json; assert json.load(open("slow.json"))["predicted_slowe
   grep -q "^rankmap: warning: the gain model (flow) predicts this mapping .* slower than block" err.txt; then ok
 else bad "map --baseline random: no warning of a slower mapping: $(cat err.txt)"; fi
 
+# model says what predicted_gain is: the flow model's slowest rank, not the
+# mean message time (issue 32, defect 8).
+"$rankmap" model -m "$desmos" --p-mpi 0.5 >model.txt
+grep -q "^predicted_gain (rankmap map and eval): .*slowest rank" model.txt && grep -q "under the flow model" model.txt &&
+  ! grep -q "mean message time of" model.txt && ok || bad "model's predicted_gain: $(cat model.txt)"
+
+# The flow model's fallback names the limit it met: here its work budget,
+# on a graph far under 131,072 messages a phase (issue 32, defect 5).
+"$rankmap" gen stencil --dims 24x24x24 -o big.mtx >/dev/null
+"$rankmap" map big.mtx -m "$src/bench/machines/torus-16x8x8.toml" --baseline rr -o big.rank -q >/dev/null 2>&1
+"$rankmap" eval big.mtx -m "$src/bench/machines/torus-16x8x8.toml" --mapping big.rank --p-mpi 0.5 --json big.json -q >big.txt
+if grep -q "mean message time: the flow model stopped after [0-9.]* s, its work budget of 419,430,400 steps" big.txt &&
+  ! grep -q "too many messages" big.txt &&
+  python3 -c 'import json; d = json.load(open("big.json")); assert d["gain_model"] == "messages" and "budget" in d["flow_model_stopped"]'; then ok
+else bad "the flow model's fallback: $(tail -1 big.txt)"; fi
+
 # Numeric options say their range in words.
 expect_error "--ppn 0" "--ppn: expected a whole number from 1 to 1000000 (ranks per node), got '0'" out.rank -- map good.mtx "${m[@]}" --ppn 0 -o out.rank
 expect_error "--ppn 2.5" "--ppn: expected a whole number from 1 to 1000000 (ranks per node), got '2.5'" out.rank -- map good.mtx "${m[@]}" --ppn 2.5 -o out.rank

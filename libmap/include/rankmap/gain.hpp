@@ -136,6 +136,7 @@ struct FlowTimes {
   double p2p_ns = 0, chain_ns = 0;  // that rank's phases and collectives (chain or rounds)
   double collective_floor_ns = 0;   // the busiest resource's collective bytes over bw
   bool rounds = false;              // collectives replayed by rounds, not chains
+  const char* why = "";             // when not computed: which limit stopped it
 };
 inline constexpr std::size_t kMaxFlowsPerPhase = std::size_t{1} << 17;
 // Past this many recorded collective sends (all ranks, rounds and

@@ -67,12 +67,17 @@ FlowTimes flow_times(const Graph& p2p, const Graph& collective, const Machine& m
   const std::size_t nodes = allocation.size();
   const double bytes_per_ns = net.link_gbps / 8;
   FlowTimes t;
+  // Every other early return below is the work budget running out.
+  t.why = "its work budget of 419,430,400 steps (about a second) ran out";
 
   std::size_t messages = 0;  // counted before any flow is made: a million-rank graph has tens of millions
   for (std::uint32_t r = 0; r < p2p.ranks; ++r)
     for (std::uint64_t e = p2p.offsets[r]; e < p2p.offsets[r + 1]; ++e)
       messages += p2p.targets[e] != r && p2p.msgs[e] > 0;
-  if (messages > kMaxFlowsPerPhase) return t;
+  if (messages > kMaxFlowsPerPhase) {
+    t.why = "more than 131,072 messages a phase";
+    return t;
+  }
   const std::vector<double> rate = resource_rates(net, nodes);
   PhaseSimulator simulate(rate, bytes_per_ns);
   std::optional<std::vector<Flow>> made = flows_of(p2p, machine, geometry, mapping, nodes, simulate);
