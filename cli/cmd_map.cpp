@@ -147,6 +147,7 @@ void add_map(CLI::App& app, Action& action) {
       ->check(number_from(0, 1, "a fraction"));
   cmd->add_flag("--quiet,-q", o->quiet, "No progress lines on stderr");
   cmd->add_flag("--verbose,-v", o->verbose, "A line on stderr for every stage and candidate, with its scores");
+  cmd->footer(kNeverWorseThanBlock);
   cmd->callback([o, &action] { action = [o] { return run_map(*o); }; });
 }
 

@@ -236,6 +236,17 @@ std::string report(const Graph& graph, const Machine& machine, const Allocation&
       std::cerr << line;
     }
   }
+  // The rule that let a mapping with more hop-bytes than block be written.
+  const bool overruled = !request.kept.empty() && request.kept != "block" && prediction &&
+                         prediction->model == "flow" && prediction->gain > 0 && ours.hop_bytes > base.hop_bytes;
+  if (overruled) {
+    char line[200];
+    std::snprintf(line, sizeof line,
+                  "the flow model overruled hop-bytes: %.3fx %s's hop-bytes, predicted %.2f %% faster. ",
+                  static_cast<double>(ours.hop_bytes) / static_cast<double>(base.hop_bytes), column.c_str(),
+                  100 * prediction->gain);
+    out << line << kNeverWorseThanBlock << "\n";
+  }
   if (!request.kept.empty())
     out << "kept " << request.kept << (request.kept_why.empty() ? "" : ": " + request.kept_why) << "\n";
   if (request.json.empty()) return out.str();
@@ -243,6 +254,7 @@ std::string report(const Graph& graph, const Machine& machine, const Allocation&
   doc["nodes_differ"] = nodes_differ;
   doc["nodes_why"] = request.nodes_why.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(request.nodes_why);
   if (!request.kept.empty()) {
+    doc["model_overruled_hop_bytes"] = overruled;
     doc["kept"] = request.kept;
     doc["block_kept"] = request.kept == "block";
     doc["kept_why"] = request.kept_why.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(request.kept_why);

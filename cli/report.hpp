@@ -38,6 +38,12 @@ struct Prediction {
   std::string model;
 };
 
+// The one statement of rankmap's rule, in the report, map --help and README.
+inline constexpr const char* kNeverWorseThanBlock =
+    "Never worse than block: rankmap writes no mapping that the flow model predicts slower than the launcher's "
+    "block mapping when it times the candidates (a profile of at most 16,384 communicating pairs on a machine with "
+    "link_gbps), and none with more hop-bytes than block otherwise.";
+
 // The report of docs/formats.md: the mapping's keys, `baseline` with the same keys
 // for the baseline (block unless named), `map_seconds`, and `predicted_gain`
 // (null without p_mpi).

@@ -266,6 +266,15 @@ if grep -q "mean message time: the flow model stopped after [0-9.]* s, its work 
   python3 -c 'import json; d = json.load(open("big.json")); assert d["gain_model"] == "messages" and "budget" in d["flow_model_stopped"]'; then ok
 else bad "the flow model's fallback: $(tail -1 big.txt)"; fi
 
+# One rule, said where it matters: a mapping kept with more hop-bytes than
+# block says the flow model overruled them (issue 32, defect 6).
+"$rankmap" map "$src/data/profiles/lammps-melt-16.rmp" -m "$desmos" -o melt.rank --json melt.json -q >melt.txt 2>&1
+if python3 -c 'import json; d = json.load(open("melt.json"))
+assert d["hop_bytes"] > d["baseline"]["hop_bytes"] and d["predicted_gain"] > 0 and d["model_overruled_hop_bytes"] is True' &&
+  grep -q "^the flow model overruled hop-bytes: [0-9.]*x block's hop-bytes, predicted [0-9.]* % faster. Never worse than block:" melt.txt
+then ok; else bad "the flow model overruling hop-bytes is not said: $(tail -3 melt.txt)"; fi
+"$rankmap" map --help | grep -q "^Never worse than block: rankmap writes no mapping" && ok || bad "map --help states the rule"
+
 # Numeric options say their range in words.
 expect_error "--ppn 0" "--ppn: expected a whole number from 1 to 1000000 (ranks per node), got '0'" out.rank -- map good.mtx "${m[@]}" --ppn 0 -o out.rank
 expect_error "--ppn 2.5" "--ppn: expected a whole number from 1 to 1000000 (ranks per node), got '2.5'" out.rank -- map good.mtx "${m[@]}" --ppn 2.5 -o out.rank
