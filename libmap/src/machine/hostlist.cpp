@@ -155,8 +155,9 @@ std::string compress_hostlist(const std::vector<std::string>& hosts) {
     // zeros may grow a digit inside a run (h[1-16] is h1..h16), as the
     // expansion pads a range only to its first number's width.
     auto unpadded = [](std::string_view d) { return d.size() == 1 || d[0] != '0'; };
+    const std::string_view first_digits = digits;  // a structured binding cannot be captured (clang 14)
     auto fits = [&](std::string_view d) {
-      return !d.empty() && (d.size() == digits.size() || (unpadded(d) && unpadded(digits)));
+      return !d.empty() && (d.size() == first_digits.size() || (unpadded(d) && unpadded(first_digits)));
     };
     std::string bracket;
     std::size_t runs = 0;
