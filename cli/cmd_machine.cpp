@@ -134,11 +134,6 @@ int run_machine_new(const NewMachineOptions& o) {
   if (to_pipe && o.this_node)
     throw Error(ErrorKind::argument, Parameter{"output"},
                 "--this-node writes an hwloc XML file beside the machine file; name a file, not standard output");
-  // A machine file is written by hand as often as by this command: it is
-  // replaced only when asked to.
-  std::error_code exists_error;
-  if (!to_pipe && !o.force && std::filesystem::exists(std::filesystem::symlink_status(out, exists_error)))
-    throw Error(o.output, 0, "exists; rankmap machine new replaces it only with --force", ErrorKind::io);
   // Where paths in the file are relative to: its folder, or for standard
   // output the folder the command runs in.
   const std::filesystem::path folder = to_pipe ? std::filesystem::current_path() : out.parent_path();
@@ -196,6 +191,11 @@ int run_machine_new(const NewMachineOptions& o) {
   const std::string text = t.str();
   parts.insert(parts.begin(), {"", text});
   check_outputs({out, xml_name.empty() ? std::filesystem::path() : out.parent_path() / xml_name});
+  // A machine file is written by hand as often as by this command: it is
+  // replaced only when asked to (after the check that it is no input).
+  std::error_code exists_error;
+  if (!to_pipe && !o.force && std::filesystem::exists(std::filesystem::symlink_status(out, exists_error)))
+    throw Error(o.output, 0, "exists; rankmap machine new replaces it only with --force", ErrorKind::io);
   // The file must read back (once: 10^7 hosts take seconds); the XML
   // companion under its temporary name. What the reader refuses, the flags
   // asked for: its error names the flag, not the hidden temporary file.

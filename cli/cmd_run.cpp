@@ -70,12 +70,23 @@ std::filesystem::path files_dir(const RunOptions& o) {
   return pattern;
 }
 
+// The allocation's hosts with their slots (host:slots), for a launch on
+// the nodes rankmap chose; none (HostSlots{}) when the launcher or the
+// batch job already names them.
+using HostSlots = std::vector<std::pair<std::string, int>>;
+HostSlots slots_by_host(const Machine& machine, const Allocation& allocation) {
+  HostSlots hosts;
+  for (std::size_t k = 0; k < allocation.size(); ++k)
+    hosts.emplace_back(machine.nodes[allocation.nodes[k]].host, static_cast<int>(allocation.slots(k).size()));
+  return hosts;
+}
+
 // --reorder: the job as launched (the launcher's placement, on the
 // allocation), under the shim with RANKMAP_MACHINE, so that its own
 // topology calls with reorder = 1 renumber its ranks by the machine; its
 // profile is written too (kept with --keep).
 int run_reordering(const RunOptions& o, const JobCommand& job, const std::string& mpi, std::size_t ranks,
-                   const std::vector<std::pair<std::string, int>>& hosts) {
+                   const HostSlots& hosts) {
   const CommandLine launched = default_run(job, ranks, hosts);
   const std::filesystem::path dir = files_dir(o);
   struct RemovedAfter {
@@ -140,11 +151,8 @@ int run_run(const RunOptions& o) {
       throw Error(
           ErrorKind::argument, Parameter{"mpi"},
           "cannot tell which MPI '" + job.application[0] + "' links, for its shim; pass --mpi openmpi or mpich");
-    std::vector<std::pair<std::string, int>> hosts;
-    if (hosts_from_rankmap)
-      for (std::size_t k = 0; k < allocation.size(); ++k)
-        hosts.emplace_back(machine.nodes[allocation.nodes[k]].host, static_cast<int>(allocation.slots(k).size()));
-    return run_reordering(o, job, job_mpi, ranks, hosts);
+    return run_reordering(o, job, job_mpi, ranks,
+                          hosts_from_rankmap ? slots_by_host(machine, allocation) : HostSlots{});
   }
 
   // The profile: given, cached, or made now by a first run.
@@ -164,11 +172,8 @@ int run_run(const RunOptions& o) {
     if (cached->hit && !o.profile_first) {
       say(o, "profile: cache hit " + profile_path);
     } else {
-      std::vector<std::pair<std::string, int>> hosts;
-      if (hosts_from_rankmap)
-        for (std::size_t k = 0; k < allocation.size(); ++k)
-          hosts.emplace_back(machine.nodes[allocation.nodes[k]].host, static_cast<int>(allocation.slots(k).size()));
-      const CommandLine first = default_run(job, ranks, hosts);
+      const CommandLine first =
+          default_run(job, ranks, hosts_from_rankmap ? slots_by_host(machine, allocation) : HostSlots{});
       if (o.dry_run) {
         std::cout << "# no profile of this job yet: rankmap run profiles it first with\n"
                   << shell_line(first) << "\n# then maps it and launches it with a launch file\n";

@@ -40,8 +40,8 @@ std::string describe(const rankmap::Error& e, const CLI::App& app) {
 // For a word CLI11 did not expect: which command or flag the user meant,
 // as "unknown command 'mapp'; did you mean 'map'?" (empty when no word of
 // the command line is unknown, or the error is another).
-std::string unknown_word(const CLI::App& app, const CLI::ParseError& e) {
-  const CLI::App* deepest = &app;
+std::string unknown_word(CLI::App& app, const CLI::ParseError& e) {
+  CLI::App* deepest = &app;
   std::string path = "rankmap";
   while (!deepest->get_subcommands().empty()) {
     deepest = deepest->get_subcommands()[0];
@@ -54,7 +54,7 @@ std::string unknown_word(const CLI::App& app, const CLI::ParseError& e) {
       // A word where a command was required.
       if (!dynamic_cast<const CLI::RequiredError*>(&e)) continue;
       std::vector<std::string> commands;
-      for (const CLI::App* sub : const_cast<CLI::App*>(deepest)->get_subcommands([](CLI::App*) { return true; }))
+      for (const CLI::App* sub : deepest->get_subcommands([](CLI::App*) { return true; }))
         commands.push_back(sub->get_name());
       if (commands.empty()) continue;
       const std::string near = nearest_word(word, commands);

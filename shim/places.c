@@ -153,7 +153,8 @@ void rm_places_start(void) {
   PMPI_Allreduce(&held, &everyone, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   if (everyone) {
     /* The first process of each host sends its name. */
-    int32_t next = 0, rank = 0;
+    int32_t next = 0;
+    int rank = 0;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     for (int p = 0; p < size; ++p) {
       const int first = node[p] == next;
