@@ -5,6 +5,7 @@
 # (_GLIBCXX_ASSERTIONS, _FORTIFY_SOURCE); test.sh, so CI, sets both.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Tests and shims on, whatever an earlier scripts/example.sh left in the cache.
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DRANKMAP_WERROR="${RANKMAP_WERROR:-OFF}" \
-      -DRANKMAP_HARDENED="${RANKMAP_HARDENED:-OFF}" >/dev/null
+      -DRANKMAP_HARDENED="${RANKMAP_HARDENED:-OFF}" -DRANKMAP_BUILD_TESTS=ON -DRANKMAP_BUILD_SHIM=ON >/dev/null
 cmake --build build -j2

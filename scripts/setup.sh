@@ -1,15 +1,23 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages rankmap needs to build and test, skipping
-# those already present. Safe to run again; needs root (or sudo).
+# Installs the Debian 12 packages rankmap needs, skipping those already
+# present. Safe to run again; needs root (or sudo).
+#   setup.sh           everything the tests need (scripts/test.sh, CI)
+#   setup.sh example   only what building the rankmap command needs
+#                      (scripts/example.sh)
 set -euo pipefail
 
+# The library and the command: enough for scripts/example.sh.
 packages=(
   build-essential cmake pkg-config python3
-  libmetis-dev libscotch-dev scotch libhwloc-dev hwloc libboost-graph-dev
-  libcli11-dev libtomlplusplus-dev nlohmann-json3-dev libgtest-dev
+  libmetis-dev libscotch-dev libhwloc-dev libboost-graph-dev
+  libcli11-dev libtomlplusplus-dev nlohmann-json3-dev
+  libcairo2-dev   # rankmap plot: PNG, SVG and PDF from one drawing
+)
+# The tests, the shims, the plugin and the benchmarks' peers.
+[ "${1:-}" = example ] || packages+=(
+  scotch hwloc libgtest-dev
   openmpi-bin libopenmpi-dev mpich libmpich-dev gfortran
   libsimgrid-dev  # SMPI (smpicc, smpirun): simulated torus runs, bench/smpi
-  libcairo2-dev   # rankmap plot: PNG, SVG and PDF from one drawing
   slurm-wlm       # slurmctld, slurmd, srun: tests/launch/run_slurm_test.sh
   libslurm-dev    # slurm/spank.h: the SPANK plugin (slurm/rankmap_spank.c)
   clang libclang-rt-14-dev  # libFuzzer and the sanitizers: scripts/fuzz.sh
