@@ -46,13 +46,8 @@ int run_map(const MapOptions& o) {
   Progress progress(o.quiet, o.verbose);
   const LaunchFormat format = parse_launch_format(o.format);
   StandardOutput standard;
-  const std::string output = standard.path_for(o.output, "mapping", "output");
+  const std::string output = standard.path_for_launch_file(o.output, format, "mapping");
   const std::string json = standard.path_for(o.json, "report.json", "json");
-  if (output != o.output && launch_file_suffixes(format).size() > 1)
-    throw Error(ErrorKind::argument, Parameter{"output"},
-                "the " + std::string(launch_format_name(format)) + " format writes " +
-                    std::to_string(launch_file_suffixes(format).size()) +
-                    " files; standard output takes one: name a file");
   MachineOptions machine_options = o.machine;
   machine_options.quiet = o.quiet;
   auto [machine, allocation] = load(machine_options);

@@ -60,13 +60,8 @@ int run_reorder(const ReorderOptions& o) {
       load_for_launch_file(machine_options, o.mapping, o.mapping_format, topology.ranks, run);
   StandardOutput standard;
   const LaunchFormat format = parse_launch_format(o.format);
-  const std::string output = standard.path_for(o.output, "new-ranks", "output");
+  const std::string output = standard.path_for_launch_file(o.output, format, "new-ranks");
   const std::string json = standard.path_for(o.json, "report.json", "json");
-  if (output != o.output && launch_file_suffixes(format).size() > 1)
-    throw Error(ErrorKind::argument, Parameter{"output"},
-                "the " + std::string(launch_format_name(format)) + " format writes " +
-                    std::to_string(launch_file_suffixes(format).size()) +
-                    " files; standard output takes one: name a file");
   check_outputs({output, output + ".env", json});
   // Where each process runs: its node, and its slot's first CPU.
   std::vector<ProcessPlace> places(run.size());

@@ -70,6 +70,33 @@ std::filesystem::path files_dir(const RunOptions& o) {
   return pattern;
 }
 
+// A folder of rankmap's own goes away with the run, or with an error
+// before it; --keep's and a dry run's stay.
+struct RemovedAfter {
+  std::filesystem::path dir;
+  RemovedAfter(const RunOptions& o, const std::filesystem::path& folder)
+      : dir(o.keep.empty() && !o.dry_run ? folder : std::filesystem::path()) {}
+  RemovedAfter(const RemovedAfter&) = delete;
+  RemovedAfter& operator=(const RemovedAfter&) = delete;
+  ~RemovedAfter() {
+    std::error_code ec;
+    if (!dir.empty()) std::filesystem::remove_all(dir, ec);
+  }
+};
+
+// Runs the launcher, passing SIGINT, SIGTERM and SIGHUP on: the job's exit
+// status. A launcher may exit 0 once its ranks are stopped (MPICH's
+// mpiexec does): the run did not finish, and the caller learns it as from
+// a shell, 128 + the signal.
+int launch(const RunOptions& o, const CommandLine& line) {
+  int forwarded = 0;
+  const int code = run_supervised(line.argv, line.env, forwarded);
+  if (!forwarded) return code;
+  say(o, "stopped by signal " + std::to_string(forwarded) + " (passed on to the job, which exited with status " +
+             std::to_string(code) + ")");
+  return code != 0 ? code : 128 + forwarded;
+}
+
 // The allocation's hosts with their slots (host:slots), for a launch on
 // the nodes rankmap chose; none (HostSlots{}) when the launcher or the
 // batch job already names them.
@@ -81,6 +108,18 @@ HostSlots slots_by_host(const Machine& machine, const Allocation& allocation) {
   return hosts;
 }
 
+// The MPI whose shim goes into the job: `mpi` when known, else the one
+// the application links; `what` says what needs it.
+std::string shim_mpi(const std::string& mpi, const JobCommand& job, const std::string& what) {
+  if (!mpi.empty()) return mpi;
+  std::string linked = application_mpi(job.application, 0).second.mpi;
+  if (linked.empty())
+    throw Error(ErrorKind::argument, Parameter{"mpi"},
+                "cannot tell which MPI '" + job.application[0] + "' links, for " + what +
+                    "; pass --mpi openmpi or --mpi mpich");
+  return linked;
+}
+
 // --reorder: the job as launched (the launcher's placement, on the
 // allocation), under the shim with RANKMAP_MACHINE, so that its own
 // topology calls with reorder = 1 renumber its ranks by the machine; its
@@ -89,13 +128,7 @@ int run_reordering(const RunOptions& o, const JobCommand& job, const std::string
                    const HostSlots& hosts) {
   const CommandLine launched = default_run(job, ranks, hosts);
   const std::filesystem::path dir = files_dir(o);
-  struct RemovedAfter {
-    std::filesystem::path dir;
-    ~RemovedAfter() {
-      std::error_code ec;
-      if (!dir.empty()) std::filesystem::remove_all(dir, ec);
-    }
-  } removed_after{o.keep.empty() && !o.dry_run ? dir : std::filesystem::path()};
+  const RemovedAfter removed_after(o, dir);
   const std::filesystem::path profile = dir / "profile.rmp";
   check_outputs({profile});
   auto env = launched.env;
@@ -106,12 +139,7 @@ int run_reordering(const RunOptions& o, const JobCommand& job, const std::string
   }
   say(o, "running as launched; the job's topology calls with reorder = 1 renumber its ranks by " + o.machine.machine +
              (o.keep.empty() ? "" : "; its profile goes to " + profile.string()));
-  int forwarded = 0;
-  const int code = run_supervised(launched.argv, env, forwarded);
-  if (!forwarded) return code;
-  say(o, "stopped by signal " + std::to_string(forwarded) + " (passed on to the job, which exited with status " +
-             std::to_string(code) + ")");
-  return code != 0 ? code : 128 + forwarded;
+  return launch(o, {env, launched.argv});
 }
 
 int run_run(const RunOptions& o) {
@@ -146,12 +174,7 @@ int run_run(const RunOptions& o) {
 
   if (o.reorder) {
     const std::size_t ranks = rank_count(o, batch, 0);
-    std::string job_mpi = mpi.empty() ? application_mpi(job.application, 0).second.mpi : mpi;
-    if (job_mpi.empty())
-      throw Error(
-          ErrorKind::argument, Parameter{"mpi"},
-          "cannot tell which MPI '" + job.application[0] + "' links, for its shim; pass --mpi openmpi or mpich");
-    return run_reordering(o, job, job_mpi, ranks,
+    return run_reordering(o, job, shim_mpi(mpi, job, "its shim"), ranks,
                           hosts_from_rankmap ? slots_by_host(machine, allocation) : HostSlots{});
   }
 
@@ -161,11 +184,7 @@ int run_run(const RunOptions& o) {
   std::size_t ranks = 0;
   if (profile_path.empty()) {
     ranks = rank_count(o, batch, 0);
-    if (mpi.empty()) mpi = application_mpi(job.application, 0).second.mpi;
-    if (mpi.empty())
-      throw Error(ErrorKind::argument, Parameter{"mpi"},
-                  "cannot tell which MPI '" + job.application[0] +
-                      "' links, for its profile; pass --mpi openmpi or --mpi mpich");
+    mpi = shim_mpi(mpi, job, "its profile");
     cached = find_cached_profile(o.cache.empty() ? default_cache_dir() : std::filesystem::path(o.cache),
                                  job.application, ranks, mpi);
     profile_path = cached->profile.string();
@@ -199,15 +218,7 @@ int run_run(const RunOptions& o) {
   Context context = create_context(o.preset);
   context.seed = o.seed;
   const std::filesystem::path dir = files_dir(o);
-  // A folder of rankmap's own goes away with the run, or with an error
-  // before it; --keep's and a dry run's stay.
-  struct RemovedAfter {
-    std::filesystem::path dir;
-    ~RemovedAfter() {
-      std::error_code ec;
-      if (!dir.empty()) std::filesystem::remove_all(dir, ec);
-    }
-  } removed_after{o.keep.empty() && !o.dry_run ? dir : std::filesystem::path()};
+  const RemovedAfter removed_after(o, dir);
   const Launcher launcher = job.launcher;
   const std::filesystem::path launch_file = dir / launch_file_name(launcher);
   check_outputs({launch_file, dir / "report.json", dir / "report.txt", dir / "mapping.csv"});
@@ -281,14 +292,7 @@ int run_run(const RunOptions& o) {
     std::cout << shell_line(mapped) << "\n";
     return 0;
   }
-  int forwarded = 0;
-  const int code = run_supervised(mapped.argv, mapped.env, forwarded);
-  if (!forwarded) return code;
-  say(o, "stopped by signal " + std::to_string(forwarded) + " (passed on to the job, which exited with status " +
-             std::to_string(code) + ")");
-  // A launcher may exit 0 once its ranks are stopped (MPICH's mpiexec
-  // does): the run did not finish, and the caller learns it as from a shell.
-  return code != 0 ? code : 128 + forwarded;
+  return launch(o, mapped);
 }
 
 }  // namespace

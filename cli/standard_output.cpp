@@ -27,6 +27,17 @@ std::string StandardOutput::path_for(const std::string& given, const std::string
   return file_.string();
 }
 
+std::string StandardOutput::path_for_launch_file(const std::string& given, LaunchFormat format,
+                                                 const std::string& name) {
+  std::string path = path_for(given, name, "output");
+  if (path != given && launch_file_suffixes(format).size() > 1)
+    throw Error(ErrorKind::argument, Parameter{"output"},
+                "the " + std::string(launch_format_name(format)) + " format writes " +
+                    std::to_string(launch_file_suffixes(format).size()) +
+                    " files; standard output takes one: name a file");
+  return path;
+}
+
 std::string StandardOutput::shown(const std::string& path) const {
   return !file_.empty() && path == file_.string() ? std::string("standard output") : path;
 }

@@ -12,6 +12,8 @@
 #include <ostream>
 #include <string>
 
+#include "rankmap/launch.hpp"
+
 namespace rankmap::cli {
 
 class StandardOutput {
@@ -26,6 +28,10 @@ class StandardOutput {
   // private folder. At most one output of a command may be standard
   // output: a second is refused, naming `flag`.
   std::string path_for(const std::string& given, const std::string& name, const std::string& flag);
+
+  // path_for of a launch file of `format` (flag --output): a format of more
+  // than one file (slurm's hostfile and .env) cannot go to standard output.
+  std::string path_for_launch_file(const std::string& given, LaunchFormat format, const std::string& name);
 
   // How the command names an output in its messages.
   std::string shown(const std::string& path) const;

@@ -78,26 +78,32 @@ static int host_order(const void* items, int a, int b) {
   return strcmp(places[a].host, places[b].host);
 }
 
+/* names[0..n-1] joined by commas (malloc'd; NULL out of memory). */
+static char* comma_list(const char* const* names, int n) {
+  size_t length = 1;
+  for (int k = 0; k < n; ++k) length += strlen(names[k]) + 1;
+  char* list = malloc(length);
+  if (!list) return NULL;
+  char* at = list;
+  *at = '\0';
+  for (int k = 0; k < n; ++k) at += sprintf(at, "%s%s", k > 0 ? "," : "", names[k]);
+  return list;
+}
+
 int rm_number_hosts(rm_place* places, int n, int32_t* node, char** hosts) {
   *hosts = NULL;
   for (int p = 0; p < n; ++p) places[p].host[sizeof places[p].host - 1] = '\0';
   const rm_key_order order = {host_order, places};
   const int nodes = number_by_key(n, &order, node);
   if (nodes < 0) return -1;
-  /* The hosts as a comma list, in node order: each node's first process. */
-  int32_t next = 0;
-  size_t length = 1;
-  for (int p = 0; p < n; ++p)
-    if (node[p] == next) length += strlen(places[p].host) + 1, ++next;
-  char* list = malloc(length);
-  if (!list) return -1;
-  char* at = list;
-  next = 0;
-  for (int p = 0; p < n; ++p)
-    if (node[p] == next) at += sprintf(at, "%s%s", next > 0 ? "," : "", places[p].host), ++next;
-  *at = '\0';
-  *hosts = list;
-  return nodes;
+  /* The hosts in node order: each node's first process's. */
+  const char** names = malloc((size_t)(nodes > 0 ? nodes : 1) * sizeof *names);
+  if (!names) return -1;
+  for (int p = 0, next = 0; p < n; ++p)
+    if (node[p] == next) names[next++] = places[p].host;
+  *hosts = comma_list(names, nodes);
+  free(names);
+  return *hosts ? nodes : -1;
 }
 
 /* ---- Every world process's place, learnt at MPI_Init ---- */
@@ -184,7 +190,6 @@ int rm_places_of(MPI_Comm comm, int size, int32_t* node, int32_t* cpu, char** ho
   }
   for (int w = 0; w < world_size; ++w) local[w] = -1;
   int nodes = 0;
-  size_t length = 1;
   for (int p = 0; p < size; ++p) {
     const int w = rm_world_of(comm, p);
     if (w < 0) {
@@ -192,17 +197,13 @@ int rm_places_of(MPI_Comm comm, int size, int32_t* node, int32_t* cpu, char** ho
       return -1;
     }
     const int32_t n = world_node[w];
-    if (local[n] < 0) first[nodes] = n, local[n] = nodes++, length += strlen(world_hosts[n]) + 1;
+    if (local[n] < 0) first[nodes] = n, local[n] = nodes++;
     node[p] = local[n];
     cpu[p] = world_places[w].cpu;
   }
-  char* list = malloc(length);
-  if (list) {
-    char* at = list;
-    for (int k = 0; k < nodes; ++k) at += sprintf(at, "%s%s", k > 0 ? "," : "", world_hosts[first[k]]);
-    *at = '\0';
-  }
-  free(local), free(first);
-  *hosts = list;
-  return list ? nodes : -1;
+  const char** names = malloc((size_t)(nodes > 0 ? nodes : 1) * sizeof *names);
+  for (int k = 0; names && k < nodes; ++k) names[k] = world_hosts[first[k]];
+  *hosts = names ? comma_list(names, nodes) : NULL;
+  free(names), free(local), free(first);
+  return *hosts ? nodes : -1;
 }

@@ -183,23 +183,33 @@ static int split_in_order(MPI_Comm comm, const int* order, MPI_Comm* out) {
 }
 
 /* Whether rankmap should try: reorder asked, a machine named, an
- * intra-communicator of `expected` processes. */
-static int wanted(MPI_Comm comm, int reorder, int expected, const char** why) {
-  *why = NULL;
+ * intra-communicator of `expected` processes. When the communicator is
+ * the reason not to, rank 0 says so once; the caller makes the MPI's own
+ * call. */
+static int wanted(MPI_Comm comm, int reorder, int expected) {
   if (!reorder) return 0;
   const char* machine = getenv("RANKMAP_MACHINE");
   if (!machine || !*machine) return 0;
-  int inter = 0, size = 0;
+  int inter = 0, size = 0, rank = 0;
+  if (comm != MPI_COMM_NULL) PMPI_Comm_rank(comm, &rank);
   if (comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) {
-    *why = "an inter-communicator";
+    say_once(rank, "an inter-communicator");
     return 0;
   }
   PMPI_Comm_size(comm, &size);
   if (size != expected) {
-    *why = "a topology of another size than the communicator";
+    say_once(rank, "a topology of another size than the communicator");
     return 0;
   }
   return 1;
+}
+
+/* The cells of a Cartesian grid (0 for a size below 1, capped past 2^30 by
+ * the callers). */
+static long long cart_cells(int ndims, const int dims[]) {
+  long long n = 1;
+  for (int d = 0; d < ndims && dims && n <= 1LL << 30; ++d) n *= dims[d] > 0 ? dims[d] : 0;
+  return n;
 }
 
 /* ---- MPI_Cart_create ---- */
@@ -221,15 +231,9 @@ static int build_cart(const void* arg, rankmap_graph** out, rankmap_error* err) 
 }
 
 int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm* comm_cart) {
-  long long n = 1;
-  for (int d = 0; d < ndims && dims; ++d) n *= dims[d] > 0 ? dims[d] : 0;
-  const char* why = NULL;
-  int rank = 0;
-  if (comm != MPI_COMM_NULL) PMPI_Comm_rank(comm, &rank);
-  if (ndims < 1 || !dims || !periods || n > 1 << 30 || !wanted(comm, reorder, (int)n, &why)) {
-    if (why) say_once(rank, why);
+  const long long n = cart_cells(ndims, dims);
+  if (ndims < 1 || !dims || !periods || n > 1 << 30 || !wanted(comm, reorder, (int)n))
     return PMPI_Cart_create(comm, ndims, dims, periods, reorder, comm_cart);
-  }
   int size = 0;
   PMPI_Comm_size(comm, &size);
   int* order = malloc((size_t)size * sizeof *order);
@@ -254,15 +258,9 @@ int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int period
 
 /* MPI_Cart_map: the rank MPI_Cart_create with reorder would give. */
 int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int* newrank) {
-  long long n = 1;
-  for (int d = 0; d < ndims && dims; ++d) n *= dims[d] > 0 ? dims[d] : 0;
-  const char* why = NULL;
-  int rank = 0;
-  if (comm != MPI_COMM_NULL) PMPI_Comm_rank(comm, &rank);
-  if (ndims < 1 || !dims || !periods || !newrank || n > 1 << 30 || !wanted(comm, 1, (int)n, &why)) {
-    if (why) say_once(rank, why);
+  const long long n = cart_cells(ndims, dims);
+  if (ndims < 1 || !dims || !periods || !newrank || n > 1 << 30 || !wanted(comm, 1, (int)n))
     return PMPI_Cart_map(comm, ndims, dims, periods, newrank);
-  }
   const rm_cart cart = {ndims, dims, periods};
   const int mine = choose_alone(comm, build_cart, &cart);
   if (mine < 0) return PMPI_Cart_map(comm, ndims, dims, periods, newrank);
@@ -297,13 +295,8 @@ static int build_graph(const void* arg, rankmap_graph** out, rankmap_error* err)
 
 int MPI_Graph_create(MPI_Comm comm, int nnodes, const int index[], const int edges[], int reorder,
                      MPI_Comm* comm_graph) {
-  const char* why = NULL;
-  int rank = 0;
-  if (comm != MPI_COMM_NULL) PMPI_Comm_rank(comm, &rank);
-  if (nnodes < 1 || !index || !edges || !wanted(comm, reorder, nnodes, &why)) {
-    if (why) say_once(rank, why);
+  if (nnodes < 1 || !index || !edges || !wanted(comm, reorder, nnodes))
     return PMPI_Graph_create(comm, nnodes, index, edges, reorder, comm_graph);
-  }
   int* order = malloc((size_t)nnodes * sizeof *order);
   const rm_graph_arg graph = {nnodes, index, edges};
   int dummy[1];
@@ -323,13 +316,8 @@ int MPI_Graph_create(MPI_Comm comm, int nnodes, const int index[], const int edg
 
 /* MPI_Graph_map: the rank MPI_Graph_create with reorder would give. */
 int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[], int* newrank) {
-  const char* why = NULL;
-  int rank = 0;
-  if (comm != MPI_COMM_NULL) PMPI_Comm_rank(comm, &rank);
-  if (nnodes < 1 || !index || !edges || !newrank || !wanted(comm, 1, nnodes, &why)) {
-    if (why) say_once(rank, why);
+  if (nnodes < 1 || !index || !edges || !newrank || !wanted(comm, 1, nnodes))
     return PMPI_Graph_map(comm, nnodes, index, edges, newrank);
-  }
   const rm_graph_arg graph = {nnodes, index, edges};
   const int mine = choose_alone(comm, build_graph, &graph);
   if (mine < 0) return PMPI_Graph_map(comm, nnodes, index, edges, newrank);
@@ -391,11 +379,9 @@ static int* gather_lists(MPI_Comm comm, int size, int count, const int* values, 
 int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int sources[], const int sourceweights[],
                                    int outdegree, const int destinations[], const int destweights[], MPI_Info info,
                                    int reorder, MPI_Comm* comm_dist_graph) {
-  const char* why = NULL;
   int rank = 0, size = 0;
   if (comm != MPI_COMM_NULL) PMPI_Comm_rank(comm, &rank), PMPI_Comm_size(comm, &size);
-  if (!wanted(comm, reorder, size, &why)) {
-    if (why) say_once(rank, why);
+  if (!wanted(comm, reorder, size)) {
     return PMPI_Dist_graph_create_adjacent(comm, indegree, sources, sourceweights, outdegree, destinations, destweights,
                                            info, reorder, comm_dist_graph);
   }
@@ -492,13 +478,10 @@ static int build_dist_general(const void* arg, rankmap_graph** out, rankmap_erro
 
 int MPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int degrees[], const int destinations[],
                           const int weights[], MPI_Info info, int reorder, MPI_Comm* comm_dist_graph) {
-  const char* why = NULL;
   int rank = 0, size = 0;
   if (comm != MPI_COMM_NULL) PMPI_Comm_rank(comm, &rank), PMPI_Comm_size(comm, &size);
-  if (!wanted(comm, reorder, size, &why) || n < 0) {
-    if (why) say_once(rank, why);
+  if (!wanted(comm, reorder, size) || n < 0)
     return PMPI_Dist_graph_create(comm, n, sources, degrees, destinations, weights, info, reorder, comm_dist_graph);
-  }
   const int weighted = weights != MPI_UNWEIGHTED && weights != MPI_WEIGHTS_EMPTY;
   long long mine = 0;
   for (int i = 0; i < n; ++i) mine += degrees[i] > 0 ? degrees[i] : 0;

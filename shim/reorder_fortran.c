@@ -40,13 +40,19 @@ static void set_error(F* ierr, int rc) {
   if (ierr) *ierr = rc;
 }
 
+/* A LOGICAL array as C's 0 and 1 (malloc'd; NULL when out of memory). */
+static int* c_logicals(const F* values, F n) {
+  int* c = malloc((size_t)(n > 0 ? n : 1) * sizeof *c);
+  for (F i = 0; c && i < n; ++i) c[i] = values[i] != 0;
+  return c;
+}
+
 /* ---- MPI_Cart_create ---- */
 
 static void cart_create_f(const F* comm, const F* ndims, const F* dims, const F* periods, const F* reorder, F* out,
                           F* ierr) {
-  int* c_periods = malloc((size_t)(*ndims > 0 ? *ndims : 1) * sizeof *c_periods);
+  int* c_periods = c_logicals(periods, *ndims);
   if (!c_periods) return set_error(ierr, MPI_ERR_NO_MEM);
-  for (F d = 0; d < *ndims; ++d) c_periods[d] = periods[d] != 0;
   MPI_Comm made = MPI_COMM_NULL;
   const int rc = MPI_Cart_create(PMPI_Comm_f2c(*comm), *ndims, dims, c_periods, *reorder != 0, &made);
   free(c_periods);
@@ -135,9 +141,8 @@ void mpi_dist_graph_create_f08_(const F* comm, const F* n, const F* sources, con
 /* ---- MPI_Cart_map, MPI_Graph_map ---- */
 
 static void cart_map_f(const F* comm, const F* ndims, const F* dims, const F* periods, F* newrank, F* ierr) {
-  int* c_periods = malloc((size_t)(*ndims > 0 ? *ndims : 1) * sizeof *c_periods);
+  int* c_periods = c_logicals(periods, *ndims);
   if (!c_periods) return set_error(ierr, MPI_ERR_NO_MEM);
-  for (F d = 0; d < *ndims; ++d) c_periods[d] = periods[d] != 0;
   int rank = 0;
   const int rc = MPI_Cart_map(PMPI_Comm_f2c(*comm), *ndims, dims, c_periods, &rank);
   free(c_periods);
