@@ -23,6 +23,7 @@ struct NewMachineOptions {
   std::string output, name, hosts, dims, fattree, hwloc, hwloc_xml;
   bool mesh = false, as_switch = false, this_node = false, force = false;
   double t_hop_ns = 100, t_inj_ns = 500, t_ej_ns = 500;
+  bool t_hop_given = false, t_inj_given = false, t_ej_given = false;  // a default is marked in the file
   std::optional<double> t_local_ns, link_gbps;
 };
 
@@ -158,17 +159,18 @@ int run_machine_new(const NewMachineOptions& o) {
   } else {
     t << "kind = \"fattree\"\nlevels = " << fattree_levels(o.fattree) << "   # lowest first\n";
   }
+  // One comment a line: what the value is, and whether it is only a default.
   auto time = [&](const char* key, double v, bool given, const char* what) {
-    t << key << " = " << v << (given ? "" : "   # default: measure it") << "   # " << what << "\n";
+    t << key << " = " << v << "   # " << what << (given ? "" : "; a default: measure it") << "\n";
   };
-  time("t_hop_ns", o.t_hop_ns, o.t_hop_ns != 100, "a hop (router and link)");
-  time("t_inj_ns", o.t_inj_ns, o.t_inj_ns != 500, "injection, sender's NIC");
-  time("t_ej_ns", o.t_ej_ns, o.t_ej_ns != 500, "ejection, receiver's NIC");
+  time("t_hop_ns", o.t_hop_ns, o.t_hop_given, "a hop (router and link)");
+  time("t_inj_ns", o.t_inj_ns, o.t_inj_given, "injection, sender's NIC");
+  time("t_ej_ns", o.t_ej_ns, o.t_ej_given, "ejection, receiver's NIC");
   if (o.t_local_ns) t << "t_local_ns = " << *o.t_local_ns << "   # a message inside a node\n";
   if (o.link_gbps)
     t << "link_gbps = " << *o.link_gbps << "   # each link, each way\n";
   else
-    t << "# link_gbps = 100   # each link, each way: give it for the flow model's bandwidth terms\n";
+    t << "# Each link's rate, each way: give it for the flow model's bandwidth terms.\n# link_gbps = 100\n";
   // The hostlist as given (h[1-16] stays so), a file's hosts compressed.
   t << "\n[[nodes]]\nhosts = " << toml_string(o.hosts.starts_with('@') ? compress_hostlist(hosts) : o.hosts) << "\n";
 
@@ -239,16 +241,19 @@ void add_machine(CLI::App& app, Action& action) {
   cmd->add_option("--name", o->name, "The machine's name (default: the file's)");
   // The ranges a machine file takes (machine.hpp, docs/formats.md).
   const CLI::Validator latency = number_from(0, kMaxLatencyNs, "ns");
-  cmd->add_option("--t-hop-ns", o->t_hop_ns, "Per hop")->capture_default_str()->check(latency);
-  cmd->add_option("--t-inj-ns", o->t_inj_ns, "Injection")->capture_default_str()->check(latency);
-  cmd->add_option("--t-ej-ns", o->t_ej_ns, "Ejection")->capture_default_str()->check(latency);
+  CLI::Option* hop = cmd->add_option("--t-hop-ns", o->t_hop_ns, "Per hop")->capture_default_str()->check(latency);
+  CLI::Option* inj = cmd->add_option("--t-inj-ns", o->t_inj_ns, "Injection")->capture_default_str()->check(latency);
+  CLI::Option* ej = cmd->add_option("--t-ej-ns", o->t_ej_ns, "Ejection")->capture_default_str()->check(latency);
   cmd->add_option("--t-local-ns", o->t_local_ns, "A message inside a node")->check(latency);
   cmd->add_option("--link-gbps", o->link_gbps, "Each link's rate, each way")
       ->check(number_from(kMinGbps, kMaxGbps, "Gbit/s"));
   cmd->footer(
       "Example: rankmap machine new -o desmos.toml --dims 4x2x2x2 --hosts 'node[00-31]' --hwloc 'package:1 core:6 "
       "pu:2'");
-  cmd->callback([o, &action] { action = [o] { return run_machine_new(*o); }; });
+  cmd->callback([o, hop, inj, ej, &action] {
+    o->t_hop_given = hop->count() > 0, o->t_inj_given = inj->count() > 0, o->t_ej_given = ej->count() > 0;
+    action = [o] { return run_machine_new(*o); };
+  });
 }
 
 }  // namespace rankmap::cli

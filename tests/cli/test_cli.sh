@@ -238,6 +238,12 @@ cmp -s kept.toml kept-before.toml && ok || bad "machine new changed the file it 
 grep -qx 'hosts = "h\[1-16\]"' kept.toml && ok || bad "machine new rewrote the hostlist: $(grep hosts kept.toml)"
 "$rankmap" machine new -o kept.toml --switch --hosts 'h[1-4]' --hwloc core:2 --force >/dev/null &&
   grep -qx 'hosts = "h\[1-4\]"' kept.toml && ok || bad "machine new --force"
+# One comment a line (never "x = 1   # default   # what"); a latency given,
+# even at its default's value, is not marked as a default.
+"$rankmap" machine new -o marks.toml --switch --hosts 'h[1-4]' --hwloc core:2 --t-hop-ns 100 >/dev/null
+awk -F'#' 'NF > 2 { print FILENAME ":" NR ": " $0; bad = 1 } END { exit bad }' marks.toml && ok || bad "a line with two comments"
+grep -qx 't_hop_ns = 100   # a hop (router and link)' marks.toml && grep -q '^t_inj_ns = 500 .*a default: measure it' marks.toml &&
+  ok || bad "defaults marked wrongly: $(grep _ns marks.toml)"
 "$rankmap" inspect kept-before.toml >inspect.txt
 grep -q "^links      100 Gbit/s each way (link_gbps)" inspect.txt && grep -q "inside a node 1000 ns" inspect.txt &&
   grep -q "h\[1-16\]" inspect.txt && ok || bad "inspect of a machine: $(cat inspect.txt)"
