@@ -111,6 +111,14 @@ int run_map(const MapOptions& o) {
   progress.done("wrote and re-checked " + standard.shown(output) +
                 (json.empty() ? "" : " and " + standard.shown(json)));
   progress.done("scored");
+  if (allocation.cpus_per_rank > 0 && !o.quiet) {  // the threads inside each rank's block
+    const std::string n = std::to_string(allocation.cpus_per_rank);
+    std::fprintf(stderr,
+                 "rankmap: each rank holds %s %s: start its threads with OMP_NUM_THREADS=%s OMP_PLACES=%s "
+                 "OMP_PROC_BIND=close (Open MPI: mpirun -x OMP_NUM_THREADS -x OMP_PLACES -x OMP_PROC_BIND)\n",
+                 n.c_str(), allocation.hwthreads ? "hardware threads" : "cores", n.c_str(),
+                 allocation.hwthreads ? "threads" : "cores");
+  }
   return 0;
 }
 

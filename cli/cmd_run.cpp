@@ -232,7 +232,9 @@ int run_run(const RunOptions& o) {
   std::vector<std::string> hosts;
   for (int node : allocation.nodes) hosts.push_back(machine.nodes[static_cast<std::size_t>(node)].host);
   key += "nodes " + compress_hostlist(hosts) + "\nppn " + std::to_string(machine_options.ppn) + "\nhwthreads " +
-         std::to_string(machine_options.hwthreads) + "\nranks " + std::to_string(ranks) + "\n" + dump_context(context);
+         std::to_string(machine_options.hwthreads) + "\ncpus_per_rank " +
+         std::to_string(machine_options.cpus_per_rank) + "\nranks " + std::to_string(ranks) + "\n" +
+         dump_context(context);
   CachedMapping kept_mapping =
       find_cached_mapping(o.cache.empty() ? default_cache_dir() : std::filesystem::path(o.cache), key);
   Mapping mapping;

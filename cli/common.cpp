@@ -123,6 +123,10 @@ void MachineOptions::add_to(CLI::App& cmd, bool required) {
                  "--hwthreads)")
       ->check(whole_number_from(1, 1'000'000, "ranks per node"));
   cmd.add_flag("--hwthreads", hwthreads, "Slots are hardware threads (PUs) rather than cores");
+  cmd.add_option("--cpus-per-rank", cpus_per_rank,
+                 "Cores for each rank's threads (hardware threads with --hwthreads), inside one socket where they "
+                 "fit: Slurm's --cpus-per-task, Open MPI's PE=N (default: --ppn's share of the node)")
+      ->check(whole_number_from(1, 1'000'000, "cores a rank"));
 }
 
 std::vector<std::string> machine_host_names(const Machine& machine, const std::vector<std::string>& hosts) {
@@ -146,6 +150,7 @@ AllocationOptions allocation_options(const Machine& machine, const MachineOption
   if (!o.nodes_source.empty()) a.origins.assign(a.hosts.size(), HostOrigin{o.nodes_source, 0});
   a.ppn = o.ppn;
   a.hwthreads = o.hwthreads;
+  a.cpus_per_rank = o.cpus_per_rank;
   if (!o.nodes.empty() && o.ppn != 0) return a;
   const std::optional<BatchAllocation> batch = read_batch_allocation(process_environment());
   if (!batch) return a;

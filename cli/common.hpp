@@ -44,6 +44,7 @@ struct MachineOptions {
   std::string machine;
   std::string nodes;
   int ppn = 0;
+  int cpus_per_rank = 0;  // 0: not asked
   bool hwthreads = false;
   bool quiet = false;        // no line on stderr saying where the nodes came from
   std::string nodes_source;  // where `nodes` came from, for errors (empty: --nodes)

@@ -157,7 +157,11 @@ CommandLine default_run(const JobCommand& job, std::size_t ranks,
 CommandLine mapped_run(const JobCommand& job, std::size_t ranks, const std::string& launch_file,
                        const std::string& env_text) {
   CommandLine line;
-  line.argv = joined({job.program}, without_placement(job.options, job.launcher));
+  // The launch file's CPUs a rank (--cpus-per-rank) replace the user's own.
+  const std::string cpus = value_of(env_text, "SRUN_CPUS_PER_TASK");
+  line.argv = joined({job.program},
+                     cpus.empty() ? without_placement(job.options, job.launcher)
+                                  : without(without_placement(job.options, job.launcher), {"-c", "--cpus-per-task"}));
   const std::string n = std::to_string(ranks);
   switch (job.launcher) {
     case Launcher::openmpi: line.argv.insert(line.argv.end(), {"-np", n, "--rankfile", launch_file}); break;
@@ -169,6 +173,7 @@ CommandLine mapped_run(const JobCommand& job, std::size_t ranks, const std::stri
       line.env.emplace_back("SLURM_HOSTFILE", launch_file);
       line.argv.insert(line.argv.end(),
                        {"-n", n, "--distribution=arbitrary", "--cpu-bind=" + value_of(env_text, "SLURM_CPU_BIND")});
+      if (!cpus.empty()) line.argv.push_back("--cpus-per-task=" + cpus);
       break;
   }
   line.argv = joined(line.argv, job.application);

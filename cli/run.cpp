@@ -31,7 +31,9 @@ std::string describe(const rankmap::Error& e, const CLI::App& app) {
   if (e.kind() == rankmap::ErrorKind::fit) {
     const auto given = app.get_subcommands();
     const bool can_oversubscribe = !given.empty() && given[0]->get_option_no_throw("--oversubscribe") != nullptr;
-    text += std::string(" (more --nodes, another --ppn or --hwthreads") +
+    text += std::string(e.parameter() == "cpus_per_rank"
+                            ? " (more --nodes, fewer --ppn, fewer --cpus-per-rank or --hwthreads"
+                            : " (more --nodes, another --ppn or --hwthreads") +
             (can_oversubscribe ? ", or --oversubscribe" : "") + " make room)";
   }
   return text;

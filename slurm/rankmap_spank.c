@@ -156,12 +156,18 @@ static int choose_cpus(spank_t sp, struct Binding* b, cpu_set_t* set, char* why,
   static const char* const per_node_names[] = {"SLURM_NTASKS_PER_NODE", NULL};
   int ppn = 0;
   if (step_env(sp, per_node_names, per_node, sizeof per_node) == 0) ppn = atoi(per_node) > 0 ? atoi(per_node) : 0;
+  /* srun -c N: each task's block of N CPUs. Slurm's CPUs are the node's
+   * hardware threads (one a core on nodes without SMT), so N counts PUs. */
+  uint32_t cpus_per_task = 1; /* spank.h: a uint32_t * */
+  if (spank_get_item(sp, S_STEP_CPUS_PER_TASK, &cpus_per_task) != ESPANK_SUCCESS) cpus_per_task = 1;
+  const int hybrid = cpus_per_task > 1;
   rankmap_error err;
   const char* machine_path = machine_file();
   if (!machine_path) return snprintf(why, why_len, "no machine file"), -1;
   if (rankmap_machine_load(machine_path, &b->machine, &err) != RANKMAP_OK ||
       rankmap_graph_load(profile_path, &b->graph, &err) != RANKMAP_OK ||
-      rankmap_allocation_create(b->machine, nodes, ppn, 0, &b->allocation, &err) != RANKMAP_OK ||
+      rankmap_allocation_create_hybrid(b->machine, nodes, ppn, hybrid ? cpus_per_task : 0, hybrid, &b->allocation,
+                                       &err) != RANKMAP_OK ||
       rankmap_context_create("default", 1, &b->context, &err) != RANKMAP_OK)
     return snprintf(why, why_len, "%s", err.message), -1;
   if (rankmap_graph_ranks(b->graph) != ranks)

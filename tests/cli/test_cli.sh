@@ -501,5 +501,26 @@ expect_error "metis weight 2^63" "heavy.graph:2: an edge weight of 9223372036854
 printf 'node00\n# a comment\nnode01\nnode99\n' >nodes.txt
 expect_error "unknown host in @file" "nodes.txt:4: unknown host 'node99'" x.rank -- map good.mtx "${m[@]}" --nodes @nodes.txt -o x.rank
 
+# Hybrid ranks (issue 32): Angara-K1's A nodes (2 packages x 6 cores x 2
+# PUs, PUs 0-11 on package 0), 4 ranks of 6 hardware threads: every rank's
+# block is 6 PUs of one package, checked from the csv by hand's rule.
+angara=$src/data/machines/angara-k1.toml
+"$rankmap" map "$src/data/profiles/lammps-melt-16.rmp" -m "$angara" --nodes 'a[01-04]' --ppn 4 --cpus-per-rank 6 \
+  --hwthreads -f csv -o hybrid.csv 2>hybrid.err >/dev/null || bad "map --cpus-per-rank: $(cat hybrid.err)"
+awk -F, 'NR > 1 {
+    n = 0; lo = 1e9; hi = -1; split($5, items, ";")
+    for (i in items) { split(items[i], ab, "-"); b = ab[2] == "" ? ab[1] : ab[2]
+      for (p = ab[1]; p <= b; ++p) { ++n; lo = p < lo ? p : lo; hi = p > hi ? p : hi } }
+    if (n != 6 || int(lo / 12) != int(hi / 12) || int(lo / 12) != $3) { print "rank " $1 ": " $0; bad = 1 }
+    ++ranks; per[$2]++ }
+  END { for (h in per) if (per[h] != 4) bad = 1; exit bad || ranks != 16 }' hybrid.csv &&
+  ok || bad "hybrid blocks: $(cat hybrid.csv)"
+grep -q "OMP_NUM_THREADS=6 OMP_PLACES=threads" hybrid.err && ok || bad "no OMP_* line: $(cat hybrid.err)"
+"$rankmap" map "$src/data/profiles/lammps-melt-16.rmp" -m "$angara" --nodes 'a[01-08]' --cpus-per-rank 6 -f slurm \
+  -o hybrid.hosts -q >/dev/null && grep -qx "SRUN_CPUS_PER_TASK=12" hybrid.hosts.env && ok ||
+  bad "slurm .env of 6-core ranks (12 CPUs): $(cat hybrid.hosts.env)"
+expect_error "--cpus-per-rank too wide" "--cpus-per-rank: 4 ranks of 6 cores do not fit host 'a01', which has 12 cores and 24 hardware threads (more --nodes, fewer --ppn, fewer --cpus-per-rank or --hwthreads" \
+  x.rank -- map "$src/data/profiles/lammps-melt-16.rmp" -m "$angara" --nodes 'a[01-04]' --ppn 4 --cpus-per-rank 6 -o x.rank
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

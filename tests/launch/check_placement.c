@@ -1,6 +1,6 @@
 /* Every rank checks that it runs where the launch file put it: on the fake
  * host (FAKE_HOST, set by the stand-in remote shell) and bound to exactly the
- * CPUs of the core (or PU) that the csv mapping names. hwloc turns logical
+ * CPUs of the cores (or PUs) that the csv mapping names. hwloc turns logical
  * indices into CPU sets independently of rankmap.
  * Built with -DNO_MPI for srun, which starts plain processes: the rank is
  * SLURM_PROCID and the host SLURMD_NODENAME, and each rank reports alone.
@@ -50,17 +50,34 @@ static int check(int rank, const char* csv, char* why, size_t whylen) {
   hwloc_topology_t topo;
   hwloc_topology_init(&topo);
   hwloc_topology_load(topo);
-  hwloc_obj_t obj = pu[0] ? hwloc_get_obj_by_type(topo, HWLOC_OBJ_PU, (unsigned)atoi(pu))
-                          : hwloc_get_obj_by_type(topo, HWLOC_OBJ_CORE, (unsigned)atoi(core));
-  hwloc_bitmap_t bound = hwloc_bitmap_alloc();
-  hwloc_get_cpubind(topo, bound, HWLOC_CPUBIND_PROCESS);
-  int ok = obj && hwloc_bitmap_isequal(bound, obj->cpuset);
-  if (!ok) {
-    char want[64] = "?", have[64];
-    if (obj) hwloc_bitmap_list_snprintf(want, sizeof want, obj->cpuset);
-    hwloc_bitmap_list_snprintf(have, sizeof have, bound);
-    snprintf(why, whylen, "bound to CPUs %s, expected %s (core %s pu %s)", have, want, core, pu);
+  /* The union of the listed cores (or PUs): "3", or a rank of several
+   * (--cpus-per-rank, a --ppn below the cores) as "0-5" or "0;2-3". */
+  const char* list = pu[0] ? pu : core;
+  const hwloc_obj_type_t type = pu[0] ? HWLOC_OBJ_PU : HWLOC_OBJ_CORE;
+  hwloc_bitmap_t want = hwloc_bitmap_alloc(), bound = hwloc_bitmap_alloc();
+  int known = 1;
+  for (const char* at = list; *at && known;) {
+    char* end;
+    const long first = strtol(at, &end, 10);
+    long last = first;
+    if (*end == '-') last = strtol(end + 1, &end, 10);
+    for (long i = first; i <= last && known; ++i) {
+      hwloc_obj_t obj = hwloc_get_obj_by_type(topo, type, (unsigned)i);
+      if (obj) hwloc_bitmap_or(want, want, obj->cpuset);
+      known = obj != NULL;
+    }
+    known = known && (*end == ';' || *end == 0);
+    at = *end == ';' ? end + 1 : end;
   }
+  hwloc_get_cpubind(topo, bound, HWLOC_CPUBIND_PROCESS);
+  int ok = known && hwloc_bitmap_isequal(bound, want);
+  if (!ok) {
+    char wanted[64] = "?", have[64];
+    if (known) hwloc_bitmap_list_snprintf(wanted, sizeof wanted, want);
+    hwloc_bitmap_list_snprintf(have, sizeof have, bound);
+    snprintf(why, whylen, "bound to CPUs %s, expected %s (core %s pu %s)", have, wanted, core, pu);
+  }
+  hwloc_bitmap_free(want);
   hwloc_bitmap_free(bound);
   hwloc_topology_destroy(topo);
   return ok;

@@ -68,6 +68,9 @@ scenario() {
 scenario rr 4 --nodes "fake[0-1]" --baseline rr
 # Seeded random slots over three hosts (one left with a free core).
 scenario random 5 --baseline random --seed 5
+# Hybrid ranks: each bound to all of its --cpus-per-rank cores (here the
+# node's two), one rank a node.
+scenario hybrid 3 --cpus-per-rank "$(lstopo-no-graphics --only core | wc -l)"
 
 # The check itself can fail: a csv that disagrees with the launch file.
 sed 's/^0,fake0,/0,fake1,/' rr.csv >wrong.csv
@@ -76,6 +79,17 @@ if grep -q "placement WRONG: 4 ranks checked" wrong.out && grep -q "on host fake
   passed=$((passed + 1)); echo "ok: a wrong expectation is caught"
 else
   failed=$((failed + 1)); echo "FAIL: a wrong expectation was not caught"; cat wrong.out
+fi
+# ... and a rank bound to one core where its block is two (hybrid.csv's
+# cores "0-1" cut to "0") is caught too.
+if grep -q '^0,[^,]*,[^,]*,0-' hybrid.csv; then
+  sed 's/^\([0-9]*,[^,]*,[^,]*\),0-[0-9]*,/\1,0,/' hybrid.csv >narrow.csv
+  run_launch hybrid.launch 3 narrow.csv >narrow.out 2>&1
+  if grep -q "placement WRONG: 3 ranks checked" narrow.out && grep -q "expected 0 (core 0 pu )" narrow.out; then
+    passed=$((passed + 1)); echo "ok: a rank's block narrower than its binding is caught"
+  else
+    failed=$((failed + 1)); echo "FAIL: a narrower block was not caught"; cat narrow.out
+  fi
 fi
 
 echo "$passed passed, $failed failed"

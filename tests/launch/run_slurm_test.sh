@@ -112,6 +112,9 @@ scenario rr "$cpus" --baseline rr
 scenario random $((2 * cpus - 1)) --baseline random --seed 5
 # rankmap's own mapping of every slot.
 scenario engine $((2 * cpus))
+# Hybrid ranks, one a node on all its cores: the .env's mask and
+# SRUN_CPUS_PER_TASK give each task its block.
+scenario hybrid 2 --cpus-per-rank "$(lstopo-no-graphics --only core | wc -l)"
 
 # The check can fail: a csv that puts rank 0 on the other host.
 awk -F, 'NR == 2 { $2 = ($2 == "fake0" ? "fake1" : "fake0") } { print }' OFS=, rr.csv >wrong.csv
@@ -167,6 +170,19 @@ else
     for ((r = 0; r < n; ++r)); do echo "$r,fake$((r / cores)),0,$((r % cores)),"; done; } >inorder.csv
   timeout 90 salloc -N2 --exclusive srun -n "$n" --cpu-bind=none --rankmap=pairs.csv ./check_placement inorder.csv >block.out 2>&1
   expect_all "srun --rankmap with srun's layout: bound inside nodes" block.out
+  # srun -c C: one task a node, the plugin binds each to its block of all
+  # C CPUs (by hand: rank r on fake r, cores 0 to C-1).
+  echo "0,1,1000" >two.csv
+  { echo "rank,host,socket,core,pu"; for r in 0 1; do echo "$r,fake$r,0,0-$((cores - 1)),"; done; } >wide.csv
+  timeout 90 salloc -N2 --exclusive srun -n 2 -c "$cores" --cpu-bind=none --rankmap=two.csv ./check_placement wide.csv \
+    >wide.out 2>&1
+  # (On a node of C cores the block is the whole step, so the plugin's own
+  # word that it bound nothing is what tells.)
+  if [ "$(grep -c 'as the file says' wide.out)" -eq 2 ] && ! grep -q "keeps Slurm's binding" wide.out; then
+    passed=$((passed + 1)); echo "ok: srun -c $cores --rankmap: each task bound to its block of $cores CPUs"
+  else
+    failed=$((failed + 1)); echo "FAIL: srun -c $cores --rankmap"; cat wide.out
+  fi
   # The check can fail: without the plugin's binding a task has both cores.
   timeout 90 salloc -N2 --exclusive srun -n "$n" --cpu-bind=none ./check_placement inorder.csv >unbound.out 2>&1
   if [ "$cores" -gt 1 ] && grep -q "bound to CPUs" unbound.out; then

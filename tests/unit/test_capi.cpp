@@ -621,4 +621,23 @@ TEST(CApi, BindingInsideNodesAndSlotCpus) {
   EXPECT_EQ(rankmap_slot_cpus(two, 0, 1, cpus, 4, &count, &err), RANKMAP_ERR_ARGUMENT);  // not a slot's first CPU
   EXPECT_EQ(rankmap_slot_cpus(two, 1, 0, cpus, 4, &count, &err), RANKMAP_ERR_ARGUMENT);  // no node 1
   rankmap_allocation_free(two);
+
+  // Hybrid ranks of two cores: one a package, {0,1} and {2,3}; of three
+  // cores, one a node (it cannot stay in one package), and two do not fit.
+  rankmap_allocation* hybrid = nullptr;
+  ASSERT_EQ(rankmap_allocation_create_hybrid(h.machine, "n[0-1]", 0, 2, 0, &hybrid, &err), RANKMAP_OK) << err.message;
+  EXPECT_EQ(rankmap_allocation_slots(hybrid), 4u);
+  ASSERT_EQ(rankmap_slot_cpus(hybrid, 1, 2, cpus, 4, &count, &err), RANKMAP_OK) << err.message;
+  EXPECT_EQ(std::vector<int32_t>(cpus, cpus + count), (std::vector<int32_t>{2, 3}));
+  rankmap_allocation_free(hybrid);
+  ASSERT_EQ(rankmap_allocation_create_hybrid(h.machine, nullptr, 0, 3, 0, &hybrid, &err), RANKMAP_OK) << err.message;
+  EXPECT_EQ(rankmap_allocation_slots(hybrid), 2u);
+  ASSERT_EQ(rankmap_slot_cpus(hybrid, 0, 0, cpus, 4, &count, &err), RANKMAP_OK) << err.message;
+  EXPECT_EQ(std::vector<int32_t>(cpus, cpus + count), (std::vector<int32_t>{0, 1, 2}));
+  rankmap_allocation_free(hybrid);
+  hybrid = nullptr;
+  EXPECT_EQ(rankmap_allocation_create_hybrid(h.machine, nullptr, 2, 3, 0, &hybrid, &err), RANKMAP_ERR_FIT);
+  EXPECT_STREQ(err.message,
+               "cpus_per_rank: 2 ranks of 3 cores do not fit host 'n0', which has 4 cores and 4 hardware threads");
+  EXPECT_EQ(hybrid, nullptr);
 }

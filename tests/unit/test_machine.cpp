@@ -147,6 +147,74 @@ TEST(Allocation, SlotsFromCoresPpnAndHwthreads) {
   expect_error([&] { make_allocation(m, {{"n0", "n0"}, 0, false}); }, 0, "given twice");
 }
 
+// --cpus-per-rank: N units a slot, inside one package where N fits. The
+// count of slots inside one package is checked against the most that can
+// be, min(slots, sum over packages of floor(units / N)), worked out here
+// apart from the library's turn-taking.
+TEST(Allocation, CpusPerRankBlocksStayInOnePackage) {
+  const Machine m = test::make_machine("[2]", "", "n[0-1]", "package:2 core:3 pu:2");
+  auto slots = [&](int ppn, int cpus, bool hwthreads) {
+    AllocationOptions o;
+    o.ppn = ppn, o.hwthreads = hwthreads, o.cpus_per_rank = cpus;
+    return make_allocation(m, o).slots(0);
+  };
+  // Two ranks of 3 cores: one a package.
+  const auto two = slots(0, 3, false);
+  ASSERT_EQ(two.size(), 2u);
+  EXPECT_EQ(two[0].pus, (std::vector<int>{0, 1, 2, 3, 4, 5}));
+  EXPECT_EQ(two[1].pus, (std::vector<int>{6, 7, 8, 9, 10, 11}));
+  EXPECT_EQ(two[1].package, 1);
+  // Three ranks of 2 cores on packages of 3: two in a package, the third
+  // on the cores left over (core 2 and core 5).
+  const auto three = slots(3, 2, false);
+  ASSERT_EQ(three.size(), 3u);
+  EXPECT_EQ(three[0].pus, (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_EQ(three[1].pus, (std::vector<int>{4, 5, 10, 11}));
+  EXPECT_EQ(three[2].pus, (std::vector<int>{6, 7, 8, 9}));
+  // Angara-K1's hybrid runs: 4 ranks x 3 hardware threads here, two a package.
+  const auto four = slots(4, 3, true);
+  ASSERT_EQ(four.size(), 4u);
+  EXPECT_EQ(four[1].pus, (std::vector<int>{3, 4, 5}));
+  EXPECT_EQ(four[2].pus, (std::vector<int>{6, 7, 8}));
+  // A lone rank on one package, the other left free.
+  EXPECT_EQ(slots(1, 2, false)[0].pus, (std::vector<int>{0, 1, 2, 3}));
+
+  for (const char* shape : {"package:2 core:6 pu:2", "package:4 core:5", "package:3 core:4 pu:2", "core:8"}) {
+    const Machine node = test::make_machine("[1]", "", "x0", shape);
+    const NodeType& type = node.node_types[0];
+    for (const bool hwthreads : {false, true})
+      for (int n = 1; n <= 7; ++n)
+        for (int ppn = 0; ppn <= 9; ++ppn) {
+          const int units = hwthreads ? static_cast<int>(type.pus.size()) : type.cores;
+          const int count = ppn > 0 ? ppn : units / n;
+          AllocationOptions o;
+          o.ppn = ppn, o.hwthreads = hwthreads, o.cpus_per_rank = n;
+          SCOPED_TRACE(std::string(shape) + " ppn " + std::to_string(ppn) + " cpus " + std::to_string(n) +
+                       (hwthreads ? " hwthreads" : ""));
+          if (count == 0 || count * n > units) {
+            expect_error([&] { make_allocation(node, o); }, 0, "not fit host 'x0'");
+            continue;
+          }
+          const auto layout = make_allocation(node, o).slots(0);
+          ASSERT_EQ(static_cast<int>(layout.size()), count);
+          std::vector<int> seen(type.pus.size(), 0);
+          int in_one = 0, most_in_one = 0;
+          for (const Slot& slot : layout) {
+            const int per_unit = hwthreads ? 1 : static_cast<int>(type.core_pus[0].size());
+            EXPECT_EQ(static_cast<int>(slot.pus.size()), n * per_unit);
+            bool one = true;
+            for (int pu : slot.pus) ++seen[pu], one = one && type.pus[pu].package == slot.package;
+            in_one += one;
+          }
+          for (int p = 0; p < type.packages; ++p) most_in_one += units / type.packages / n;
+          EXPECT_EQ(in_one, std::min(count, most_in_one));
+          EXPECT_EQ(*std::max_element(seen.begin(), seen.end()), 1);  // no PU in two slots
+        }
+  }
+  expect_error([&] { slots(4, 2, false); }, 0, "4 ranks of 2 cores do not fit host 'n0', which has 6 cores");
+  expect_error([&] { slots(0, 7, false); }, 0, "1 rank of 7 cores does not fit host 'n0'");
+}
+
 TEST(Allocation, NodesFromFile) {
   test::TempDir dir;
   const auto f = dir.write("nodes", "# from the scheduler\nnode[00-01]\n\nnode07  # spare\n");

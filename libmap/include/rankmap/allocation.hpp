@@ -12,6 +12,8 @@ namespace rankmap {
 // A place for one rank: a set of PUs of one node. Without `hwthreads` a
 // slot is one core (or, with `ppn` below the core count, a block of
 // consecutive cores); with `hwthreads` it is one PU (or a block of PUs).
+// With `cpus_per_rank` N, a slot is N cores (N PUs with `hwthreads`) for a
+// rank's threads, inside one package wherever N fits in one.
 struct Slot {
   std::vector<int> pus;  // indices in NodeType::pus, ascending
   int package = 0;       // package of the first PU
@@ -29,6 +31,7 @@ struct AllocationOptions {
   int ppn = 0;                           // ranks per node; 0: one per core (or PU)
   bool hwthreads = false;                // slots are PUs rather than cores
   std::vector<HostOrigin> origins = {};  // per host, for messages; empty: the hostlist itself
+  int cpus_per_rank = 0;                 // cores (PUs) each rank's slot holds; 0: ppn's balanced blocks
 };
 
 struct Allocation {
@@ -36,6 +39,7 @@ struct Allocation {
   std::vector<int> layout_of;              // per allocated node: index in layouts
   std::vector<std::vector<Slot>> layouts;  // distinct slot layouts
   bool hwthreads = false;
+  int cpus_per_rank = 0;  // as asked; 0: not asked
 
   std::size_t size() const { return nodes.size(); }
   const std::vector<Slot>& slots(std::size_t k) const { return layouts[layout_of[k]]; }
@@ -50,7 +54,9 @@ struct Allocation {
 
 // Throws an input Error about Parameter "nodes" (or the host's @file and
 // line) for an unknown or repeated host, and a fit Error about
-// "ranks_per_node" when ppn exceeds a node's cores (or PUs).
+// "ranks_per_node" when ppn exceeds a node's cores (or PUs), or about
+// "cpus_per_rank" when ppn blocks of cpus_per_rank do not fit a node.
+// Without ppn, cpus_per_rank gives each node as many blocks as fit.
 Allocation make_allocation(const Machine& machine, const AllocationOptions& options);
 
 // Reads a "nodes" value: a hostlist, or "@file" with one host (or

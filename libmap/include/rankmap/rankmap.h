@@ -106,6 +106,12 @@ void rankmap_graph_free(rankmap_graph* graph);
  * first. Pass that same machine wherever both are arguments. */
 rankmap_status rankmap_allocation_create(const rankmap_machine* machine, const char* hostlist, int ranks_per_node,
                                          int hwthreads, rankmap_allocation** out, rankmap_error* err);
+/* The same for hybrid ranks: each slot is cpus_per_rank cores (PUs with
+ * hwthreads) for a rank's threads, inside one package wherever they fit
+ * (Slurm's --cpus-per-task); ranks_per_node 0 gives as many as fit. */
+rankmap_status rankmap_allocation_create_hybrid(const rankmap_machine* machine, const char* hostlist,
+                                                int ranks_per_node, int cpus_per_rank, int hwthreads,
+                                                rankmap_allocation** out, rankmap_error* err);
 size_t rankmap_allocation_nodes(const rankmap_allocation* allocation); /* 0 for NULL */
 size_t rankmap_allocation_slots(const rankmap_allocation* allocation);
 /* The host name of allocated node `index`, or NULL when out of range; valid

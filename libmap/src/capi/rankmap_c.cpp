@@ -289,10 +289,17 @@ void rankmap_graph_free(rankmap_graph* graph) { delete graph; }
 
 rankmap_status rankmap_allocation_create(const rankmap_machine* machine, const char* hostlist, int ranks_per_node,
                                          int hwthreads, rankmap_allocation** out, rankmap_error* err) {
+  return rankmap_allocation_create_hybrid(machine, hostlist, ranks_per_node, 0, hwthreads, out, err);
+}
+
+rankmap_status rankmap_allocation_create_hybrid(const rankmap_machine* machine, const char* hostlist,
+                                                int ranks_per_node, int cpus_per_rank, int hwthreads,
+                                                rankmap_allocation** out, rankmap_error* err) {
   return create(out, err, [&] {
     require(machine, "machine");
     rankmap::AllocationOptions options;
     options.ppn = ranks_per_node;
+    options.cpus_per_rank = cpus_per_rank;
     if (hwthreads != 0 && hwthreads != 1)
       fail(RANKMAP_ERR_ARGUMENT, "hwthreads is " + std::to_string(hwthreads) + ", expected 0 or 1");
     options.hwthreads = hwthreads == 1;

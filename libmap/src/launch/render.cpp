@@ -115,10 +115,18 @@ std::string local_rank_list(const std::vector<std::string>& cpus, bool& single) 
   return list;
 }
 
+// With --cpus-per-rank, srun must also give each task its CPUs: srun reads
+// SRUN_CPUS_PER_TASK (since Slurm 22.05 no longer SLURM_CPUS_PER_TASK),
+// counted as the CPUs of each rank's mask.
 std::string render_slurm_env(const Machine& m, const Allocation& a, const Mapping& map) {
   bool single = true;
-  const std::string list = local_rank_list(per_local_rank_cpus(m, a, map, ',', "slurm"), single);
-  return "SLURM_DISTRIBUTION=arbitrary\nSLURM_CPU_BIND=" + std::string(single ? "map_cpu:" : "mask_cpu:") + list + "\n";
+  const std::vector<std::string> cpus = per_local_rank_cpus(m, a, map, ',', "slurm");
+  const std::string list = local_rank_list(cpus, single);
+  std::string env =
+      "SLURM_DISTRIBUTION=arbitrary\nSLURM_CPU_BIND=" + std::string(single ? "map_cpu:" : "mask_cpu:") + list + "\n";
+  if (a.cpus_per_rank > 0 && !cpus.empty())
+    env += "SRUN_CPUS_PER_TASK=" + std::to_string(std::count(cpus[0].begin(), cpus[0].end(), ',') + 1) + "\n";
+  return env;
 }
 
 // Intel MPI pins the i-th rank of a node to the i-th CPU of the list, or to

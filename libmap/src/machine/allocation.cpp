@@ -1,5 +1,7 @@
 #include "rankmap/allocation.hpp"
 
+#include <algorithm>
+
 #include "rankmap/error.hpp"
 #include "rankmap/hostlist.hpp"
 #include "rankmap/io.hpp"
@@ -7,14 +9,18 @@
 namespace rankmap {
 namespace {
 
+// A node type's units for slots: its cores, or its PUs with `hwthreads`;
+// each unit a list of PU indices.
+std::vector<std::vector<int>> slot_units(const NodeType& type, bool hwthreads) {
+  if (!hwthreads) return type.core_pus;
+  std::vector<std::vector<int>> units;
+  for (int p = 0; p < static_cast<int>(type.pus.size()); ++p) units.push_back({p});
+  return units;
+}
+
 // The slots of one node type: `ppn` balanced blocks of its cores (or PUs).
 std::vector<Slot> slot_layout(const NodeType& type, int ppn, bool hwthreads) {
-  std::vector<std::vector<int>> units;  // each unit: PU indices
-  if (hwthreads) {
-    for (int p = 0; p < static_cast<int>(type.pus.size()); ++p) units.push_back({p});
-  } else {
-    units = type.core_pus;
-  }
+  const std::vector<std::vector<int>> units = slot_units(type, hwthreads);
   const int nunits = static_cast<int>(units.size());
   const int nslots = ppn > 0 ? ppn : nunits;
   std::vector<Slot> slots(nslots);
@@ -22,6 +28,43 @@ std::vector<Slot> slot_layout(const NodeType& type, int ppn, bool hwthreads) {
     const int first = static_cast<int>(static_cast<long long>(s) * nunits / nslots);
     const int last = static_cast<int>(static_cast<long long>(s + 1) * nunits / nslots);
     for (int u = first; u < last; ++u) slots[s].pus.insert(slots[s].pus.end(), units[u].begin(), units[u].end());
+    slots[s].package = type.pus[slots[s].pus.front()].package;
+  }
+  return slots;
+}
+
+// `count` slots of `size` units each, a slot inside one package wherever
+// `size` fits in one: as a hybrid rank's threads share their package's
+// caches and memory. The packages take the in-package blocks in turn (two
+// ranks on two packages: one each, as Open MPI's PE=N and Slurm's
+// --cpus-per-task spread them); blocks that fit no package's rest are cut
+// from the units left over, in order. Slots are in the order of their
+// first unit.
+std::vector<Slot> block_layout(const NodeType& type, const std::vector<std::vector<int>>& units, int count, int size) {
+  std::vector<std::vector<int>> by_package(type.packages);  // unit indices
+  for (int u = 0; u < static_cast<int>(units.size()); ++u) by_package[type.pus[units[u].front()].package].push_back(u);
+  std::vector<int> blocks(type.packages, 0);
+  for (int placed = 0, turn = 0, stuck = 0; placed < count && stuck < type.packages; turn = (turn + 1) % type.packages)
+    if ((blocks[turn] + 1) * size <= static_cast<int>(by_package[turn].size()))
+      ++blocks[turn], ++placed, stuck = 0;
+    else
+      ++stuck;
+  std::vector<std::vector<int>> chosen;  // each block: unit indices
+  std::vector<int> rest;
+  for (int p = 0; p < type.packages; ++p) {
+    for (int b = 0; b < blocks[p]; ++b)
+      chosen.emplace_back(by_package[p].begin() + b * size, by_package[p].begin() + (b + 1) * size);
+    rest.insert(rest.end(), by_package[p].begin() + blocks[p] * size, by_package[p].end());
+  }
+  std::sort(rest.begin(), rest.end());
+  for (std::size_t at = 0; chosen.size() < static_cast<std::size_t>(count); at += size)
+    chosen.emplace_back(rest.begin() + static_cast<std::ptrdiff_t>(at),
+                        rest.begin() + static_cast<std::ptrdiff_t>(at) + size);
+  std::sort(chosen.begin(), chosen.end());
+  std::vector<Slot> slots(chosen.size());
+  for (std::size_t s = 0; s < chosen.size(); ++s) {
+    for (int u : chosen[s]) slots[s].pus.insert(slots[s].pus.end(), units[u].begin(), units[u].end());
+    std::sort(slots[s].pus.begin(), slots[s].pus.end());
     slots[s].package = type.pus[slots[s].pus.front()].package;
   }
   return slots;
@@ -67,6 +110,10 @@ Allocation make_allocation(const Machine& machine, const AllocationOptions& opti
   if (options.ppn < 0)
     throw Error(ErrorKind::argument, Parameter{"ranks_per_node"},
                 "expected 0 (one rank per core) or more, got " + std::to_string(options.ppn));
+  if (options.cpus_per_rank < 0)
+    throw Error(ErrorKind::argument, Parameter{"cpus_per_rank"},
+                "expected 0 (not asked) or more, got " + std::to_string(options.cpus_per_rank));
+  a.cpus_per_rank = options.cpus_per_rank;
   std::vector<int> layout_of_type(machine.node_types.size(), -1);
   for (int node : a.nodes) {
     const int t = machine.nodes[node].type;
@@ -80,7 +127,20 @@ Allocation make_allocation(const Machine& machine, const AllocationOptions& opti
                         (options.hwthreads ? " hardware threads"
                                            : " cores and " + std::to_string(type.pus.size()) + " hardware threads"));
       layout_of_type[t] = static_cast<int>(a.layouts.size());
-      a.layouts.push_back(slot_layout(type, options.ppn, options.hwthreads));
+      if (options.cpus_per_rank > 0) {
+        const int n = options.cpus_per_rank, count = options.ppn > 0 ? options.ppn : units / n;
+        if (count == 0 || count * n > units)
+          throw Error(ErrorKind::fit, Parameter{"cpus_per_rank"},
+                      std::to_string(std::max(count, 1)) + (count > 1 ? " ranks" : " rank") + " of " +
+                          std::to_string(n) + (options.hwthreads ? " hardware threads" : " cores") +
+                          (count > 1 ? " do" : " does") + " not fit host '" + machine.nodes[node].host +
+                          "', which has " + std::to_string(units) +
+                          (options.hwthreads ? " hardware threads"
+                                             : " cores and " + std::to_string(type.pus.size()) + " hardware threads"));
+        a.layouts.push_back(block_layout(type, slot_units(type, options.hwthreads), count, n));
+      } else {
+        a.layouts.push_back(slot_layout(type, options.ppn, options.hwthreads));
+      }
     }
     a.layout_of.push_back(layout_of_type[t]);
   }

@@ -119,6 +119,7 @@ Reordering reorder_processes(const Graph& topology, const Machine& machine, cons
   AllocationOptions options;
   options.hosts = hosts;
   options.hwthreads = allocation.hwthreads;
+  options.cpus_per_rank = allocation.cpus_per_rank;
   Context c = context;
   Allocation sub;
   try {
@@ -126,7 +127,7 @@ Reordering reorder_processes(const Graph& topology, const Machine& machine, cons
     sub = make_allocation(machine, options);
   } catch (const Error& e) {
     if (e.kind() != ErrorKind::fit) throw;
-    options.ppn = 0;
+    options.ppn = 0, options.cpus_per_rank = 0;
     c.oversubscribe = true;
     sub = make_allocation(machine, options);
   }
