@@ -350,48 +350,6 @@ if [ -s here.toml.node.xml ] && "$rankmap" inspect here.toml >here.txt && grep -
   else ok; fi
 else bad "machine new --this-node read back: $(cat here.txt)"; fi
 
-# plot: pictures read back by an independent PNG reader (png_pixel.py),
-# their size and the colour of known cells and links checked. Viridis ends:
-# (68,1,84) for the fewest bytes, (253,231,36) for the most.
-pixel="python3 $src/tests/cli/png_pixel.py"
-printf '0,1,1000\n1,2,100\n2,3,10\n' >four.csv
-two=(-m "$desmos" --nodes 'node[00-01]' --ppn 2)
-"$rankmap" plot four.csv "${two[@]}" -o matrix.png --json matrix.json >/dev/null || bad "plot matrix"
-# One panel at (70, 60), 4 bins of 128 px: sender down, receiver across.
-if out=$($pixel matrix.png 262,124=253,231,36 518,380=68,1,84 390,252=33,145,140 134,124=255,255,255) && [ "$out" = "762 642" ] &&
-   python3 -c 'import json; d = json.load(open("matrix.json")); assert d["panels"][0]["x"] == 70 and d["cell"] == 128, d'; then ok
-else bad "matrix pixels: $($pixel matrix.png 262,124=253,231,36 518,380=68,1,84 390,252=33,145,140 134,124=255,255,255)"; fi
-# Grouped by node under a mapping that reverses the ranks: 0 -> 1 moves to row 3, column 2.
-printf 'rank,host,socket,core,pu\n0,node01,0,3,\n1,node01,0,0,\n2,node00,0,3,\n3,node00,0,0,\n' >reversed.csv
-"$rankmap" plot four.csv "${two[@]}" --mapping reversed.csv -o grouped.png >/dev/null || bad "plot grouped"
-$pixel grouped.png 390,508=253,231,36 >/dev/null && ok || bad "grouped matrix: $($pixel grouped.png 390,508=253,231,36)"
-# Links of a 4-ring, one rank a node, block: 0 -> 1 loads node 0's +X link
-# (100 B, the most), 0 -> 3 its -X link, which wraps (1 B, the fewest).
-cat >ring4.toml <<'TOML'
-[network]
-dims = [4]
-t_hop_ns = 100
-t_inj_ns = 400
-t_ej_ns = 400
-[[nodes]]
-hosts = "r[0-3]"
-hwloc = "core:1"
-TOML
-printf '0,1,100\n0,3,1\n' >ring.csv
-"$rankmap" plot ring.csv -m ring4.toml --what links -o links.png --json links.json >/dev/null || bad "plot links"
-spots=$(python3 -c 'import json
-d = json.load(open("links.json")); s = d["spacing"]; sl = d["sides"][0]["slices"][0]; x, y = sl["x"], sl["y"]
-print(f"{x + 3 + (s - 6) / 4},{y - 3}=253,231,36 {x - 3 - 0.45 * s / 2},{y + 3}=68,1,84 {x + 2 * s + 3 + (s - 6) / 4},{y - 3}=224,224,224")')
-# shellcheck disable=SC2086
-$pixel links.png $spots >/dev/null && ok || bad "link colours: $($pixel links.png $spots)"
-"$rankmap" plot four.csv "${two[@]}" --what bytes -o bytes.png >/dev/null || bad "plot bytes"
-# The first of 4 bars is rank 0's 1000 B, the tallest: full height, at (70 + 72, 60 + 65).
-out=$($pixel bytes.png 142,125=58,82,139) && [ "$out" = "700 420" ] && ok || bad "bytes chart: $($pixel bytes.png 142,125=58,82,139)"
-"$rankmap" plot four.csv "${two[@]}" -o matrix.svg >/dev/null && grep -q "<svg" matrix.svg && ok || bad "plot svg"
-"$rankmap" plot four.csv "${two[@]}" -o matrix.pdf >/dev/null && head -c 5 matrix.pdf | grep -q "%PDF" && ok || bad "plot pdf"
-expect_error "plot format" "unknown picture format '.gif' (expected .png, .svg or .pdf)" m.gif -- plot four.csv "${two[@]}" -o m.gif
-expect_error "plot links of a tree" "links are drawn for tori and meshes" t.png -- plot four.csv -m "$src/data/machines/cpmd-ib-16.toml" --what links -o t.png
-
 # Outputs are never written through a symlink, a device or a planted
 # temporary name (issue 16): the victim files stay as they were.
 echo "victim" >victim.txt
@@ -481,7 +439,6 @@ if "$rankmap" map s64.mtx "${m[@]}" --nodes 'node[00-03]' --oversubscribe -o ove
    "$rankmap" eval s64.mtx "${m[@]}" --nodes 'node[00-03]' --mapping over.rank -q >/dev/null &&
    python3 -c 'import json; d = json.load(open("over.json")); assert d["ranks"] == 64 and d["baseline"]["ranks"] == 64, d'; then ok
 else bad "map --oversubscribe"; fi
-expect_error "plot with unwritable --json" "nodir/p.json: cannot be written: there is no folder 'nodir'" both.png -- plot four.csv "${two[@]}" -o both.png --json nodir/p.json
 
 # Messages stay one printable line of bounded length whatever the input.
 "$rankmap" map good.mtx "${m[@]}" --nodes "$(printf 'node00\nnode01\n\033[31mnode99')" -o x.rank 2>err.txt
