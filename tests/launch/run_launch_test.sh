@@ -72,24 +72,24 @@ scenario random 5 --baseline random --seed 5
 # node's two), one rank a node.
 scenario hybrid 3 --cpus-per-rank "$(lstopo-no-graphics --only core | wc -l)"
 
-# The check itself can fail: a csv that disagrees with the launch file.
+# caught NAME LAUNCH RANKS CSV WHY: the launch checked against a csv that
+# disagrees with it must say so, and why.
+caught() {
+  run_launch "$2" "$3" "$4" >"$4.out" 2>&1
+  if grep -q "placement WRONG: $3 ranks checked" "$4.out" && grep -qF "$5" "$4.out"; then
+    passed=$((passed + 1)); echo "ok: $1 is caught"
+  else
+    failed=$((failed + 1)); echo "FAIL: $1 was not caught"; cat "$4.out"
+  fi
+}
+# The check itself can fail: a csv that disagrees with the launch file ...
 sed 's/^0,fake0,/0,fake1,/' rr.csv >wrong.csv
-run_launch rr.launch 4 wrong.csv >wrong.out 2>&1
-if grep -q "placement WRONG: 4 ranks checked" wrong.out && grep -q "on host fake0, expected fake1" wrong.out; then
-  passed=$((passed + 1)); echo "ok: a wrong expectation is caught"
-else
-  failed=$((failed + 1)); echo "FAIL: a wrong expectation was not caught"; cat wrong.out
-fi
+caught "a wrong expectation" rr.launch 4 wrong.csv "on host fake0, expected fake1"
 # ... and a rank bound to one core where its block is two (hybrid.csv's
-# cores "0-1" cut to "0") is caught too.
+# cores "0-1" cut to "0").
 if grep -q '^0,[^,]*,[^,]*,0-' hybrid.csv; then
   sed 's/^\([0-9]*,[^,]*,[^,]*\),0-[0-9]*,/\1,0,/' hybrid.csv >narrow.csv
-  run_launch hybrid.launch 3 narrow.csv >narrow.out 2>&1
-  if grep -q "placement WRONG: 3 ranks checked" narrow.out && grep -q "expected 0 (core 0 pu )" narrow.out; then
-    passed=$((passed + 1)); echo "ok: a rank's block narrower than its binding is caught"
-  else
-    failed=$((failed + 1)); echo "FAIL: a narrower block was not caught"; cat narrow.out
-  fi
+  caught "a rank's block narrower than its binding" hybrid.launch 3 narrow.csv "expected 0 (core 0 pu )"
 fi
 
 echo "$passed passed, $failed failed"

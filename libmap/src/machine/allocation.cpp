@@ -51,10 +51,11 @@ std::vector<Slot> block_layout(const NodeType& type, const std::vector<std::vect
       ++stuck;
   std::vector<std::vector<int>> chosen;  // each block: unit indices
   std::vector<int> rest;
+  const auto width = static_cast<std::ptrdiff_t>(size);
   for (int p = 0; p < type.packages; ++p) {
-    for (int b = 0; b < blocks[p]; ++b)
-      chosen.emplace_back(by_package[p].begin() + b * size, by_package[p].begin() + (b + 1) * size);
-    rest.insert(rest.end(), by_package[p].begin() + blocks[p] * size, by_package[p].end());
+    for (std::ptrdiff_t b = 0; b < blocks[p]; ++b)
+      chosen.emplace_back(by_package[p].begin() + b * width, by_package[p].begin() + (b + 1) * width);
+    rest.insert(rest.end(), by_package[p].begin() + blocks[p] * width, by_package[p].end());
   }
   std::sort(rest.begin(), rest.end());
   for (std::size_t at = 0; chosen.size() < static_cast<std::size_t>(count); at += size)
