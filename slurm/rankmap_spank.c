@@ -160,13 +160,13 @@ static int choose_cpus(spank_t sp, struct Binding* b, cpu_set_t* set, char* why,
    * hardware threads (one a core on nodes without SMT), so N counts PUs. */
   uint32_t cpus_per_task = 1; /* spank.h: a uint32_t * */
   if (spank_get_item(sp, S_STEP_CPUS_PER_TASK, &cpus_per_task) != ESPANK_SUCCESS) cpus_per_task = 1;
-  const int hybrid = cpus_per_task > 1;
+  const int hybrid = cpus_per_task > 1 && cpus_per_task <= 1000000;
   rankmap_error err;
   const char* machine_path = machine_file();
   if (!machine_path) return snprintf(why, why_len, "no machine file"), -1;
   if (rankmap_machine_load(machine_path, &b->machine, &err) != RANKMAP_OK ||
       rankmap_graph_load(profile_path, &b->graph, &err) != RANKMAP_OK ||
-      rankmap_allocation_create_hybrid(b->machine, nodes, ppn, hybrid ? cpus_per_task : 0, hybrid, &b->allocation,
+      rankmap_allocation_create_hybrid(b->machine, nodes, ppn, hybrid ? (int)cpus_per_task : 0, hybrid, &b->allocation,
                                        &err) != RANKMAP_OK ||
       rankmap_context_create("default", 1, &b->context, &err) != RANKMAP_OK)
     return snprintf(why, why_len, "%s", err.message), -1;

@@ -126,7 +126,7 @@ start=$(date +%s)
 wait $pid
 rc=$?
 took=$(($(date +%s) - start))
-sleep 1
+for _ in $(seq 50); do pgrep -f "^./app kept/mapping.csv --if-mapped" >/dev/null || break; sleep 0.2; done  # busy: up to 10 s
 left=$(pgrep -f "^./app kept/mapping.csv --if-mapped" | wc -l)
 if grep -q "placement ok" term.out && [ $rc -ne 0 ] && [ "$took" -lt 30 ] && [ "$left" -eq 0 ] &&
   [ -z "$(ls "$TMPDIR" | grep rankmap-run)" ]; then

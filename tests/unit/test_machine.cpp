@@ -213,6 +213,8 @@ TEST(Allocation, CpusPerRankBlocksStayInOnePackage) {
   }
   expect_error([&] { slots(4, 2, false); }, 0, "4 ranks of 2 cores do not fit host 'n0', which has 6 cores");
   expect_error([&] { slots(0, 7, false); }, 0, "1 rank of 7 cores does not fit host 'n0'");
+  // 2 x 2^30 cores would wrap round in an int.
+  expect_error([&] { slots(2, 1 << 30, false); }, 0, "2 ranks of 1073741824 cores do not fit host 'n0'");
 }
 
 TEST(Allocation, NodesFromFile) {

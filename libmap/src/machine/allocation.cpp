@@ -130,7 +130,7 @@ Allocation make_allocation(const Machine& machine, const AllocationOptions& opti
       layout_of_type[t] = static_cast<int>(a.layouts.size());
       if (options.cpus_per_rank > 0) {
         const int n = options.cpus_per_rank, count = options.ppn > 0 ? options.ppn : units / n;
-        if (count == 0 || count * n > units)
+        if (count == 0 || static_cast<long long>(count) * n > units)
           throw Error(ErrorKind::fit, Parameter{"cpus_per_rank"},
                       std::to_string(std::max(count, 1)) + (count > 1 ? " ranks" : " rank") + " of " +
                           std::to_string(n) + (options.hwthreads ? " hardware threads" : " cores") +
