@@ -132,24 +132,24 @@ Picture torus_links(const PlotInput& in, const std::vector<Side>& sides) {
     for (std::size_t i = 0; i < chosen.size(); ++i) {
       const double ox = sx + static_cast<double>(i % 2) * slice_w + pad / 2,
                    oy = 96 + static_cast<double>(i / 2) * slice_h + pad / 2 + 12;
+      // Coordinates are the machine's own (every coordinate holds a node).
+      auto coord_of = [&](std::size_t coord) -> const std::vector<int>& {
+        return in.machine.nodes[static_cast<std::size_t>(in.machine.node_at(coord))].coord;
+      };
       std::string label = "slice";
-      std::size_t rest = chosen[i];
-      for (int d = 2; d < nd; ++d) {
-        label += std::string(d == 2 ? " " : ",") + "XYZWVU"[d] + "=" + std::to_string(rest % net.dims[d]);
-        rest /= static_cast<std::size_t>(net.dims[d]);
-      }
+      for (int d = 2; d < nd; ++d)
+        label +=
+            std::string(d == 2 ? " " : ",") + "XYZWVU"[d] + "=" + std::to_string(coord_of(chosen[i] * per_slice)[d]);
       c.text(ox - pad / 2, oy - pad / 2 - 2, nd > 2 ? label : "X across, Y down", 10);
       side_doc["slices"].push_back({{"slice", chosen[i]}, {"x", ox}, {"y", oy}});
       for (int y = 0; y < ny; ++y)
         for (int x = 0; x < nx; ++x) {
           const std::size_t coord = chosen[i] * per_slice + static_cast<std::size_t>(y) * nx + x;
           const double cx = ox + x * s, cy = oy + y * s;
-          int pos_along[6] = {x, y, 0, 0, 0, 0};
-          for (int d = 2, rest2 = static_cast<int>(chosen[i]); d < nd; rest2 /= net.dims[d], ++d)
-            pos_along[d] = rest2 % net.dims[d];
+          const std::vector<int>& at = coord_of(coord);
           for (int d = 0; d < nd; ++d)
             for (int sign : {+1, -1}) {
-              const int pos = pos_along[d], size = net.dims[d];
+              const int pos = at[d], size = net.dims[d];
               const bool edge = pos + sign < 0 || pos + sign >= size;
               if ((edge && !net.wrap[d]) || (size == 2 && sign < 0) || size == 1) continue;
               const std::size_t link = net.link_id(coord, d, sign);
