@@ -7,7 +7,7 @@
 // and the directed links it loads (Network::hops, for_each_link,
 // num_links, link_gbps_of, message_ns); scores and the gain model use only
 // these, and the engine too, but for the choices that follow the network's
-// shape (libmap/src/map/network_kind.hpp, a file per kind). Read from the
+// shape (libmap/src/map/kinds/network_kind.hpp, a file per kind). Read from the
 // TOML format of README.md, "Inputs".
 #pragma once
 

@@ -23,7 +23,7 @@
 #include <tuple>
 
 #include "core/two_halves.hpp"
-#include "map/network_kind.hpp"
+#include "map/kinds/network_kind.hpp"
 #include "map/stages.hpp"
 #include "rankmap/baseline.hpp"
 #include "rankmap/error.hpp"

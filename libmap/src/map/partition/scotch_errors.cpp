@@ -1,4 +1,4 @@
-#include "map/scotch_errors.hpp"
+#include "map/partition/scotch_errors.hpp"
 
 #include <cstdarg>
 #include <cstdio>

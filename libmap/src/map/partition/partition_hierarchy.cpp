@@ -11,7 +11,7 @@
 #include <algorithm>
 #include <numeric>
 
-#include "map/network_kind.hpp"
+#include "map/kinds/network_kind.hpp"
 #include "map/stages.hpp"
 #include "partition/metis.hpp"
 

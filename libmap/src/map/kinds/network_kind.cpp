@@ -1,4 +1,4 @@
-#include "map/network_kind.hpp"
+#include "map/kinds/network_kind.hpp"
 
 namespace rankmap::detail {
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <sstream>
 
-#include "map/network_kind.hpp"
+#include "map/kinds/network_kind.hpp"
 
 namespace rankmap::detail {
 namespace {

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <sstream>
 
-#include "map/network_kind.hpp"
+#include "map/kinds/network_kind.hpp"
 
 namespace rankmap::detail {
 namespace {

@@ -10,8 +10,8 @@
 #include <cmath>
 #include <numeric>
 
-#include "map/network_kind.hpp"
-#include "map/scotch_errors.hpp"
+#include "map/kinds/network_kind.hpp"
+#include "map/partition/scotch_errors.hpp"
 #include "map/stages.hpp"
 #include "partition/integer_weights.hpp"
 #include "partition/part_sizes.hpp"

@@ -9,7 +9,7 @@
 #include <queue>
 #include <unordered_map>
 
-#include "map/network_kind.hpp"
+#include "map/kinds/network_kind.hpp"
 #include "map/stages.hpp"
 
 namespace rankmap::detail {
