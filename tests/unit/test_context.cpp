@@ -68,12 +68,13 @@ struct Case {
 TEST(Context, PresetsAreTheDefaultWithNamedOverrides) {
   EXPECT_EQ(dump_context(create_context("default")), dump_context(Context{}));
   EXPECT_EQ(overrides_of(create_context("fast")),
-            (std::set<std::string>{"partition.metis_kway", "partition.coarsen_to", "partition.trials",
-                                   "placement.greedy", "placement.swap_passes", "refinement.rank_swap_passes"}));
-  EXPECT_EQ(
-      overrides_of(create_context("quality")),
-      (std::set<std::string>{"partition.scotch", "partition.metis_cuts", "partition.coarsen_to", "partition.grid_only",
-                             "partition.trials", "placement.swap_passes", "refinement.rank_swap_passes"}));
+            (std::set<std::string>{"partition.metis_kway", "partition.bisection_cuts", "partition.coarsen_to",
+                                   "partition.trials", "placement.greedy", "placement.swap_passes",
+                                   "refinement.rank_swap_passes"}));
+  EXPECT_EQ(overrides_of(create_context("quality")),
+            (std::set<std::string>{"partition.scotch", "partition.metis_cuts", "partition.patience",
+                                   "partition.coarsen_to", "partition.grid_only", "partition.trials",
+                                   "placement.swap_passes", "refinement.rank_swap_passes"}));
   EXPECT_EQ(preset_names(), (std::vector<std::string>{"fast", "default", "quality"}));
   for (const auto& name : preset_names()) EXPECT_EQ(create_context(name).preset, name);
 }
@@ -112,7 +113,8 @@ TEST(ContextSettingsChangeWhatIsTried, Partitioners) {
 }
 
 // On a grid: `cartesian` makes the box layouts, `grid_only` then skips the
-// partitioners.
+// partitioners. Without `grid_only` they run on small grids (8x8), not on
+// large ones (192x192: 2^17 edge ends).
 TEST(ContextSettingsChangeWhatIsTried, GridLayouts) {
   const Case k;
   const Context base = create_context("default");
@@ -130,6 +132,28 @@ TEST(ContextSettingsChangeWhatIsTried, GridLayouts) {
   const auto also = stages_of(k.grid, k.machine, k.allocation, c);
   EXPECT_EQ(count_with(also, "candidate Cartesian"), 1u);
   EXPECT_GT(count_with(also, "partitioned "), 0u);
+  const Machine wide = test::make_machine("[8, 8]", "", "n[00-63]", "package:2 core:288 pu:1");
+  const Graph large = make_stencil({{192, 192}, false, false, 1000});
+  const auto kept = stages_of(large, wide, make_allocation(wide, {}), c);
+  EXPECT_EQ(count_with(kept, "candidate Cartesian"), 1u);
+  EXPECT_EQ(count_with(kept, "partitioned "), 0u);
+}
+
+// `patience` stops the trials once that many in a row found nothing better
+// than the best so far; without it every trial runs.
+TEST(ContextSettingsChangeWhatIsTried, Patience) {
+  const Case k;
+  Context c = create_context("default");
+  c.partition.metis_kway = false;  // one partitioner: one "partitioned" a trial
+  c.partition.trials = 16;
+  const auto all = stages_of(k.irregular, k.machine, k.allocation, c);
+  EXPECT_EQ(count_with(all, "partitioned "), 16u);
+  EXPECT_EQ(count_with(all, "stopped after"), 0u);
+  c.partition.patience = 1;
+  const auto patient = stages_of(k.irregular, k.machine, k.allocation, c);
+  const std::size_t ran = count_with(patient, "partitioned ");
+  EXPECT_LT(ran, 16u);
+  EXPECT_EQ(count_with(patient, "stopped after " + std::to_string(ran) + " trials"), 1u);
 }
 
 // Each placement start is one more start compared after its swaps.

@@ -128,6 +128,37 @@ TEST(Map, FewerRanksFillTheNearestNodes) {
   EXPECT_EQ(evaluate(g, m, a, mapping).hop_bytes, 2u * 2 * 10);  // two node boundaries, one hop each
 }
 
+// Fewer ranks than slots: the shares are the graph's. 64 ranks in 4 groups
+// of 16 (every pair inside a group 100 bytes each way), group leaders in a
+// ring (1 byte each way), ranks renumbered, on 4 VMs of 20 cores, two VMs
+// to a host. Block's 20/20/20/4 must split groups; a group a VM keeps them
+// whole. A ring of 4 groups on 2 hosts has at best 2 edges inside a host
+// (2 hops) and 2 across (4 hops): 2*2*2 + 2*2*4 = 24 hop-bytes.
+TEST(Map, FewerRanksThanSlotsTakeTheGraphsShares) {
+  const Machine m = parse_machine(
+      "name = \"kvm\"\n[network]\nkind = \"switch\"\nt_hop_ns = 100\nt_inj_ns = 400\nt_ej_ns = 400\n"
+      "[hosts]\nvms_per_host = 2\n[[nodes]]\nhosts = \"vm[1-4]\"\nhwloc = \"package:1 core:20\"\n",
+      "kvm.toml");
+  const Allocation a = make_allocation(m, {});
+  auto rank = [](std::uint32_t group, std::uint32_t member) { return (37 * (16 * group + member) + 5) % 64; };
+  GraphBuilder b(64);
+  for (std::uint32_t grp = 0; grp < 4; ++grp) {
+    for (std::uint32_t i = 0; i < 16; ++i)
+      for (std::uint32_t j = 0; j < 16; ++j)
+        if (i != j) b.add(rank(grp, i), rank(grp, j), 100, 1);
+    b.add(rank(grp, 0), rank((grp + 1) % 4, 0), 1, 1);
+    b.add(rank((grp + 1) % 4, 0), rank(grp, 0), 1, 1);
+  }
+  const Graph g = b.build();
+  for (const char* preset : {"default", "quality"}) {
+    const Mapping mapping = map(g, m, a, create_context(preset));
+    std::map<int, int> per_node;
+    for (const Placement& p : mapping.ranks) ++per_node[p.node];
+    EXPECT_EQ(per_node, (std::map<int, int>{{0, 16}, {1, 16}, {2, 16}, {3, 16}})) << preset;
+    EXPECT_EQ(evaluate(g, m, a, mapping).hop_bytes, 24u) << preset;
+  }
+}
+
 TEST(Map, OversubscribeOnlyWhenAsked) {
   const Machine m = test::make_machine("[2]", "", "n[0-1]", "core:2");
   const Allocation a = make_allocation(m, {});

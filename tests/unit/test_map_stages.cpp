@@ -9,6 +9,7 @@
 
 #include "helpers.hpp"
 #include "map/stages.hpp"
+#include "partition/metis.hpp"
 #include "rankmap/generate.hpp"
 #include "rankmap/metrics.hpp"
 #include "rankmap/random.hpp"
@@ -48,6 +49,33 @@ TEST(Stages, EnforcePartSizesMovesTheCheapestRank) {
   std::vector<int> part{0, 0, 0, 1};
   enforce_part_sizes(g, part, {2, 2});
   EXPECT_EQ(part, (std::vector<int>{0, 0, 1, 1}));
+}
+
+// The graph's shares never pass a node's slots and always sum to the ranks,
+// on random graphs, slot counts and slack; two cliques of 6 joined by one
+// light edge take 6 and 6 of two nodes of 8 (any other split cuts a clique).
+TEST(Stages, GraphSharesStayWithinTheSlots) {
+  std::mt19937 rng(7);
+  for (int trial = 0; trial < 40; ++trial) {
+    const std::uint32_t n = 20 + rng() % 200;
+    std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>> edges;
+    for (std::uint32_t e = 0; e < 3 * n; ++e) edges.emplace_back(rng() % n, rng() % n, 1 + rng() % 1000);
+    const UndirectedGraph g = undirected(n, edges);
+    std::vector<std::uint32_t> capacity(1 + rng() % 12);
+    std::uint32_t slots = 0;
+    for (auto& c : capacity) slots += c = 1 + rng() % 40;
+    if (slots < n) capacity[0] += n - slots;
+    const std::vector<std::uint32_t> share = metis_shares(g, capacity, trial, 1);
+    ASSERT_EQ(share.size(), capacity.size());
+    EXPECT_EQ(std::accumulate(share.begin(), share.end(), 0u), n) << trial;
+    for (std::size_t p = 0; p < share.size(); ++p) EXPECT_LE(share[p], capacity[p]) << trial;
+  }
+  std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>> cliques{{0, 6, 1}};
+  for (std::uint32_t base : {0u, 6u})
+    for (std::uint32_t i = 0; i < 6; ++i)
+      for (std::uint32_t j = i + 1; j < 6; ++j) cliques.emplace_back(base + i, base + j, 100);
+  std::vector<std::uint32_t> share = metis_shares(undirected(12, cliques), {8, 8}, 1, 1);
+  EXPECT_EQ(share, (std::vector<std::uint32_t>{6, 6}));
 }
 
 TEST(Stages, PartGraphAddsTrafficBothWays) {

@@ -19,18 +19,28 @@ struct Context {
     bool metis_kway = true;           // METIS k-way into one part per node
     bool recursive_bisection = true;  // bisect graph and torus coordinates together
     bool scotch = false;              // Scotch static mapping onto the allocation
-    int metis_cuts = 1;               // METIS ncuts: tries, keeping the best
+    int metis_cuts = 1;               // METIS ncuts for the k-way cut: tries, keeping the best
+    // METIS ncuts for each bisection of recursive_bisection: cheap next to
+    // the k-way cut's, and 8 lowered hop-bytes 1.7 % (geometric mean of 8
+    // irregular, partial and all-to-all instances, bench/RESULTS.md).
+    int bisection_cuts = 8;
     // Large jobs (thousands of nodes): ranks are merged by heavy-edge
     // matching until at most this many vertices remain before cutting
     // (0: never merge).
     std::uint32_t coarsen_to = 262144;
     // When the Cartesian layout applies, keep it and skip the general
     // pipelines (they cost minutes on a million ranks and lose to it there).
+    // Without it they still skip grids of over 2^16 edge ends, where they
+    // took minutes and never beat the layout.
     bool grid_only = true;
     // Each partition pipeline runs with seeds seed, seed+1, ... and every
     // result is a candidate: partitions of irregular graphs vary by several
     // per cent with the seed. Large graphs run fewer (at most 2^24 / edges).
     int trials = 4;
+    // Trials stop early once this many in a row found no candidate better
+    // than the best so far (0: all of them run). Deterministic: it counts
+    // trials, not seconds.
+    int patience = 0;
   } partition;
 
   struct Placement {

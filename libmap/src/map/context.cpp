@@ -22,6 +22,7 @@ namespace {
 // graphs (bench/RESULTS.md).
 void override_fast(Context& c) {
   c.partition.metis_kway = false;
+  c.partition.bisection_cuts = 1;
   c.partition.coarsen_to = 65536;
   c.partition.trials = 1;
   c.placement.greedy = false;
@@ -32,13 +33,17 @@ void override_fast(Context& c) {
 void override_default(Context&) {}
 
 // Every partitioner, Scotch included, on the whole graph, with more seeds
-// and passes; the general pipelines run even where a grid layout applies.
+// and passes; the general pipelines run even where a grid layout applies
+// (small grids only: Context::grid_only). Trials stop once 4
+// in a row found nothing better, so the extra seeds are paid for only
+// while they pay.
 void override_quality(Context& c) {
   c.partition.scotch = true;
   c.partition.metis_cuts = 4;
   c.partition.coarsen_to = 0;
   c.partition.grid_only = false;
   c.partition.trials = 16;
+  c.partition.patience = 4;
   c.placement.swap_passes = 32;
   c.refinement.rank_swap_passes = 8;
 }
@@ -80,9 +85,11 @@ std::string dump_context(const Context& c) {
       << "recursive_bisection = " << b(c.partition.recursive_bisection) << "\n"
       << "scotch = " << b(c.partition.scotch) << "\n"
       << "metis_cuts = " << c.partition.metis_cuts << "\n"
+      << "bisection_cuts = " << c.partition.bisection_cuts << "\n"
       << "coarsen_to = " << c.partition.coarsen_to << "\n"
       << "grid_only = " << b(c.partition.grid_only) << "\n"
-      << "trials = " << c.partition.trials << "\n\n"
+      << "trials = " << c.partition.trials << "\n"
+      << "patience = " << c.partition.patience << "\n\n"
       << "[placement]\n"
       << "greedy = " << b(c.placement.greedy) << "\n"
       << "cuthill_mckee = " << b(c.placement.cuthill_mckee) << "\n"
@@ -117,8 +124,8 @@ class ContextReader : private detail::TomlReader {
     boolean(root, "oversubscribe", c.oversubscribe);
     if (const toml::table* t = table(root, "partition")) {
       reject_unknown(*t,
-                     {"cartesian", "metis_kway", "recursive_bisection", "scotch", "metis_cuts", "coarsen_to",
-                      "grid_only", "trials"},
+                     {"cartesian", "metis_kway", "recursive_bisection", "scotch", "metis_cuts", "bisection_cuts",
+                      "coarsen_to", "grid_only", "trials", "patience"},
                      "[partition]");
       if (auto* n = t->get("coarsen_to"))
         c.partition.coarsen_to = static_cast<std::uint32_t>(integer(*n, "coarsen_to", 0, 0xffffffffLL));
@@ -128,7 +135,10 @@ class ContextReader : private detail::TomlReader {
       boolean(*t, "scotch", c.partition.scotch);
       boolean(*t, "grid_only", c.partition.grid_only);
       if (auto* n = t->get("metis_cuts")) c.partition.metis_cuts = static_cast<int>(integer(*n, "metis_cuts", 1, 100));
+      if (auto* n = t->get("bisection_cuts"))
+        c.partition.bisection_cuts = static_cast<int>(integer(*n, "bisection_cuts", 1, 100));
       if (auto* n = t->get("trials")) c.partition.trials = static_cast<int>(integer(*n, "trials", 1, 1000));
+      if (auto* n = t->get("patience")) c.partition.patience = static_cast<int>(integer(*n, "patience", 0, 1000));
       if (!c.partition.metis_kway && !c.partition.recursive_bisection && !c.partition.scotch)
         fail(*t,
              "[partition] must enable at least one of metis_kway, recursive_bisection, scotch "

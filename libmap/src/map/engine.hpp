@@ -26,15 +26,20 @@ namespace rankmap::detail {
 std::vector<std::uint32_t> ranks_per_node(const Allocation& allocation, std::size_t ranks, bool oversubscribe,
                                           const NodeGeometry& geometry);
 
+// Allocation positions, nearest the allocation's centre (the node with the
+// least total distance to the others) first.
+std::vector<int> nodes_from_centre(const Allocation& allocation, const NodeGeometry& geometry);
+
 // Stage 1: a part (0..sizes.size()-1) for every rank, with exactly sizes[p]
 // ranks in part p (METIS k-way: partition/metis.hpp).
 std::vector<int> partition_scotch(const UndirectedGraph& g, const std::vector<std::uint32_t>& sizes,
                                   const std::vector<int>& used_nodes, const NodeGeometry& geometry, std::uint64_t seed);
 // Bisects graph and node coordinates together: part p lands near the
-// nodes it was cut with, so the identity placement is already good.
+// nodes it was cut with, so the identity placement is already good. Each
+// bisection keeps the best of `cuts` METIS tries.
 std::vector<int> partition_recursive_bisection(const UndirectedGraph& g, const std::vector<std::uint32_t>& sizes,
                                                const std::vector<int>& used_nodes, const NodeGeometry& geometry,
-                                               std::uint64_t seed);
+                                               std::uint64_t seed, int cuts);
 // A box of allocated nodes: its shape as a network of its own (a dimension
 // wraps only where the box spans the whole ring) and the allocation
 // position at each of its coordinates (X fastest).

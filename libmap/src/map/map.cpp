@@ -70,9 +70,9 @@ class Engine {
     const bool grid = context_.partition.cartesian && cartesian(whole_node_boxes);
     // A grid's layouts keep every node full: with the flow model on, the
     // pipelines also run, for their spread node set.
-    if (!(grid && context_.partition.grid_only) || timing_)
-      for (const NodeSet& nodes :
-           node_sets(allocation_, graph_.ranks, compact, whole_node_boxes, uniform_slots(), timing_))
+    const bool large_grid = g_.xadj[g_.n] > kLargeGridEnds;
+    if (!(grid && (context_.partition.grid_only || large_grid)) || timing_)
+      for (const NodeSet& nodes : node_sets(problem(), compact, whole_node_boxes, uniform_slots()))
         partition_onto(nodes);
     if (graph_.ranks <= allocation_.total_slots()) {
       const Mapping block = baseline_mapping(Baseline::block, allocation_, graph_.ranks);
@@ -179,22 +179,45 @@ class Engine {
     return true;
   }
 
+  // Grids over this many edge ends keep their layout even without
+  // grid_only: on a 13,824-rank stencil (359,424 ends) `quality` ran the
+  // general pipelines for 122-333 s and wrote the layout's file, byte for
+  // byte. On small grids they can still win (an 8-rank one in
+  // tests/cli/golden: 1,600 hop-bytes against the layout's 2,000).
+  static constexpr std::uint64_t kLargeGridEnds = std::uint64_t{1} << 16;
+
   // Graphs this large (edges, both directions) run one trial only.
   static constexpr std::uint64_t kTrialBudget = std::uint64_t{1} << 24;
 
   void partition_onto(const NodeSet& nodes) {
     const std::uint64_t edges = std::max<std::uint64_t>(1, g_.xadj[g_.n]);
-    const int trials =
-        static_cast<int>(std::clamp<std::uint64_t>(kTrialBudget / edges, 1, std::max(1, context_.partition.trials)));
+    const int trials = nodes.one_trial ? 1
+                                       : static_cast<int>(std::clamp<std::uint64_t>(
+                                             kTrialBudget / edges, 1, std::max(1, context_.partition.trials)));
+    const int patience = context_.partition.patience;
+    int stale = 0;  // trials in a row that found nothing better
     for (int t = 0; t < trials; ++t) {
       const std::uint64_t seed = context_.seed + static_cast<std::uint64_t>(t);
       const std::string trial = trials > 1 ? " (seed " + std::to_string(seed) + ")" : "";
+      const std::uint64_t before = least_hop_bytes();
       for (const auto& partitioner : pipeline_.partitioners) {
         if (!partitioner->applies(nodes)) continue;
         place_parts(partitioner->name() + nodes.name + trial, partitioner->partition(problem(), nodes, seed), nodes,
                     partitioner->cuts_for_nodes());
       }
+      stale = least_hop_bytes() < before ? 0 : stale + 1;
+      if (patience > 0 && stale >= patience && t + 1 < trials) {
+        stage("stopped after " + std::to_string(t + 1) + " trials" + nodes.name + ": " + std::to_string(patience) +
+              " in a row found nothing better");
+        break;
+      }
     }
+  }
+
+  std::uint64_t least_hop_bytes() const {
+    std::uint64_t least = UINT64_MAX;
+    for (const Candidate& c : candidates_) least = std::min(least, c.hop_bytes);
+    return least;
   }
 
   // From a partition into parts (part p cut for nodes.used[p]): each

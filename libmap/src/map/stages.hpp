@@ -38,6 +38,10 @@ struct NodeSet {
   std::string name;
   std::vector<int> used;
   std::vector<std::uint32_t> sizes;
+  // Shares other than the compact set's run one trial: each set costs a
+  // whole pipeline, and a 13,824-rank stencil on 1,024 nodes of 16 took
+  // 5x longer with every trial on every set.
+  bool one_trial = false;
   bool large() const { return used.size() > kLargeAllocation; }
 };
 
@@ -106,10 +110,8 @@ std::unique_ptr<RankRefiner> make_rank_link_swaps(int rounds);                  
 // Where the pipelines put ranks (node_choice.cpp): `compact` (ranks per
 // allocated node, from ranks_per_node()); with fewer ranks than slots also
 // block's nodes, the tightest of `boxes` (boxes of whole nodes of per_node
-// slots) and, when `spread`, every allocated node evenly: fewer ranks a
-// node share each NIC, which only a model with bandwidth can weigh.
-std::vector<NodeSet> node_sets(const Allocation& allocation, std::size_t ranks,
-                               const std::vector<std::uint32_t>& compact, const std::vector<NodeBox>& boxes,
-                               std::size_t per_node, bool spread);
+// slots), every allocated node evenly, and the shares of the graph's parts.
+std::vector<NodeSet> node_sets(const Problem& problem, const std::vector<std::uint32_t>& compact,
+                               const std::vector<NodeBox>& boxes, std::size_t per_node);
 
 }  // namespace rankmap::detail

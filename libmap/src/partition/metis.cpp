@@ -9,6 +9,7 @@
 #include "partition/metis.hpp"
 #include "partition/part_sizes.hpp"
 #include "rankmap/error.hpp"
+#include "rankmap/random.hpp"
 
 static_assert(IDXTYPEWIDTH == 32, "rankmap scales weights for 32-bit METIS indices");
 
@@ -37,19 +38,12 @@ void check(int status, const char* call) {
                 ErrorKind::internal);
 }
 
-}  // namespace
-
-std::vector<int> metis_split(const UndirectedGraph& g, const std::vector<std::uint32_t>& sizes, std::uint64_t seed,
-                             int cuts, bool recursive) {
-  const int k = static_cast<int>(sizes.size());
-  std::vector<int> part(g.n, 0);
-  if (k <= 1 || g.n == 0) return part;
+// METIS's part of every vertex: parts of target weights tpwgts, each at
+// most ub times its target.
+std::vector<idx_t> metis_parts(const UndirectedGraph& g, std::vector<real_t> tpwgts, real_t ub, std::uint64_t seed,
+                               int cuts, bool recursive) {
   MetisGraph m = to_metis(g);
-  idx_t nv = static_cast<idx_t>(g.n), ncon = 1, nparts = k, objval = 0;
-  const double total = std::accumulate(sizes.begin(), sizes.end(), 0.0);
-  std::vector<real_t> tpwgts(k);
-  for (int p = 0; p < k; ++p) tpwgts[p] = static_cast<real_t>(sizes[p] / total);
-  real_t ubvec = 1.001f;
+  idx_t nv = static_cast<idx_t>(g.n), ncon = 1, nparts = static_cast<idx_t>(tpwgts.size()), objval = 0;
   idx_t options[METIS_NOPTIONS];
   METIS_SetDefaultOptions(options);
   options[METIS_OPTION_SEED] = static_cast<idx_t>(seed % 2147483647);
@@ -58,15 +52,65 @@ std::vector<int> metis_split(const UndirectedGraph& g, const std::vector<std::ui
   // METIS traps SIGABRT/SIGTERM for the length of the call and restores the
   // previous handlers before returning; it installs nothing that outlives it.
   const int status =
-      recursive
-          ? METIS_PartGraphRecursive(&nv, &ncon, m.xadj.data(), m.adjncy.data(), nullptr, nullptr, m.adjwgt.data(),
-                                     &nparts, tpwgts.data(), &ubvec, options, &objval, out.data())
-          : METIS_PartGraphKway(&nv, &ncon, m.xadj.data(), m.adjncy.data(), nullptr, nullptr, m.adjwgt.data(), &nparts,
-                                tpwgts.data(), &ubvec, options, &objval, out.data());
+      recursive ? METIS_PartGraphRecursive(&nv, &ncon, m.xadj.data(), m.adjncy.data(), nullptr, nullptr,
+                                           m.adjwgt.data(), &nparts, tpwgts.data(), &ub, options, &objval, out.data())
+                : METIS_PartGraphKway(&nv, &ncon, m.xadj.data(), m.adjncy.data(), nullptr, nullptr, m.adjwgt.data(),
+                                      &nparts, tpwgts.data(), &ub, options, &objval, out.data());
   check(status, recursive ? "METIS_PartGraphRecursive" : "METIS_PartGraphKway");
-  std::copy(out.begin(), out.end(), part.begin());
+  return out;
+}
+
+std::vector<real_t> proportional(const std::vector<std::uint32_t>& sizes) {
+  const double total = std::accumulate(sizes.begin(), sizes.end(), 0.0);
+  std::vector<real_t> tpwgts(sizes.size());
+  for (std::size_t p = 0; p < sizes.size(); ++p) tpwgts[p] = static_cast<real_t>(sizes[p] / total);
+  return tpwgts;
+}
+
+}  // namespace
+
+std::vector<int> metis_split(const UndirectedGraph& g, const std::vector<std::uint32_t>& sizes, std::uint64_t seed,
+                             int cuts, bool recursive, VertexOrder order) {
+  std::vector<int> part(g.n, 0);
+  if (sizes.size() <= 1 || g.n == 0) return part;
+  if (order == VertexOrder::as_given) {
+    const std::vector<idx_t> out = metis_parts(g, proportional(sizes), 1.001f, seed, cuts, recursive);
+    std::copy(out.begin(), out.end(), part.begin());
+  } else {
+    Rng rng(seed);
+    const std::vector<std::uint32_t> drawn = random_permutation(g.n, rng);
+    std::vector<int> scratch(g.n, -1);
+    const std::vector<idx_t> out =
+        metis_parts(induced_subgraph(g, drawn, scratch), proportional(sizes), 1.001f, seed, cuts, recursive);
+    for (std::uint32_t i = 0; i < g.n; ++i) part[drawn[i]] = static_cast<int>(out[i]);
+  }
   enforce_part_sizes(g, part, sizes);
   return part;
+}
+
+std::vector<std::uint32_t> metis_shares(const UndirectedGraph& g, const std::vector<std::uint32_t>& capacity,
+                                        std::uint64_t seed, int cuts) {
+  const double slots = std::accumulate(capacity.begin(), capacity.end(), 0.0);
+  std::vector<std::uint32_t> share(capacity.size(), 0);
+  if (capacity.empty() || g.n == 0 || slots < g.n) return share;
+  if (capacity.size() == 1) return {g.n};
+  // Part p may take up to its capacity: ub times its target of n x its
+  // share of the slots. METIS keeps to ub only approximately, so shares
+  // above capacity give their surplus to parts with room, most room first.
+  const auto ub = static_cast<real_t>(std::max(1.001, slots / g.n));
+  for (idx_t p : metis_parts(g, proportional(capacity), ub, seed, cuts, false)) ++share[static_cast<std::size_t>(p)];
+  std::uint32_t surplus = 0;
+  for (std::size_t p = 0; p < share.size(); ++p)
+    if (share[p] > capacity[p]) surplus += share[p] - capacity[p], share[p] = capacity[p];
+  while (surplus > 0) {
+    std::size_t roomiest = 0;
+    for (std::size_t p = 1; p < share.size(); ++p)
+      if (capacity[p] - share[p] > capacity[roomiest] - share[roomiest]) roomiest = p;
+    const std::uint32_t give = std::min(surplus, capacity[roomiest] - share[roomiest]);
+    share[roomiest] += give;
+    surplus -= give;
+  }
+  return share;
 }
 
 }  // namespace rankmap::detail

@@ -8,6 +8,24 @@
 
 namespace rankmap::detail {
 
+std::vector<int> nodes_from_centre(const Allocation& a, const NodeGeometry& geometry) {
+  // The centre: the node with the least total distance to the others.
+  const int n = static_cast<int>(a.size());
+  int centre = 0;
+  long best = -1;
+  const int sample = std::min(n, 2048);  // large allocations: a strided sample is enough
+  for (int c = 0; c < n; c += std::max(1, n / sample)) {
+    long total = 0;
+    for (int k = 0; k < n; k += std::max(1, n / sample)) total += geometry.hops(c, k);
+    if (best < 0 || total < best) best = total, centre = c;
+  }
+  std::vector<int> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int x, int y) { return geometry.hops(centre, x) < geometry.hops(centre, y); });
+  return order;
+}
+
 std::vector<std::uint32_t> ranks_per_node(const Allocation& a, std::size_t ranks, bool oversubscribe,
                                           const NodeGeometry& geometry) {
   const std::size_t slots = a.total_slots();
@@ -29,19 +47,8 @@ std::vector<std::uint32_t> ranks_per_node(const Allocation& a, std::size_t ranks
     return count;
   }
   // Fewer ranks than slots: fill the nodes closest to the allocation's
-  // centre (the node with the least total distance to the others).
-  int centre = 0;
-  long best = -1;
-  const int sample = std::min(n, 2048);  // large allocations: a strided sample is enough
-  for (int c = 0; c < n; c += std::max(1, n / sample)) {
-    long total = 0;
-    for (int k = 0; k < n; k += std::max(1, n / sample)) total += geometry.hops(c, k);
-    if (best < 0 || total < best) best = total, centre = c;
-  }
-  std::vector<int> order(n);
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](int x, int y) { return geometry.hops(centre, x) < geometry.hops(centre, y); });
+  // centre first.
+  const std::vector<int> order = nodes_from_centre(a, geometry);
   std::size_t left = ranks;
   for (int k : order) {
     const auto take = static_cast<std::uint32_t>(std::min<std::size_t>(left, a.slots(k).size()));

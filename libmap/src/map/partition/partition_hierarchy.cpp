@@ -22,8 +22,16 @@ namespace {
 class Hierarchy {
  public:
   Hierarchy(const UndirectedGraph& g, const std::vector<std::uint32_t>& sizes, const std::vector<int>& used,
-            const NodeGeometry& geo, std::uint64_t seed, std::size_t fanout)
-      : g_(g), sizes_(sizes), used_(used), geo_(geo), seed_(seed), fanout_(fanout), part_(g.n, 0), local_(g.n, -1) {}
+            const NodeGeometry& geo, std::uint64_t seed, std::size_t fanout, int cuts)
+      : g_(g),
+        sizes_(sizes),
+        used_(used),
+        geo_(geo),
+        seed_(seed),
+        fanout_(fanout),
+        cuts_(cuts),
+        part_(g.n, 0),
+        local_(g.n, -1) {}
 
   std::vector<int> run() {
     std::vector<std::uint32_t> ranks(g_.n);
@@ -82,7 +90,11 @@ class Hierarchy {
     if (singletons)
       std::iota(piece.begin(), piece.end(), 0);
     else
-      piece = metis_split(sub, group_size, seed_, 1, /*recursive=*/fanout_ == 2);
+      // The bisection draws METIS's vertex order (metis.hpp). The wide
+      // hierarchy, for thousands of nodes, keeps the order given: a copy of
+      // a million-rank graph per call would cost more than a draw gains.
+      piece = metis_split(sub, group_size, seed_, cuts_, /*recursive=*/fanout_ == 2,
+                          fanout_ == 2 ? VertexOrder::drawn : VertexOrder::as_given);
     const std::vector<int> group_of_piece = match(sub, piece, groups, group_size);
     std::vector<std::vector<std::uint32_t>> ranks_of(k);
     for (std::size_t i = 0; i < ranks.size(); ++i) ranks_of[group_of_piece[piece[i]]].push_back(ranks[i]);
@@ -142,6 +154,7 @@ class Hierarchy {
   const NodeGeometry& geo_;
   std::uint64_t seed_;
   std::size_t fanout_;
+  int cuts_;  // METIS tries per split, the best kept
   std::vector<int> part_;
   std::vector<int> local_;
 };
@@ -151,13 +164,13 @@ class Hierarchy {
 std::vector<int> partition_hierarchy(const UndirectedGraph& g, const std::vector<std::uint32_t>& sizes,
                                      const std::vector<int>& used_nodes, const NodeGeometry& geometry,
                                      std::uint64_t seed) {
-  return Hierarchy(g, sizes, used_nodes, geometry, seed, 64).run();
+  return Hierarchy(g, sizes, used_nodes, geometry, seed, 64, 1).run();
 }
 
 std::vector<int> partition_recursive_bisection(const UndirectedGraph& g, const std::vector<std::uint32_t>& sizes,
                                                const std::vector<int>& used_nodes, const NodeGeometry& geometry,
-                                               std::uint64_t seed) {
-  return Hierarchy(g, sizes, used_nodes, geometry, seed, 2).run();
+                                               std::uint64_t seed, int cuts) {
+  return Hierarchy(g, sizes, used_nodes, geometry, seed, 2, cuts).run();
 }
 
 namespace {
@@ -198,12 +211,16 @@ class HierarchyPartitioner : public Partitioner {
 
 class RecursiveBisectionPartitioner : public Partitioner {
  public:
+  explicit RecursiveBisectionPartitioner(int cuts) : cuts_(cuts) {}
   std::string name() const override { return "recursive bisection"; }
   bool applies(const NodeSet& nodes) const override { return !nodes.large() && nodes.used.size() > 1; }
   bool cuts_for_nodes() const override { return true; }
   std::vector<int> partition(const Problem& problem, const NodeSet& nodes, std::uint64_t seed) const override {
-    return partition_recursive_bisection(problem.g, nodes.sizes, nodes.used, problem.geometry, seed);
+    return partition_recursive_bisection(problem.g, nodes.sizes, nodes.used, problem.geometry, seed, cuts_);
   }
+
+ private:
+  int cuts_;
 };
 
 }  // namespace
@@ -212,8 +229,8 @@ std::unique_ptr<Partitioner> make_hierarchy_partitioner(const Context& context) 
   return std::make_unique<HierarchyPartitioner>(context.partition.coarsen_to);
 }
 
-std::unique_ptr<Partitioner> make_recursive_bisection_partitioner(const Context&) {
-  return std::make_unique<RecursiveBisectionPartitioner>();
+std::unique_ptr<Partitioner> make_recursive_bisection_partitioner(const Context& context) {
+  return std::make_unique<RecursiveBisectionPartitioner>(context.partition.bisection_cuts);
 }
 
 }  // namespace rankmap::detail

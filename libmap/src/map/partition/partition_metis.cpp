@@ -17,7 +17,7 @@ class MetisKwayPartitioner : public Partitioner {
   bool applies(const NodeSet& nodes) const override { return !nodes.large() && (enabled_ || nodes.used.size() == 1); }
   bool cuts_for_nodes() const override { return false; }
   std::vector<int> partition(const Problem& problem, const NodeSet& nodes, std::uint64_t seed) const override {
-    return partition_metis_kway(problem.g, nodes.sizes, seed, cuts_);
+    return metis_split(problem.g, nodes.sizes, seed, cuts_, false, VertexOrder::drawn);
   }
 
  private:
