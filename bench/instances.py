@@ -1,7 +1,9 @@
-"""Instances for the quality benchmarks (quality.py, fattree.py): graphs made
-by `rankmap gen` and real profiles converted to .mtx, each written once into
+"""Instances for the quality benchmarks (quality.py, fattree.py, peers.py):
+graphs made by `rankmap gen`, real profiles converted to .mtx, their
+renumbered twins and random partial allocations, each written once into
 the benchmark's output directory."""
 import os
+import random
 import subprocess
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -28,3 +30,30 @@ class Instances:
         if not os.path.exists(path):
             self.run("convert", os.path.join(root, "data/profiles", name + ".rmp"), "-o", path)
         return path
+
+    def random_nodes(self, count, seed):
+        """`count` random hosts of the 8x8x8 machine, as a --nodes @file."""
+        path = os.path.join(self.out, f"nodes-{count}-{seed}.txt")
+        hosts = random.Random(seed).sample([f"n{i:03d}" for i in range(512)], count)
+        with open(path, "w") as f:
+            f.write("\n".join(hosts) + "\n")
+        return "@" + path
+
+    def permuted(self, path):
+        """The graph of a .mtx with its ranks renumbered by a seeded random permutation."""
+        twin = path[:-4] + "-renumbered.mtx"
+        if os.path.exists(twin):
+            return twin
+        with open(path) as f:
+            lines = f.read().splitlines()
+        body = [i for i, line in enumerate(lines) if not line.startswith("%")]
+        n = int(lines[body[0]].split()[0])
+        perm = list(range(n))
+        random.Random(7).shuffle(perm)
+        entries = sorted((perm[int(a) - 1] + 1, perm[int(b) - 1] + 1, *rest)
+                         for a, b, *rest in (lines[i].split() for i in body[1:]))
+        with open(twin, "w") as f:
+            f.write("\n".join(lines[: body[0]]) + "\n% ranks renumbered by bench/instances.py (random.Random(7))\n")
+            f.write(lines[body[0]] + "\n")
+            f.write("".join(" ".join(map(str, e)) + "\n" for e in entries))
+        return twin

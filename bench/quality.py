@@ -22,7 +22,6 @@ order; on the non-grid instances, as geometric means, hop-bytes at most
 import json
 import math
 import os
-import random
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "peers"))
@@ -51,39 +50,7 @@ def renumbered(name, *gen_args):
     return graph(name + "-renumbered", *gen_args, "--renumber", "7")
 
 
-def random_nodes(count, seed):
-    """`count` random hosts of the 8x8x8 machine, as a --nodes @file."""
-    path = os.path.join(out, f"nodes-{count}-{seed}.txt")
-    hosts = random.Random(seed).sample([f"n{i:03d}" for i in range(512)], count)
-    with open(path, "w") as f:
-        f.write("\n".join(hosts) + "\n")
-    return "@" + path
-
-
-profile = bench.profile
-
-
-def permuted(path):
-    """The graph of a .mtx with its ranks renumbered by a seeded random permutation."""
-    twin = path[:-4] + "-renumbered.mtx"
-    if os.path.exists(twin):
-        return twin
-    with open(path) as f:
-        lines = f.read().splitlines()
-    body = [i for i, line in enumerate(lines) if not line.startswith("%")]
-    n = int(lines[body[0]].split()[0])
-    perm = list(range(n))
-    random.Random(7).shuffle(perm)
-    entries = []
-    for i in body[1:]:
-        a, b, *rest = lines[i].split()
-        entries.append((perm[int(a) - 1] + 1, perm[int(b) - 1] + 1, *rest))
-    entries.sort(key=lambda e: (e[0], e[1]))
-    with open(twin, "w") as f:
-        f.write("\n".join(lines[: body[0]]) + "\n% ranks renumbered by bench/quality.py (random.Random(7))\n")
-        f.write(lines[body[0]] + "\n")
-        f.write("".join(" ".join(map(str, e)) + "\n" for e in entries))
-    return twin
+random_nodes, permuted = bench.random_nodes, bench.permuted
 
 
 # name, kind, graph, machine, extra map options

@@ -23,6 +23,7 @@ packages=(
   clang libclang-rt-14-dev  # libFuzzer and the sanitizers: scripts/fuzz.sh
   clang-format clang-tidy   # tests/lint: the layout and the static checks
   help2man man-db           # man pages from --help, and `man` to read them
+  libtbb12                  # the Mt-KaHyPar peer binary's runtime: bench/peers.py
 )
 
 missing=()

@@ -6,9 +6,9 @@ Targets, as the Scotch manual builds them:
   - node level, equal slots on every allocated node: `torusXD` (or `meshXD`)
     of the machine's dimensions, under a `sub` architecture listing the
     allocated nodes when they are not the whole machine;
-  - node level on a switch or fat tree: `tleaf` with the tree's levels, top
-    first, each costing rankmap's hops (2 a level climbed), under `sub` for
-    a partial allocation;
+  - node level on a switch or fat tree (VMs on hosts: the hosts a level):
+    `tleaf` with the tree's levels, top first, each costing rankmap's hops
+    (2 a level climbed), under `sub` for a partial allocation;
   - node level, unequal slots (a heterogeneous machine): a decomposition-
     defined target made by `amk_grf` from the torus graph, each allocated
     node weighted by its slots;
@@ -67,11 +67,16 @@ class Machine:
             spec = tomllib.load(f)
         network = spec["network"]
         self.tree = network.get("kind", "torus") in ("switch", "fattree")
+        # VMs on hosts: the hosts are one more tree level, the lowest (as in
+        # rankmap), and so one more level of Scotch's tleaf.
+        self.vms_per_host = spec.get("hosts", {}).get("vms_per_host", 0)
         if self.tree:  # a tree's "dimensions" are its fan-outs, lowest first (as in rankmap)
-            if "hosts" in spec:
-                raise ValueError(f"{path}: VMs on hosts have no Scotch target here")
             listed = sum(len(expand_hostlist(g["hosts"])) for g in spec["nodes"])
             self.dims = [l["fanout"] for l in network["levels"]] if "levels" in network else [listed]
+            if self.vms_per_host:
+                if "levels" not in network:
+                    self.dims = [listed // self.vms_per_host]
+                self.dims = [self.vms_per_host] + self.dims
             self.wrap = [False] * len(self.dims)
         else:
             self.dims = network["dims"]
