@@ -71,10 +71,11 @@ TEST(Context, PresetsAreTheDefaultWithNamedOverrides) {
             (std::set<std::string>{"partition.metis_kway", "partition.bisection_cuts", "partition.coarsen_to",
                                    "partition.trials", "placement.greedy", "placement.swap_passes",
                                    "refinement.rank_swap_passes"}));
-  EXPECT_EQ(overrides_of(create_context("quality")),
-            (std::set<std::string>{"partition.scotch", "partition.metis_cuts", "partition.patience",
-                                   "partition.coarsen_to", "partition.grid_only", "partition.trials",
-                                   "placement.swap_passes", "refinement.rank_swap_passes"}));
+  EXPECT_EQ(
+      overrides_of(create_context("quality")),
+      (std::set<std::string>{"partition.scotch", "partition.metis_cuts", "partition.patience", "partition.coarsen_to",
+                             "partition.grid_only", "partition.trials", "partition.default_candidate",
+                             "placement.swap_passes", "refinement.rank_swap_passes"}));
   EXPECT_EQ(preset_names(), (std::vector<std::string>{"fast", "default", "quality"}));
   for (const auto& name : preset_names()) EXPECT_EQ(create_context(name).preset, name);
 }

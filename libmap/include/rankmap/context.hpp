@@ -41,6 +41,9 @@ struct Context {
     // than the best so far (0: all of them run). Deterministic: it counts
     // trials, not seconds.
     int patience = 0;
+    // Also run the default preset (same seed) and keep its mapping as a
+    // candidate and a ceiling, as block's is: never worse than `default`.
+    bool default_candidate = false;
   } partition;
 
   struct Placement {

@@ -36,7 +36,8 @@ void override_default(Context&) {}
 // and passes; the general pipelines run even where a grid layout applies
 // (small grids only: Context::grid_only). Trials stop once 4
 // in a row found nothing better, so the extra seeds are paid for only
-// while they pay.
+// while they pay; the default preset's mapping is a candidate and a
+// ceiling, so quality is never worse than default.
 void override_quality(Context& c) {
   c.partition.scotch = true;
   c.partition.metis_cuts = 4;
@@ -44,6 +45,7 @@ void override_quality(Context& c) {
   c.partition.grid_only = false;
   c.partition.trials = 16;
   c.partition.patience = 4;
+  c.partition.default_candidate = true;
   c.placement.swap_passes = 32;
   c.refinement.rank_swap_passes = 8;
 }
@@ -89,7 +91,8 @@ std::string dump_context(const Context& c) {
       << "coarsen_to = " << c.partition.coarsen_to << "\n"
       << "grid_only = " << b(c.partition.grid_only) << "\n"
       << "trials = " << c.partition.trials << "\n"
-      << "patience = " << c.partition.patience << "\n\n"
+      << "patience = " << c.partition.patience << "\n"
+      << "default_candidate = " << b(c.partition.default_candidate) << "\n\n"
       << "[placement]\n"
       << "greedy = " << b(c.placement.greedy) << "\n"
       << "cuthill_mckee = " << b(c.placement.cuthill_mckee) << "\n"
@@ -125,7 +128,7 @@ class ContextReader : private detail::TomlReader {
     if (const toml::table* t = table(root, "partition")) {
       reject_unknown(*t,
                      {"cartesian", "metis_kway", "recursive_bisection", "scotch", "metis_cuts", "bisection_cuts",
-                      "coarsen_to", "grid_only", "trials", "patience"},
+                      "coarsen_to", "grid_only", "trials", "patience", "default_candidate"},
                      "[partition]");
       if (auto* n = t->get("coarsen_to"))
         c.partition.coarsen_to = static_cast<std::uint32_t>(integer(*n, "coarsen_to", 0, 0xffffffffLL));
@@ -134,6 +137,7 @@ class ContextReader : private detail::TomlReader {
       boolean(*t, "recursive_bisection", c.partition.recursive_bisection);
       boolean(*t, "scotch", c.partition.scotch);
       boolean(*t, "grid_only", c.partition.grid_only);
+      boolean(*t, "default_candidate", c.partition.default_candidate);
       if (auto* n = t->get("metis_cuts")) c.partition.metis_cuts = static_cast<int>(integer(*n, "metis_cuts", 1, 100));
       if (auto* n = t->get("bisection_cuts"))
         c.partition.bisection_cuts = static_cast<int>(integer(*n, "bisection_cuts", 1, 100));

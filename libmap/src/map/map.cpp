@@ -56,6 +56,7 @@ class Engine {
         collective_(kinds.collective && kinds.collective->ranks != 0 ? *kinds.collective : no_traffic()),
         calls_(kinds.calls && !kinds.calls->empty() ? kinds.calls : nullptr),
         timing_(kinds.p2p && kinds.p2p->ranks != 0 && can_time()),
+        kinds_(kinds),
         geometry_(machine, allocation),
         pipeline_(make_pipeline(context)) {}
 
@@ -74,6 +75,7 @@ class Engine {
     if (!(grid && (context_.partition.grid_only || large_grid)) || timing_)
       for (const NodeSet& nodes : node_sets(problem(), compact, whole_node_boxes, uniform_slots()))
         partition_onto(nodes);
+    if (context_.partition.default_candidate) default_preset();
     if (graph_.ranks <= allocation_.total_slots()) {
       const Mapping block = baseline_mapping(Baseline::block, allocation_, graph_.ranks);
       std::vector<int> node_of_rank(graph_.ranks);
@@ -118,6 +120,28 @@ class Engine {
     candidates_.push_back({name, assign_slots(g_, node_of_rank, machine_, allocation_, context_.within_node), cost});
     stage("candidate " + name + ": hop-bytes " + std::to_string(cost));
   }
+
+  // The default preset's own choice, with this context's seed and rules:
+  // a candidate, and (as block's) a ceiling on hop-bytes. Not when this
+  // context is the default's (it would only run twice).
+  void default_preset() {
+    Context d = create_context("default");
+    d.seed = context_.seed;
+    d.within_node = context_.within_node;
+    d.oversubscribe = context_.oversubscribe;
+    Context same = context_;
+    same.partition.default_candidate = false;
+    same.preset = d.preset;
+    if (dump_context(same) == dump_context(d)) return;
+    const StageCallback inner = [this](std::string_view what) { stage(kDefaultPreset + std::string(what)); };
+    const MapResult r = Engine(graph_, machine_, allocation_, d, inner, kinds_).run();
+    std::vector<int> node_of_rank(graph_.ranks);
+    for (std::uint32_t rank = 0; rank < graph_.ranks; ++rank) node_of_rank[rank] = r.mapping.ranks[rank].node;
+    const std::uint64_t cost = node_hop_bytes(node_of_rank);
+    candidates_.push_back({kDefaultPreset + r.kept, r.mapping, cost});
+    stage("candidate " + candidates_.back().name + ": hop-bytes " + std::to_string(cost));
+  }
+  static constexpr const char* kDefaultPreset = "default preset: ";
 
   // Slots per node when every allocated node has the same number, else 0.
   std::size_t uniform_slots() const {
@@ -321,7 +345,8 @@ class Engine {
     std::uint64_t least = UINT64_MAX, ceiling = UINT64_MAX;
     for (const Candidate& c : candidates_) {
       if (competes(c)) least = std::min(least, c.hop_bytes);
-      if (c.name == "block" && !timing_) ceiling = c.hop_bytes;
+      if ((c.name == "block" || c.name.starts_with(kDefaultPreset)) && !timing_)
+        ceiling = std::min(ceiling, c.hop_bytes);
     }
     const std::uint64_t window =
         graph_.num_edges() > kWindowEdges ? least : std::min(ceiling, least + least / 1000 * kWindowPerMille);
@@ -403,6 +428,7 @@ class Engine {
   const Graph& collective_;                    // and as chains
   const std::vector<CollectiveCalls>* calls_;  // or by rounds
   bool timing_;                                // the flow model weighs the candidates
+  const TrafficKinds& kinds_;                  // for the default preset's own run
   const NodeGeometry geometry_;
   const Pipeline pipeline_;
   UndirectedGraph g_;
