@@ -24,6 +24,7 @@ fewer ranks than slots included; and three families of bench/families.py
 Each shows the lower bound of bench/lower_bound.py.
 
 Usage: bench/peers.py [RANKMAP] [--only SUBSTRING]   (default build/cli/rankmap)
+       bench/peers.py --table RESULTS.json   (the table of an earlier run)
 $RANKMAP_BEFORE (a rankmap of an earlier commit) adds its `default` as a
 column, run in the same session. Writes bench/out/peers/ (results.json:
 every run) and prints a Markdown table.
@@ -50,6 +51,9 @@ args = sys.argv[1:]
 only = args[args.index("--only") + 1] if "--only" in args else ""
 if "--only" in args:
     del args[args.index("--only"):args.index("--only") + 2]
+table_of = args[args.index("--table") + 1] if "--table" in args else None
+if table_of:
+    del args[args.index("--table"):args.index("--table") + 2]
 rankmap = os.path.abspath(args[0] if args else os.path.join(root, "build/cli/rankmap"))
 out = os.path.join(here, "out", "peers")
 work = os.path.join(out, "work")
@@ -127,7 +131,7 @@ for name, g, machine, extra in [
     ("communities 1600 #6 on a fat tree", family("communities1600s6", families.communities, 1600, 6), fat, []),
 ]:
     instances += twins(name, g, machine, extra)
-instances = [i for i in instances if only in i[0]]
+instances = [i for i in instances if only in i[0] and not table_of]
 
 for tool, exe, what in [("Mt-KaHyPar", mtkahypar.binary(), "MTKAHYPAR"),
                         ("KaHIP", kahip.binary(), "KAHIP_GLOBAL_MULTISECTION")]:
@@ -162,6 +166,10 @@ def timed_map(g, machine, extra, opts, tag, binary=None):
 
 
 results = []
+if table_of:
+    with open(table_of) as f:
+        results = json.load(f)
+    before = before or ("before" in results[0] if results else None)
 for index, (name, g, machine, extra) in enumerate(instances):
     nodes, ppn = option(extra, "--nodes"), option(extra, "--ppn")
     ppn = int(ppn) if ppn else None
