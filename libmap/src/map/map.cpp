@@ -204,10 +204,11 @@ class Engine {
   }
 
   // Grids over this many edge ends keep their layout even without
-  // grid_only: on a 13,824-rank stencil (over 80,000 ends) `quality` ran
-  // the general pipelines for 122-333 s and wrote the layout's file, byte
-  // for byte (issue 33). On small grids they can still win (an 8-rank one
-  // in tests/cli/golden: 1,600 hop-bytes against the layout's 2,000).
+  // grid_only: on a 13,824-rank stencil (24^3: 79,488 edge ends with 7
+  // points, more with 27) `quality` ran the general pipelines for 122-333 s
+  // and wrote the layout's file, byte for byte (issue 33). On small grids
+  // they can still win (an 8-rank one in tests/cli/golden: 1,600 hop-bytes
+  // against the layout's 2,000).
   static constexpr std::uint64_t kLargeGridEnds = std::uint64_t{1} << 16;
 
   // Graphs this large (edges, both directions) run one trial only.
