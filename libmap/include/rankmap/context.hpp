@@ -21,8 +21,9 @@ struct Context {
     bool scotch = false;              // Scotch static mapping onto the allocation
     int metis_cuts = 1;               // METIS ncuts for the k-way cut: tries, keeping the best
     // METIS ncuts for each bisection of recursive_bisection: cheap next to
-    // the k-way cut's, and 8 lowered hop-bytes 1.7 % (geometric mean of 8
-    // irregular, partial and all-to-all instances, bench/RESULTS.md).
+    // the k-way cut's; 8, with METIS's vertex order drawn from the seed,
+    // lowered hop-bytes 1.7 % (geometric mean of 8 irregular, partial and
+    // all-to-all instances, bench/RESULTS.md, issue 33).
     int bisection_cuts = 8;
     // Large jobs (thousands of nodes): ranks are merged by heavy-edge
     // matching until at most this many vertices remain before cutting
