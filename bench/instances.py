@@ -9,6 +9,12 @@ import subprocess
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+def machine(name):
+    """bench/machines/NAME.toml, else data/machines/NAME.toml."""
+    own = os.path.join(root, "bench", "machines", name + ".toml")
+    return own if os.path.exists(own) else os.path.join(root, "data", "machines", name + ".toml")
+
+
 class Instances:
     def __init__(self, rankmap, out):
         self.rankmap, self.out = rankmap, out

@@ -44,7 +44,7 @@ import kahip  # noqa: E402
 import lower_bound  # noqa: E402
 import mtkahypar  # noqa: E402
 import scotch_gmap  # noqa: E402
-from instances import Instances  # noqa: E402
+from instances import Instances, machine  # noqa: E402
 
 root = os.path.dirname(here)
 args = sys.argv[1:]
@@ -61,14 +61,9 @@ os.makedirs(work, exist_ok=True)
 bench = Instances(rankmap, out)
 graph, profile = bench.graph, bench.profile
 
-m444 = os.path.join(here, "machines/torus-4x4x4.toml")
-m888 = os.path.join(here, "machines/torus-8x8x8.toml")
-angara = os.path.join(root, "data/machines/angara-k1.toml")
-desmos = os.path.join(root, "data/machines/desmos.toml")
-fat = os.path.join(here, "machines/fattree-8x16.toml")
-thin = os.path.join(here, "machines/fattree-8x16-thin.toml")
-cpmd = os.path.join(root, "data/machines/cpmd-ib-16.toml")
-kvm = os.path.join(root, "data/machines/jinr-kvm.toml")
+m444, m888, angara, desmos = machine("torus-4x4x4"), machine("torus-8x8x8"), machine("angara-k1"), machine("desmos")
+fat, thin = machine("fattree-8x16"), machine("fattree-8x16-thin")
+cpmd, kvm = machine("cpmd-ib-16"), machine("jinr-kvm")
 
 
 random_nodes, permuted = bench.random_nodes, bench.permuted

@@ -27,19 +27,15 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "peers"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import scotch_gmap  # noqa: E402
-from instances import Instances  # noqa: E402
+from instances import Instances, machine  # noqa: E402
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(here)
 rankmap = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "build/cli/rankmap"))
 out = os.path.join(here, "out", "quality")
 os.makedirs(out, exist_ok=True)
-m444 = os.path.join(here, "machines/torus-4x4x4.toml")
-m888 = os.path.join(here, "machines/torus-8x8x8.toml")
-angara = os.path.join(root, "data/machines/angara-k1.toml")
-desmos = os.path.join(root, "data/machines/desmos.toml")
-m444x16 = os.path.join(here, "machines/torus-4x4x4-2x8.toml")
-m1688x16 = os.path.join(here, "machines/torus-16x8x8.toml")
+m444, m888, angara, desmos = machine("torus-4x4x4"), machine("torus-8x8x8"), machine("angara-k1"), machine("desmos")
+m444x16, m1688x16 = machine("torus-4x4x4-2x8"), machine("torus-16x8x8")
 
 
 bench = Instances(rankmap, out)

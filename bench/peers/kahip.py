@@ -25,10 +25,9 @@ eco, and an instance where both were stopped counts as KaHIP giving up
 import os
 import subprocess
 import time
-import zlib
 
 from mtkahypar import write_metis  # the same METIS graph as Mt-KaHyPar's
-from scotch_gmap import Instance
+from scotch_gmap import Instance, instance_tag
 
 SEEDS = (1,)
 SECONDS = 30
@@ -99,7 +98,7 @@ def kahip_best(rankmap, graph, machine, nodes=None, ppn=None, workdir=".", seeds
     if shape is None:
         return None
     order, fanouts, distances = shape
-    tag = os.path.basename(graph) + "-" + os.path.basename(machine) + f"-{zlib.crc32((nodes or '').encode()) % 10**6}"
+    tag = instance_tag(graph, machine, nodes)
     tag += f"-{ppn or 0}-kahip"
     g_path = os.path.join(workdir, tag + ".graph")
     write_metis(inst.adj, g_path)

@@ -16,9 +16,8 @@ import math
 import os
 import subprocess
 import time
-import zlib
 
-from scotch_gmap import Instance
+from scotch_gmap import Instance, instance_tag
 
 PRESETS = ("default", "quality")
 SEEDS = (1, 2, 3)
@@ -98,7 +97,7 @@ def mtkahypar_best(rankmap, graph, machine, nodes=None, ppn=None, workdir=".", p
     if exe is None:
         return None
     inst = Instance(rankmap, graph, machine, nodes, ppn, workdir)
-    tag = os.path.basename(graph) + "-" + os.path.basename(machine) + f"-{zlib.crc32((nodes or '').encode()) % 10**6}"
+    tag = instance_tag(graph, machine, nodes)
     tag += f"-{ppn or 0}-mtk"
     g_path = os.path.join(workdir, tag + ".graph")
     t_path = os.path.join(workdir, tag + ".target.graph")

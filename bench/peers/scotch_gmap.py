@@ -334,6 +334,11 @@ class Instance:
             return json.load(f)
 
 
+def instance_tag(graph, machine, nodes):
+    """A file-name stem for one graph on one allocation of a machine."""
+    return os.path.basename(graph) + "-" + os.path.basename(machine) + f"-{zlib.crc32((nodes or '').encode()) % 10**6}"
+
+
 def run_gmap(grf, target, strategy, out):
     start = time.perf_counter()
     subprocess.run(["scotch_gmap", grf, target, out, *strategy], check=True, stdout=subprocess.DEVNULL)
@@ -353,7 +358,7 @@ def scotch_best(rankmap, graph, machine, nodes=None, ppn=None, workdir=".", leve
     """Every strategy at every level that applies; returns
     {"hop_bytes": best, "max_link_bytes": best, "runs": [per run: level, strategy, scores, seconds]}."""
     inst = Instance(rankmap, graph, machine, nodes, ppn, workdir)
-    tag = os.path.basename(graph) + "-" + os.path.basename(machine) + f"-{zlib.crc32((nodes or '').encode()) % 10**6}"
+    tag = instance_tag(graph, machine, nodes)
     runs = []
     for level in levels:
         if level == "core":
