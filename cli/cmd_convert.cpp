@@ -52,7 +52,7 @@ void add_convert(CLI::App& app, Action& action) {
   auto o = std::make_shared<ConvertOptions>();
   CLI::App* cmd = app.add_subcommand("convert", "Convert a profile or graph to another graph format");
   cmd->add_option("input", o->input, "Profile (.rmp) or graph (.mtx .graph .grf .csv)")->required();
-  cmd->add_option("--output,-o", o->output, "Graph to write (.mtx, .csv or .grf)")->required();
+  cmd->add_option("--output,-o", o->output, "Graph to write (.mtx, .csv, .grf or .graph)")->required();
   cmd->add_option("--traffic", o->traffic, "Which traffic of a profile: all, p2p, coll or rma")
       ->capture_default_str()
       ->check(CLI::IsMember({"all", "p2p", "coll", "rma"}));

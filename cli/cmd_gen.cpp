@@ -101,11 +101,11 @@ int run_alltoall(const GenOptions& o) {
 }  // namespace
 
 void add_gen(CLI::App& app, Action& action) {
-  CLI::App* gen = app.add_subcommand("gen", "Generate synthetic communication graphs (.mtx, .csv or .grf)");
+  CLI::App* gen = app.add_subcommand("gen", "Generate synthetic communication graphs (.mtx, .csv, .grf or .graph)");
   gen->require_subcommand(1);
   auto o = std::make_shared<GenOptions>();
   auto output = [&](CLI::App* cmd) {
-    cmd->add_option("--output,-o", o->output, "Graph file to write (.mtx, .csv or .grf)")->required();
+    cmd->add_option("--output,-o", o->output, "Graph file to write (.mtx, .csv, .grf or .graph)")->required();
     cmd->add_flag("--quiet,-q", o->quiet, "No progress lines on stderr");
     cmd->add_option("--renumber", o->renumber,
                     "Renumber the ranks by a random permutation of this seed (same traffic, no order to lean on)");

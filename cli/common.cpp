@@ -91,8 +91,10 @@ void write_graph_file(const Graph& g, const std::string& path, const std::string
     text = format_csv(g);
   else if (ext == ".grf")
     text = format_scotch(g);
+  else if (ext == ".graph")
+    text = format_metis(g);
   else
-    throw Error(path, 0, "expected an output ending in .mtx, .csv or .grf");
+    throw Error(path, 0, "expected an output ending in .mtx, .csv, .grf or .graph");
   check_outputs({path});
   // Read back before it lands: a file rankmap's own reader refuses is
   // never written (a graph whose every rank is silent, say).
@@ -109,7 +111,8 @@ void write_graph_file(const Graph& g, const std::string& path, const std::string
       throw Error(path, 0,
                   ext + " cannot hold this graph: it would read back with " + std::to_string(back.ranks) +
                       " ranks and " + std::to_string(back.total_bytes()) + " bytes, not " + std::to_string(g.ranks) +
-                      " and " + std::to_string(g.total_bytes()) + " (a Scotch graph has no self-traffic); write .csv");
+                      " and " + std::to_string(g.total_bytes()) +
+                      " (it holds no self-traffic, and only equal bytes both ways); write .csv");
   });
 }
 

@@ -449,6 +449,14 @@ else bad "map --oversubscribe"; fi
 # convert never writes a graph its own reader would read differently.
 printf '0,0,5\n1,1,3\n0,1,2\n' >self.csv
 expect_error "self-traffic as .grf" "self.grf: .grf cannot hold this graph: it would read back with 2 ranks and 4 bytes, not 2 and 10" self.grf -- convert self.csv -o self.grf
+printf '0,1,2\n1,0,7\n' >oneway.csv
+expect_error "unequal directions as .graph" "oneway.graph: .graph cannot hold this graph: it would read back with 2 ranks and 18 bytes, not 2 and 9" oneway.graph -- convert oneway.csv -o oneway.graph
+# Equal bytes both ways (a stencil) go to Scotch and METIS and read back the same.
+"$rankmap" gen stencil --dims 4x3 --periodic -o st.csv -q
+for ext in grf graph; do
+  "$rankmap" convert st.csv -o "st.$ext" >/dev/null && "$rankmap" convert "st.$ext" -o "back-$ext.csv" >/dev/null &&
+    cmp -s st.csv "back-$ext.csv" && ok || bad "a stencil through .$ext reads back the same"
+done
 
 # One entry's bytes stay far inside 64 bits.
 printf '2 1 001\n2 9223372036854775808\n1 9223372036854775808\n' >heavy.graph

@@ -220,8 +220,9 @@ TEST(GraphBuilder, LargeReservedRoomFillsCorrectly) {
   }
 }
 
-// Scotch wants symmetric loads: each edge carries the bytes of both
-// directions, loops are dropped, and the file reads back as that graph.
+// Scotch wants symmetric loads: when the directions of a pair differ, each
+// edge carries the bytes of both, loops are dropped, and the file reads
+// back as that graph.
 TEST(WriteGraph, ScotchIsSymmetrised) {
   test::TempDir dir;
   GraphBuilder b(4);
@@ -235,4 +236,36 @@ TEST(WriteGraph, ScotchIsSymmetrised) {
   std::ofstream(dir.path() / "g.grf") << text;
   EXPECT_EQ(edges_of(read_graph(dir.path() / "g.grf")),
             (Edges{{{0, 1}, {12, 1}}, {{0, 2}, {3, 1}}, {{1, 0}, {12, 1}}, {{2, 0}, {3, 1}}}));
+}
+
+// Symmetric traffic (equal bytes both ways) is already what Scotch and
+// METIS want: each arc keeps its own bytes and the file reads back as the
+// same graph, loops and zero-byte pairs aside. Worked by hand: 0-1 carry 5
+// each way, 1-2 carry 3 each way, 3 sends nothing.
+TEST(WriteGraph, SymmetricTrafficReadsBackTheSameAsScotchAndMetis) {
+  test::TempDir dir;
+  GraphBuilder b(4);
+  b.add(0, 1, 5, 1);
+  b.add(1, 0, 5, 1);
+  b.add(1, 2, 3, 1);
+  b.add(2, 1, 3, 1);
+  b.add(2, 2, 9, 1);  // a loop: dropped
+  const Graph g = b.build();
+  const std::string grf = format_scotch(g), metis = format_metis(g);
+  EXPECT_EQ(grf, "0\n4 4\n0 010\n1 5 1\n2 5 0 3 2\n1 3 1\n0\n");
+  EXPECT_EQ(metis, "4 2 001\n2 5\n1 5 3 3\n2 3\n\n");
+  std::ofstream(dir.path() / "g.grf") << grf;
+  std::ofstream(dir.path() / "g.graph") << metis;
+  const Edges expected{{{0, 1}, {5, 1}}, {{1, 0}, {5, 1}}, {{1, 2}, {3, 1}}, {{2, 1}, {3, 1}}};
+  EXPECT_EQ(edges_of(read_graph(dir.path() / "g.grf")), expected);
+  EXPECT_EQ(edges_of(read_graph(dir.path() / "g.graph")), expected);
+}
+
+// A pair whose directions differ gets both directions' bytes in METIS too.
+TEST(WriteGraph, MetisIsSymmetrisedLikeScotch) {
+  GraphBuilder b(3);
+  b.add(0, 1, 5, 1);
+  b.add(1, 0, 7, 1);
+  b.add(2, 0, 3, 1);  // one way only
+  EXPECT_EQ(format_metis(b.build()), "3 2 001\n2 12 3 3\n1 12\n1 3\n");
 }

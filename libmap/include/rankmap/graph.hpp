@@ -83,10 +83,15 @@ namespace rankmap {
 // ("src,dst,bytes,msgs", with a "# ranks=N" line).
 std::string format_mtx(const Graph& graph, const std::string& comment = "");
 std::string format_csv(const Graph& graph);
-// Scotch source graph (.grf, base 0, edge loads). Scotch wants a symmetric
-// graph without loops: an edge's load is the bytes sent both ways, so that
-// Scotch's cost (sum of load x distance over edges) equals rankmap's
-// hop-bytes. Self-traffic and pairs without bytes are left out.
+// Scotch source graph (.grf, base 0, edge loads) and METIS graph (.graph,
+// edge weights). Both want a symmetric graph without loops and with equal
+// loads both ways: traffic that is so (stencils, halo exchanges) is
+// written as it is and reads back as the same graph. Otherwise an edge's
+// load is the bytes sent both ways (Scotch's cost, the sum of load x
+// distance over edges, is then rankmap's hop-bytes), and it reads back
+// with that load each way. Self-traffic and pairs without bytes are left
+// out.
 std::string format_scotch(const Graph& graph);
+std::string format_metis(const Graph& graph);
 
 }  // namespace rankmap

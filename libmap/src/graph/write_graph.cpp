@@ -55,8 +55,31 @@ std::string format_csv(const Graph& g) {
   return out;
 }
 
+namespace {
+
+// Scotch and METIS want a symmetric graph without loops and with equal
+// loads both ways. Traffic that already is so (stencils, halo exchanges)
+// keeps each arc's own bytes, and the file reads back as the same graph;
+// otherwise each arc carries the bytes of both directions.
+detail::UndirectedGraph symmetric_loads(const Graph& g) {
+  detail::UndirectedGraph u = detail::make_undirected(g);
+  std::vector<std::uint64_t> own(u.weight.size());
+  for (std::uint32_t r = 0; r < u.n; ++r) {
+    std::uint64_t d = g.offsets[r];  // both rows ascend: one merge
+    for (std::uint64_t e = u.xadj[r]; e < u.xadj[r + 1]; ++e) {
+      while (d < g.offsets[r + 1] && g.targets[d] < u.adjncy[e]) ++d;
+      own[e] = d < g.offsets[r + 1] && g.targets[d] == u.adjncy[e] ? g.bytes[d] : 0;
+      if (u.weight[e] != 2 * own[e]) return u;
+    }
+  }
+  u.weight = std::move(own);
+  return u;
+}
+
+}  // namespace
+
 std::string format_scotch(const Graph& g) {
-  const detail::UndirectedGraph u = detail::make_undirected(g);
+  const detail::UndirectedGraph u = symmetric_loads(g);
   std::string out = "0\n" + std::to_string(u.n) + " " + std::to_string(u.adjncy.size()) + "\n0 010\n";
   out.reserve(out.size() + u.adjncy.size() * 20);
   for (std::uint32_t r = 0; r < u.n; ++r) {
@@ -66,6 +89,21 @@ std::string format_scotch(const Graph& g) {
       put(out, u.weight[e], ' ');
       put(out, u.adjncy[e], e + 1 == last ? '\n' : ' ');
     }
+  }
+  return out;
+}
+
+std::string format_metis(const Graph& g) {
+  const detail::UndirectedGraph u = symmetric_loads(g);
+  std::string out = std::to_string(u.n) + " " + std::to_string(u.adjncy.size() / 2) + " 001\n";
+  out.reserve(out.size() + u.adjncy.size() * 18);
+  for (std::uint32_t r = 0; r < u.n; ++r) {
+    const std::uint64_t first = u.xadj[r], last = u.xadj[r + 1];
+    for (std::uint64_t e = first; e < last; ++e) {
+      put(out, u.adjncy[e] + 1ULL, ' ');
+      put(out, u.weight[e], e + 1 == last ? '\n' : ' ');
+    }
+    if (first == last) out.push_back('\n');  // a vertex without edges: an empty line
   }
   return out;
 }
