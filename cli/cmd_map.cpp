@@ -23,6 +23,7 @@ struct MapOptions {
   std::string graph, baseline, format = "openmpi", output, json, preset = "default", config;
   MachineOptions machine;
   std::optional<std::uint64_t> seed;
+  std::optional<int> threads;
   std::optional<double> p_mpi;
   bool quiet = false, verbose = false, dump_config = false, oversubscribe = false;
 };
@@ -32,6 +33,7 @@ Context context_of(const MapOptions& o) {
   Context c = o.config.empty() ? create_context(o.preset) : load_context(o.config);
   if (o.seed) c.seed = *o.seed;
   if (o.oversubscribe) c.oversubscribe = true;
+  if (o.threads) c.threads = *o.threads;
   return c;
 }
 
@@ -67,9 +69,10 @@ int run_map(const MapOptions& o) {
   const Machine* m = &machine;
   const Allocation* a = &allocation;
   const bool over = context.oversubscribe;
+  const int threads = context.threads;
   std::shared_future<Metrics> block_score =
-      std::async(std::launch::async, [g, m, a, over] {
-        return evaluate(*g, *m, *a, baseline_mapping(Baseline::block, *a, g->ranks, 1, over));
+      std::async(threads == 1 ? std::launch::deferred : std::launch::async, [g, m, a, over, threads] {
+        return evaluate(*g, *m, *a, baseline_mapping(Baseline::block, *a, g->ranks, 1, over), threads);
       }).share();
 
   const auto start = std::chrono::steady_clock::now();
@@ -100,6 +103,7 @@ int run_map(const MapOptions& o) {
   request.collective = &collective_traffic;
   request.calls = &calls;
   request.baseline_score = block_score;
+  request.threads = threads;
   std::string json_text;
   request.json_text = &json_text;
   const std::string table = report(graph, machine, allocation, mapping, request);
@@ -143,6 +147,10 @@ void add_map(CLI::App& app, Action& action) {
   cmd->add_flag("--oversubscribe", o->oversubscribe, "Allow more ranks than slots (ranks then share slots)");
   cmd->add_option("--seed", o->seed, "Seed of every random choice (default 1; same seed, same output)")
       ->check(whole_number_from(0, INT64_MAX, ""));  // what a -C file holds
+  cmd->add_option("--threads", o->threads,
+                  "Threads for the engine's independent work (default: the CPUs this process may use; the mapping "
+                  "is the same for any number)")
+      ->check(whole_number_from(1, kMaxThreads, "threads"));
   cmd->add_option("--json", o->json, "Also write the report as JSON to this file (-: standard output)");
   cmd->add_option(
          "--p-mpi", o->p_mpi,

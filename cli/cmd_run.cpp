@@ -35,6 +35,7 @@ struct RunOptions {
   std::string profile, mpi, keep, cache, preset = "default";
   std::size_t np = 0;
   std::uint64_t seed = 1;
+  int threads = 0;
   bool profile_first = false, dry_run = false, quiet = false, reorder = false;
   std::vector<std::string> command;
 };
@@ -217,6 +218,7 @@ int run_run(const RunOptions& o) {
 
   Context context = create_context(o.preset);
   context.seed = o.seed;
+  context.threads = o.threads;
   const std::filesystem::path dir = files_dir(o);
   const RemovedAfter removed_after(o, dir);
   const Launcher launcher = job.launcher;
@@ -261,6 +263,7 @@ int run_run(const RunOptions& o) {
     request.p2p = &p2p;
     request.collective = &collective;
     request.calls = &calls;
+    request.threads = context.threads;
     request.json_text = &json_text;
     // The table map prints, kept as report.txt beside the JSON.
     table = report(graph, machine, allocation, mapping, request);
@@ -316,6 +319,10 @@ void add_run(CLI::App& app, Action& action) {
       ->capture_default_str()
       ->check(CLI::IsMember(preset_names()));
   cmd->add_option("--seed", o->seed, "Seed of every random choice")->capture_default_str();
+  cmd->add_option("--threads", o->threads,
+                  "Threads for the engine (default: the CPUs this process may use; the mapping is the same for any "
+                  "number)")
+      ->check(whole_number_from(1, kMaxThreads, "threads"));
   cmd->add_option("--keep", o->keep,
                   "Write the launch files, report.json, report.txt and mapping.csv here and keep them");
   cmd->add_option("--cache", o->cache,

@@ -186,8 +186,9 @@ std::string report(const Graph& graph, const Machine& machine, const Allocation&
   const Mapping& base_mapping = request.baseline ? *request.baseline : block_mapping;
   std::shared_future<Metrics> base_score = request.baseline_score;
   if (!base_score.valid())
-    base_score = std::async(std::launch::async, [&] { return evaluate(graph, machine, allocation, base_mapping); });
-  const Metrics ours = evaluate(graph, machine, allocation, mapping);
+    base_score = std::async(request.threads == 1 ? std::launch::deferred : std::launch::async,
+                            [&] { return evaluate(graph, machine, allocation, base_mapping, request.threads); });
+  const Metrics ours = evaluate(graph, machine, allocation, mapping, request.threads);
   const Metrics base = base_score.get();
   // A launch file's path can be long: the table's column shows its name.
   const std::string column = printable(std::filesystem::path(request.baseline_name).filename().string());

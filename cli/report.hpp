@@ -79,6 +79,9 @@ struct ReportRequest {
   // map starts it while the engine runs, as it takes seconds at a million
   // ranks.
   std::shared_future<Metrics> baseline_score{};
+  // Threads for scoring (--threads; 0: every CPU). With 1, nothing runs
+  // beside this thread.
+  int threads = 0;
   // When set, the JSON report is put here, not written to `json`: map
   // writes it with the launch file, both or neither.
   std::string* json_text = nullptr;

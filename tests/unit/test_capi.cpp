@@ -81,10 +81,13 @@ TEST(CApi, VersionAndApiVersion) {
 }
 
 // The mapping, the scores and the prediction equal what the C++ API gives
-// for the same inputs and seed.
+// for the same inputs and seed (the C side on 2 threads, the C++ side on
+// its default).
 TEST(CApi, SameResultsAsTheCppApi) {
   Handles h;
   open_desmos(h, "node[00-31]");
+  rankmap_error threads_err{};
+  ASSERT_EQ(rankmap_context_set_threads(h.context, 2, &threads_err), RANKMAP_OK) << threads_err.message;
   const uint32_t ranks = rankmap_graph_ranks(h.graph);
   ASSERT_EQ(ranks, 192u);
   EXPECT_EQ(rankmap_allocation_nodes(h.allocation), 32u);
@@ -286,6 +289,8 @@ TEST(CApi, ErrorPaths) {
   EXPECT_STREQ(err.message, "preset: unknown preset 'turbo' (expected fast, default or quality)");
   EXPECT_EQ(rankmap_context_load("/nonexistent.toml", &c, &err), RANKMAP_ERR_IO);
   EXPECT_EQ(rankmap_context_set_oversubscribe(nullptr, 1, &err), RANKMAP_ERR_ARGUMENT);
+  EXPECT_EQ(rankmap_context_set_threads(h.context, -1, &err), RANKMAP_ERR_ARGUMENT);
+  EXPECT_STREQ(err.message, "threads: expected 0 (every CPU) to 1024, got -1");
 
   // 192 ranks on 8 nodes of 6 cores: only with oversubscription.
   std::vector<int32_t> host(192, 0), cpu(192, 0);

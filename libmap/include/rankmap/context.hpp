@@ -59,7 +59,13 @@ struct Context {
 
   bool within_node = true;     // split each node's ranks over its packages and cores
   bool oversubscribe = false;  // allow more ranks than slots (ranks share slots)
+  // Threads the engine may use for its independent work (trials, passes
+  // over large graphs); 0: the CPUs this process may run on. The mapping is
+  // the same for any number.
+  int threads = 0;
 };
+
+inline constexpr int kMaxThreads = 1024;
 
 std::vector<std::string> preset_names();  // fast, default, quality
 // Throws an argument Error about Parameter "preset" for an unknown name.

@@ -34,8 +34,11 @@ struct Metrics {
 
 // Routes every inter-node byte along the network's route (a torus: the
 // routing order, per dimension the shorter way round, ties `+`; a tree: up
-// and down, machine.hpp) and adds it to each link passed.
-Metrics evaluate(const Graph& graph, const Machine& machine, const Allocation& allocation, const Mapping& mapping);
+// and down, machine.hpp) and adds it to each link passed. On graphs of
+// millions of edges it uses up to `threads` threads (0: every CPU the
+// process may use); the result is the same for any number.
+Metrics evaluate(const Graph& graph, const Machine& machine, const Allocation& allocation, const Mapping& mapping,
+                 int threads = 0);
 
 // Calls visit(link_id) for each directed link of the route from coordinate
 // index a to b, in order, whatever the network's kind.

@@ -128,6 +128,10 @@ rankmap_status rankmap_context_create(const char* preset, uint64_t seed, rankmap
 rankmap_status rankmap_context_load(const char* toml_path, rankmap_context** out, rankmap_error* err);
 /* Allow more ranks than slots (ranks then share slots). */
 rankmap_status rankmap_context_set_oversubscribe(rankmap_context* context, int allow, rankmap_error* err);
+/* Threads the engine may use: 0 (the default) for the CPUs the calling
+ * process may run on, else 1 to 1024. The mapping is the same for any
+ * number. */
+rankmap_status rankmap_context_set_threads(rankmap_context* context, int threads, rankmap_error* err);
 void rankmap_context_free(rankmap_context* context);
 
 /* ---- Mapping, scoring, prediction, launch files. ----

@@ -345,6 +345,17 @@ rankmap_status rankmap_context_set_oversubscribe(rankmap_context* context, int a
   });
 }
 
+rankmap_status rankmap_context_set_threads(rankmap_context* context, int threads, rankmap_error* err) {
+  return guarded(err, [&] {
+    require(context, "context");
+    if (threads < 0 || threads > rankmap::kMaxThreads)
+      throw rankmap::Error(
+          rankmap::ErrorKind::argument, rankmap::Parameter{"threads"},
+          "expected 0 (every CPU) to " + std::to_string(rankmap::kMaxThreads) + ", got " + std::to_string(threads));
+    context->context.threads = threads;
+  });
+}
+
 void rankmap_context_free(rankmap_context* context) { delete context; }
 
 rankmap_status rankmap_map(const rankmap_graph* graph, const rankmap_machine* machine,

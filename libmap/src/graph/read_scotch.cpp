@@ -57,14 +57,20 @@ Graph read_scotch(std::string_view text, const std::string& source) {
                 "the header announces " + std::to_string(n) + " vertices and " + std::to_string(arcs) +
                     " arcs, more than a file of " + std::to_string(text.size()) + " bytes holds");
 
+  // Without labels each arc goes straight into the graph; with them a
+  // neighbour may be a label not read yet, so arcs wait for the last vertex
+  // (with their line, for the error).
   struct Arc {
     std::uint32_t src;
     std::uint64_t neighbour, bytes;
     std::size_t line;
   };
   std::vector<Arc> pending;
-  pending.reserve(arcs);
+  if (has_label) pending.reserve(arcs);
+  GraphBuilder builder(static_cast<std::uint32_t>(n));
+  builder.reserve(arcs);
   std::unordered_map<std::uint64_t, std::uint32_t> index_of_label;
+  std::uint64_t listed = 0;
   for (std::uint64_t v = 0; v < n; ++v) {
     if (has_label) {
       const std::uint64_t label = tok.count("a vertex label");
@@ -79,33 +85,29 @@ Graph read_scotch(std::string_view text, const std::string& source) {
         in.fail("an arc load of " + std::to_string(bytes) + " is beyond the " + std::to_string(kMaxEntryBytes) +
                 " bytes rankmap takes for one entry");
       const std::uint64_t nb = tok.count("a neighbour");
-      pending.push_back({static_cast<std::uint32_t>(v), nb, bytes, in.line()});
+      if (++listed > arcs)
+        throw Error(source, 2, "the header announced " + std::to_string(arcs) + " arcs but the vertices list more");
+      if (has_label) {
+        pending.push_back({static_cast<std::uint32_t>(v), nb, bytes, in.line()});
+        continue;
+      }
+      if (nb < base || nb - base >= n)
+        in.fail("neighbour " + std::to_string(nb) + " is outside " + std::to_string(base) + ".." +
+                std::to_string(n - 1 + base));
+      builder.add(static_cast<std::uint32_t>(v), static_cast<std::uint32_t>(nb - base), bytes, 1);
     }
   }
   std::string_view extra;
   if (tok.next(extra)) in.fail("more data than the " + std::to_string(n) + " vertices the header announced");
-  if (pending.size() != arcs)
-    throw Error(source, 2,
-                "the header announced " + std::to_string(arcs) + " arcs but the vertices list " +
-                    std::to_string(pending.size()));
-
-  GraphBuilder builder(static_cast<std::uint32_t>(n));
-  builder.reserve(arcs);
+  if (listed != arcs)
+    throw Error(
+        source, 2,
+        "the header announced " + std::to_string(arcs) + " arcs but the vertices list " + std::to_string(listed));
   for (const Arc& a : pending) {
-    std::uint64_t dst;
-    if (has_label) {
-      auto it = index_of_label.find(a.neighbour);
-      if (it == index_of_label.end())
-        throw Error(source, a.line, "neighbour label " + std::to_string(a.neighbour) + " is not a vertex label");
-      dst = it->second;
-    } else {
-      if (a.neighbour < base || a.neighbour - base >= n)
-        throw Error(source, a.line,
-                    "neighbour " + std::to_string(a.neighbour) + " is outside " + std::to_string(base) + ".." +
-                        std::to_string(n - 1 + base));
-      dst = a.neighbour - base;
-    }
-    builder.add(a.src, static_cast<std::uint32_t>(dst), a.bytes, 1);
+    auto it = index_of_label.find(a.neighbour);
+    if (it == index_of_label.end())
+      throw Error(source, a.line, "neighbour label " + std::to_string(a.neighbour) + " is not a vertex label");
+    builder.add(a.src, it->second, a.bytes, 1);
   }
   return builder.build();
 }

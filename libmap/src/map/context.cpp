@@ -80,7 +80,8 @@ std::string dump_context(const Context& c) {
       << "preset = \"" << c.preset << "\"\n"
       << "seed = " << c.seed << "\n"
       << "within_node = " << b(c.within_node) << "\n"
-      << "oversubscribe = " << b(c.oversubscribe) << "\n\n"
+      << "oversubscribe = " << b(c.oversubscribe) << "\n"
+      << "threads = " << c.threads << "\n\n"
       << "[partition]\n"
       << "cartesian = " << b(c.partition.cartesian) << "\n"
       << "metis_kway = " << b(c.partition.metis_kway) << "\n"
@@ -111,8 +112,9 @@ class ContextReader : private detail::TomlReader {
 
   Context read(const toml::table& root) const {
     Context c;
-    reject_unknown(root, {"preset", "seed", "within_node", "oversubscribe", "partition", "placement", "refinement"},
-                   "top level");
+    reject_unknown(
+        root, {"preset", "seed", "within_node", "oversubscribe", "threads", "partition", "placement", "refinement"},
+        "top level");
     if (auto* p = root.get("preset")) {
       // A preset sets the defaults; the keys below override them.
       try {
@@ -125,6 +127,7 @@ class ContextReader : private detail::TomlReader {
     if (auto* s = root.get("seed")) c.seed = static_cast<std::uint64_t>(integer(*s, "seed", 0, INT64_MAX));
     boolean(root, "within_node", c.within_node);
     boolean(root, "oversubscribe", c.oversubscribe);
+    if (auto* n = root.get("threads")) c.threads = static_cast<int>(integer(*n, "threads", 0, kMaxThreads));
     if (const toml::table* t = table(root, "partition")) {
       reject_unknown(*t,
                      {"cartesian", "metis_kway", "recursive_bisection", "scotch", "metis_cuts", "bisection_cuts",

@@ -22,7 +22,7 @@
 #include <optional>
 #include <tuple>
 
-#include "core/two_halves.hpp"
+#include "core/workers.hpp"
 #include "map/kinds/network_kind.hpp"
 #include "map/stages.hpp"
 #include "rankmap/baseline.hpp"
@@ -43,6 +43,14 @@ struct Candidate {
   double predicted_ns = 0;  // the flow model's slowest rank, when timed
 };
 
+// What one piece of the engine's work found: its candidates and its
+// progress lines, kept apart so that trials can run on several threads and
+// still be taken in trial order.
+struct Found {
+  std::vector<Candidate> candidates;
+  std::vector<std::string> lines;
+};
+
 class Engine {
  public:
   Engine(const Graph& graph, const Machine& machine, const Allocation& allocation, const Context& context,
@@ -61,6 +69,7 @@ class Engine {
         pipeline_(make_pipeline(context)) {}
 
   MapResult run() {
+    const ThreadsScope threads(context_.threads);
     if (graph_.ranks == 0) throw Error("the graph has no ranks");
     // Throws when the ranks do not fit, before any work.
     const std::vector<std::uint32_t> compact =
@@ -103,7 +112,7 @@ class Engine {
   // ranks of one node are 0 hops apart.
   std::uint64_t node_hop_bytes(const std::vector<int>& node_of_rank) const {
     const UndirectedGraph& g = g_;
-    return sum_over_halves(g.n, g.xadj[g.n],
+    return sum_over_ranges(g.n, g.xadj[g.n],
                            [&](std::uint32_t begin, std::uint32_t end) {
                              std::uint64_t total = 0;
                              for (std::uint32_t r = begin; r < end; ++r)
@@ -119,12 +128,20 @@ class Engine {
 
   // `known`: the hop-bytes of node_of_rank when the caller has them; a pass
   // over a million ranks' edges is saved when no refiner changes them.
-  void finish(const std::string& name, std::vector<int> node_of_rank, std::optional<std::uint64_t> known = {}) {
+  void finish(const std::string& name, std::vector<int> node_of_rank, Found& found,
+              std::optional<std::uint64_t> known = {}) const {
     bool moved = false;
     for (const auto& refiner : pipeline_.rank_refiners) moved = refiner->refine(problem(), node_of_rank) || moved;
     const std::uint64_t cost = known && !moved ? *known : node_hop_bytes(node_of_rank);
-    candidates_.push_back({name, assign_slots(g_, node_of_rank, machine_, allocation_, context_.within_node), cost});
-    stage("candidate " + name + ": hop-bytes " + std::to_string(cost));
+    found.candidates.push_back(
+        {name, assign_slots(g_, node_of_rank, machine_, allocation_, context_.within_node), cost});
+    found.lines.push_back("candidate " + name + ": hop-bytes " + std::to_string(cost));
+  }
+
+  // Found's lines printed and its candidates added, in the order found.
+  void take(Found&& found) {
+    for (const std::string& line : found.lines) stage(line);
+    for (Candidate& c : found.candidates) candidates_.push_back(std::move(c));
   }
 
   // The default preset's own choice, with this context's seed and rules:
@@ -135,6 +152,7 @@ class Engine {
     d.seed = context_.seed;
     d.within_node = context_.within_node;
     d.oversubscribe = context_.oversubscribe;
+    d.threads = context_.threads;
     Context same = context_;
     same.partition.default_candidate = false;
     same.preset = d.preset;
@@ -205,7 +223,9 @@ class Engine {
       stage("a grid, but no layout of it fits the allocation");
       return false;
     }
-    finish("Cartesian", std::move(best), best_cost);
+    Found layout;
+    finish("Cartesian", std::move(best), layout, best_cost);
+    take(std::move(layout));
     return true;
   }
 
@@ -220,28 +240,43 @@ class Engine {
   // Graphs this large (edges, both directions) run one trial only.
   static constexpr std::uint64_t kTrialBudget = std::uint64_t{1} << 24;
 
+  // Trials are independent: they run a batch at a time, one a thread, and
+  // are taken in trial order, so patience stops after the same trial and
+  // the same candidates are kept for any number of threads (a batch's
+  // trials past the stop are dropped).
   void partition_onto(const NodeSet& nodes) {
     const std::uint64_t edges = std::max<std::uint64_t>(1, g_.xadj[g_.n]);
     const int trials = nodes.one_trial ? 1
                                        : static_cast<int>(std::clamp<std::uint64_t>(
                                              kTrialBudget / edges, 1, std::max(1, context_.partition.trials)));
     const int patience = context_.partition.patience;
+    const int batch = scoped_threads();
     int stale = 0;  // trials in a row that found nothing better
-    for (int t = 0; t < trials; ++t) {
-      const std::uint64_t seed = context_.seed + static_cast<std::uint64_t>(t);
-      const std::string trial = trials > 1 ? " (seed " + std::to_string(seed) + ")" : "";
-      const std::uint64_t before = least_hop_bytes();
-      for (const auto& partitioner : pipeline_.partitioners) {
-        if (!partitioner->applies(nodes)) continue;
-        place_parts(partitioner->name() + nodes.name + trial, partitioner->partition(problem(), nodes, seed), nodes,
-                    partitioner->cuts_for_nodes());
+    for (int first = 0; first < trials;) {
+      const int count = std::min(batch, trials - first);
+      std::vector<Found> found(static_cast<std::size_t>(count));
+      run_jobs(count, found.size(), [&](std::size_t i) {
+        const int t = first + static_cast<int>(i);
+        const std::uint64_t seed = context_.seed + static_cast<std::uint64_t>(t);
+        const std::string trial = trials > 1 ? " (seed " + std::to_string(seed) + ")" : "";
+        for (const auto& partitioner : pipeline_.partitioners) {
+          if (!partitioner->applies(nodes)) continue;
+          place_parts(partitioner->name() + nodes.name + trial, partitioner->partition(problem(), nodes, seed), nodes,
+                      partitioner->cuts_for_nodes(), found[i]);
+        }
+      });
+      for (int i = 0; i < count; ++i) {
+        const std::uint64_t before = least_hop_bytes();
+        take(std::move(found[static_cast<std::size_t>(i)]));
+        stale = least_hop_bytes() < before ? 0 : stale + 1;
+        const int done = first + i + 1;
+        if (patience > 0 && stale >= patience && done < trials) {
+          stage("stopped after " + std::to_string(done) + " trials" + nodes.name + ": " + std::to_string(patience) +
+                " in a row found nothing better");
+          return;
+        }
       }
-      stale = least_hop_bytes() < before ? 0 : stale + 1;
-      if (patience > 0 && stale >= patience && t + 1 < trials) {
-        stage("stopped after " + std::to_string(t + 1) + " trials" + nodes.name + ": " + std::to_string(patience) +
-              " in a row found nothing better");
-        break;
-      }
+      first += count;
     }
   }
 
@@ -256,8 +291,8 @@ class Engine {
   // own order (part p on node p) is a start when it means something, or
   // when no other start applies.
   void place_parts(const std::string& name, const std::vector<int>& part, const NodeSet& nodes,
-                   bool identity_is_meaningful) {
-    stage("partitioned " + name);
+                   bool identity_is_meaningful, Found& found) const {
+    found.lines.push_back("partitioned " + name);
     const PartGraph q = make_part_graph(g_, part, static_cast<int>(nodes.used.size()));
     std::vector<std::vector<int>> starts;
     std::vector<const PlacementStart*> others;
@@ -279,18 +314,18 @@ class Engine {
         break;
       }
       const std::uint64_t c = placement_hop_bytes(q, slot, nodes.used, geometry_);
-      stage("placement start of " + name + " after swaps: hop-bytes " + std::to_string(c));
+      found.lines.push_back("placement start of " + name + " after swaps: hop-bytes " + std::to_string(c));
       if (best.empty() || c < best_cost) best = slot, best_cost = c;
     }
     for (const auto& refiner : pipeline_.best_start) {
       if (!refiner->applies(nodes)) continue;
       refiner->refine(problem(), nodes, part, q, best);
-      stage(refiner->name() + " of " + name + ": hop-bytes " +
-            std::to_string(placement_hop_bytes(q, best, nodes.used, geometry_)));
+      found.lines.push_back(refiner->name() + " of " + name + ": hop-bytes " +
+                            std::to_string(placement_hop_bytes(q, best, nodes.used, geometry_)));
     }
     std::vector<int> node_of_rank(graph_.ranks);
     for (std::uint32_t r = 0; r < graph_.ranks; ++r) node_of_rank[r] = nodes.used[best[part[r]]];
-    finish(name, std::move(node_of_rank));
+    finish(name, std::move(node_of_rank), found);
   }
 
   // Candidates this close to the least hop-bytes (and never above block's)
@@ -368,7 +403,7 @@ class Engine {
         best = &c;
         break;
       }
-      const Metrics m = evaluate(graph_, machine_, allocation_, c.mapping);
+      const Metrics m = evaluate(graph_, machine_, allocation_, c.mapping, context_.threads);
       stage("scored " + c.name + ": hop-bytes " + std::to_string(m.hop_bytes) + ", max link " +
             std::to_string(m.max_link_bytes) + ", cross-socket " + std::to_string(m.cross_socket_bytes));
       const std::tuple<std::uint64_t, std::uint64_t, std::uint64_t> rest{m.max_link_bytes, m.hop_bytes,

@@ -3,6 +3,7 @@
 #include <metis.h>
 
 #include <algorithm>
+#include <mutex>
 #include <numeric>
 
 #include "partition/integer_weights.hpp"
@@ -51,6 +52,12 @@ std::vector<idx_t> metis_parts(const UndirectedGraph& g, std::vector<real_t> tpw
   std::vector<idx_t> out(g.n);
   // METIS traps SIGABRT/SIGTERM for the length of the call and restores the
   // previous handlers before returning; it installs nothing that outlives it.
+  // It draws from libc's rand(), one sequence for the whole process: two
+  // calls at once would take each other's draws, and the engine's trials
+  // run on several threads. One call at a time keeps each call's cut the
+  // same whatever runs beside it.
+  static std::mutex one_call_at_a_time;
+  const std::lock_guard<std::mutex> lock(one_call_at_a_time);
   const int status =
       recursive ? METIS_PartGraphRecursive(&nv, &ncon, m.xadj.data(), m.adjncy.data(), nullptr, nullptr,
                                            m.adjwgt.data(), &nparts, tpwgts.data(), &ub, options, &objval, out.data())

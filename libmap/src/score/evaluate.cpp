@@ -1,10 +1,10 @@
 #include <algorithm>
 #include <array>
-#include <future>
+#include <optional>
 
 #include "core/prefetch.hpp"
 #include "core/sparse_accumulator.hpp"
-#include "core/two_halves.hpp"
+#include "core/workers.hpp"
 #include "machine/node_geometry.hpp"
 #include "rankmap/error.hpp"
 #include "rankmap/metrics.hpp"
@@ -110,7 +110,9 @@ struct NodeScores {
 
 }  // namespace
 
-Metrics evaluate(const Graph& graph, const Machine& machine, const Allocation& allocation, const Mapping& mapping) {
+Metrics evaluate(const Graph& graph, const Machine& machine, const Allocation& allocation, const Mapping& mapping,
+                 int threads) {
+  const detail::ThreadsScope scope(threads);
   detail::require_mapping_of(graph, mapping);
   const Network& net = machine.network;
   const std::size_t nalloc = allocation.size();
@@ -138,23 +140,25 @@ Metrics evaluate(const Graph& graph, const Machine& machine, const Allocation& a
     std::vector<std::uint32_t> fill(first_rank.begin(), first_rank.end() - 1);
     for (std::uint32_t r = 0; r < graph.ranks; ++r) ranks_by_node[fill[mapping.ranks[r].node]++] = r;
   }
-  // Nodes [0, split) on a second thread, the rest on this one, for
-  // graphs large enough to pay for it: a million ranks laid out by block
-  // took 3.6 s to score on one. Sums of integers: the same result either way.
-  const bool two = graph.num_edges() >= detail::kTwoThreadEdges && nalloc > 1;
-  std::size_t split = 0;
-  if (two)
-    while (split < nalloc && first_rank[split] < graph.ranks / 2) ++split;
-  auto score = [&](std::size_t begin, std::size_t end) {
-    NodeScores part(net, nalloc);
-    for (std::size_t u = begin; u < end; ++u)
-      part.add_node(u, graph, geometry, node_of, package_of, first_rank, ranks_by_node);
-    return part;
-  };
-  std::future<NodeScores> first;
-  if (two) first = std::async(std::launch::async, score, std::size_t{0}, split);
-  NodeScores all = score(split, nalloc);
-  if (two) all.merge(first.get());
+  // Nodes in ranges of about equal ranks, a range a thread, for graphs
+  // large enough to pay for it: a million ranks laid out by block took
+  // 3.6 s to score on one. Sums of integers: the same result on any number.
+  const std::size_t ranges =
+      graph.num_edges() < detail::kParallelEdges ? 1 : std::min(nalloc, std::size_t(detail::scoped_threads()));
+  std::vector<std::size_t> split(ranges + 1, nalloc);
+  split[0] = 0;
+  for (std::size_t i = 1, k = 0; i < ranges; ++i) {
+    while (k < nalloc && first_rank[k] < std::uint64_t{graph.ranks} * i / ranges) ++k;
+    split[i] = k;
+  }
+  std::vector<std::optional<NodeScores>> parts(ranges);
+  detail::run_jobs(static_cast<int>(ranges), ranges, [&](std::size_t i) {
+    parts[i].emplace(net, nalloc);
+    for (std::size_t u = split[i]; u < split[i + 1]; ++u)
+      parts[i]->add_node(u, graph, geometry, node_of, package_of, first_rank, ranks_by_node);
+  });
+  NodeScores all = std::move(*parts[0]);
+  for (std::size_t i = 1; i < ranges; ++i) all.merge(std::move(*parts[i]));
   m.total_bytes = all.total_bytes;
   m.total_msgs = all.total_msgs;
   m.cross_socket_bytes = all.cross_socket_bytes;

@@ -13,7 +13,7 @@
 #include <optional>
 #include <tuple>
 
-#include "core/two_halves.hpp"
+#include "core/workers.hpp"
 #include "map/engine.hpp"
 
 namespace rankmap::detail {
@@ -59,7 +59,7 @@ bool is_grid(const UndirectedGraph& g, const std::vector<int>& dims, std::vector
       if (!fits(coords(r), coords(g.adjncy[e]), check)) return false;
   std::vector<Coords> at(g.n);
   for (std::uint32_t r = 0; r < g.n; ++r) at[r] = coords(r);
-  check = check + sum_over_halves(g.n - prefix, g.xadj[g.n], [&](std::uint32_t begin, std::uint32_t end) {
+  check = check + sum_over_ranges(g.n - prefix, g.xadj[g.n], [&](std::uint32_t begin, std::uint32_t end) {
             GridCheck part;
             for (std::uint32_t r = prefix + begin; r < prefix + end && part.fits; ++r)
               for (std::uint64_t e = g.xadj[r]; e < g.xadj[r + 1]; ++e)

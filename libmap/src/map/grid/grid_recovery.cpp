@@ -19,7 +19,7 @@
 #include <thread>
 
 #include "core/prefetch.hpp"
-#include "core/two_halves.hpp"
+#include "core/workers.hpp"
 #include "map/engine.hpp"
 
 namespace rankmap::detail {
@@ -111,15 +111,13 @@ std::vector<std::int32_t> half_shared_margins(const UndirectedGraph& g) {
       for (std::uint64_t e = g.xadj[u]; e < g.xadj[u + 1]; ++e) flip(g.adjncy[e]);  // rows have no repeats
     }
   };
-  // Millions of edges: two threads, half the vertices each (a renumbered
-  // million-rank stencil's rows are cache misses, which two cores overlap).
-  if (edges < kTwoThreadEdges) {
-    margins(0, g.n);
-  } else {
-    std::thread first(margins, 0u, g.n / 2);
-    margins(g.n / 2, g.n);
-    first.join();
-  }
+  // Millions of edges: a range of vertices a thread (a renumbered
+  // million-rank stencil's rows are cache misses, which cores overlap).
+  const std::size_t ranges = edges < kParallelEdges ? 1 : static_cast<std::size_t>(scoped_threads());
+  run_jobs(static_cast<int>(ranges), ranges, [&](std::size_t i) {
+    margins(static_cast<std::uint32_t>(std::uint64_t{g.n} * i / ranges),
+            static_cast<std::uint32_t>(std::uint64_t{g.n} * (i + 1) / ranges));
+  });
   return margin;
 }
 

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <mutex>
 #include <numeric>
 
 #include "map/kinds/network_kind.hpp"
@@ -53,6 +54,12 @@ std::vector<int> partition_scotch(const UndirectedGraph& g, const std::vector<st
   const int k = static_cast<int>(sizes.size());
   std::vector<int> part(g.n, 0);
   if (k <= 1 || g.n == 0) return part;
+  // The engine's trials run on several threads. Each call has a Scotch
+  // context of its own (below), but Scotch's error reporting and its
+  // library-wide set-up are not documented as safe beside each other: one
+  // call at a time (Scotch runs only in `quality`).
+  static std::mutex one_call_at_a_time;
+  const std::lock_guard<std::mutex> lock(one_call_at_a_time);
 
   std::vector<SCOTCH_Num> verttab(g.xadj.begin(), g.xadj.end()), edgetab(g.adjncy.begin(), g.adjncy.end());
   std::vector<SCOTCH_Num> edlotab = integer_weights<SCOTCH_Num>(g.weight);

@@ -1,0 +1,101 @@
+// Context::threads: the same mapping and the same scores for any number of
+// threads, and the job runner's own rules.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <stdexcept>
+
+#include "core/workers.hpp"
+#include "helpers.hpp"
+#include "rankmap/baseline.hpp"
+#include "rankmap/generate.hpp"
+#include "rankmap/map.hpp"
+#include "rankmap/metrics.hpp"
+
+using namespace rankmap;
+
+// Several families, a whole and a partial allocation, every preset: the
+// mapping with 2 and 8 threads is the one with 1 (trials run a batch at a
+// time, and patience stops after the same trial).
+TEST(Threads, SameMappingForOneTwoAndEightThreads) {
+  const Machine m = test::make_machine("[4, 4, 4]", "", "n[00-63]", "package:2 core:2 pu:1");
+  const Allocation whole = make_allocation(m, {});
+  const Allocation part = make_allocation(m, {{"n00", "n01", "n02", "n05", "n17", "n18", "n21", "n40"}, 0, false});
+  struct Case {
+    const char* name;
+    Graph graph;
+    const Allocation* allocation;
+  };
+  const Case cases[] = {
+      {"renumbered stencil", renumber_ranks(make_stencil({{8, 8, 4}, false, false, 100}), 3), &whole},
+      {"irregular", make_irregular({256, 32, 1024, 7}), &whole},
+      {"geometric", make_geometric({200, 8, 1 << 16, 5}), &whole},
+      {"row all-to-all", renumber_ranks(make_row_alltoall({16, 16, 1024, 0}), 2), &whole},
+      {"irregular on part", make_irregular({24, 32, 1024, 9}), &part},
+  };
+  for (const Case& c : cases)
+    for (const std::string& preset : preset_names()) {
+      Context context = create_context(preset);
+      context.seed = 11;
+      context.threads = 1;
+      const Mapping one = map(c.graph, m, *c.allocation, context);
+      verify_mapping(one, *c.allocation, c.graph.ranks, preset);
+      for (int threads : {2, 8}) {
+        context.threads = threads;
+        EXPECT_EQ(map(c.graph, m, *c.allocation, context), one) << c.name << ", " << preset << ", " << threads;
+      }
+    }
+}
+
+// Scores of a graph past kParallelEdges (a 27-point 64x64x44 stencil: 4.5
+// million edges) are split into a range a thread: the same for 1, 2 and 3.
+TEST(Threads, SameScoresForAnyNumberOfThreads) {
+  const Graph g = make_stencil({{64, 64, 44}, true, false, 3});
+  ASSERT_GE(g.num_edges(), detail::kParallelEdges);
+  const Machine m = test::make_machine("[16, 16, 11]", "", "n[0000-2815]", "package:2 core:32 pu:1");
+  const Allocation a = make_allocation(m, {});
+  const Mapping rr = baseline_mapping(Baseline::rr, a, g.ranks);
+  const Metrics one = evaluate(g, m, a, rr, 1);
+  for (int threads : {2, 3}) {
+    const Metrics more = evaluate(g, m, a, rr, threads);
+    EXPECT_EQ(more.hop_bytes, one.hop_bytes) << threads;
+    EXPECT_EQ(more.inter_node_bytes, one.inter_node_bytes) << threads;
+    EXPECT_EQ(more.cross_socket_bytes, one.cross_socket_bytes) << threads;
+    EXPECT_EQ(more.max_link_bytes, one.max_link_bytes) << threads;
+    EXPECT_EQ(more.link_bytes, one.link_bytes) << threads;
+    EXPECT_EQ(more.bytes_at_hops, one.bytes_at_hops) << threads;
+  }
+}
+
+// Ranges cover [0, n) once each, whatever their number; the sum is
+// n (n - 1) / 2 worked out apart from them.
+TEST(Threads, RangesCoverEveryVertexOnce) {
+  const std::uint32_t n = 100'003;
+  for (int threads : {1, 2, 3, 8}) {
+    const detail::ThreadsScope scope(threads);
+    const std::uint64_t sum = detail::sum_over_ranges(n, detail::kParallelEdges, [](std::uint32_t b, std::uint32_t e) {
+      std::uint64_t s = 0;
+      for (std::uint32_t v = b; v < e; ++v) s += v;
+      return s;
+    });
+    EXPECT_EQ(sum, std::uint64_t{n} * (n - 1) / 2) << threads;
+  }
+}
+
+// Every job runs once; of several that throw, the lowest index's error is
+// the one seen, for any number of threads.
+TEST(Threads, JobsRunOnceAndTheFirstErrorWins) {
+  for (int threads : {1, 2, 8}) {
+    std::vector<std::atomic<int>> runs(50);
+    detail::run_jobs(threads, runs.size(), [&](std::size_t i) { ++runs[i]; });
+    for (const auto& r : runs) EXPECT_EQ(r.load(), 1) << threads;
+    try {
+      detail::run_jobs(threads, 50, [](std::size_t i) {
+        if (i == 7 || i == 30) throw std::runtime_error("job " + std::to_string(i));
+      });
+      ADD_FAILURE() << "no error, " << threads << " threads";
+    } catch (const std::runtime_error& e) {
+      EXPECT_STREQ(e.what(), "job 7") << threads;
+    }
+  }
+}
