@@ -47,6 +47,21 @@ TEST(Threads, SameMappingForOneTwoAndEightThreads) {
     }
 }
 
+// From 65,536 ranks the nodes' slots are chosen a range of nodes a thread
+// (a renumbered 64x32x32 stencil on 4,096 nodes of 2 x 8 cores).
+TEST(Threads, SameSlotsOnLargeJobsForAnyNumberOfThreads) {
+  const Graph g = renumber_ranks(make_stencil({{64, 32, 32}, false, false, 5}), 4);
+  const Machine m = test::make_machine("[16, 16, 16]", "", "n[0000-4095]", "package:2 core:8 pu:1");
+  const Allocation a = make_allocation(m, {});
+  Context context = create_context("fast");
+  context.threads = 1;
+  const Mapping one = map(g, m, a, context);
+  for (int threads : {2, 3}) {
+    context.threads = threads;
+    EXPECT_EQ(map(g, m, a, context), one) << threads;
+  }
+}
+
 // Scores of a graph past kParallelEdges (a 27-point 64x64x44 stencil: 4.5
 // million edges) are split into a range a thread: the same for 1, 2 and 3.
 TEST(Threads, SameScoresForAnyNumberOfThreads) {

@@ -5,12 +5,15 @@
 #include <map>
 #include <numeric>
 
+#include "core/workers.hpp"
 #include "map/engine.hpp"
 
 namespace rankmap::detail {
 namespace {
 
 constexpr std::uint32_t kNotLocal = UINT32_MAX;
+// Jobs with fewer ranks place their nodes on one thread.
+constexpr std::size_t kParallelRanks = std::size_t{1} << 16;
 
 // Traffic between the ranks of one node, as a dense matrix. `local_of` maps
 // every rank to kNotLocal on entry and on return: one array for all nodes,
@@ -160,37 +163,42 @@ Mapping assign_slots(const UndirectedGraph& g, const std::vector<int>& node_of_r
   // Beyond, from 4, as a million ranks would otherwise cost seconds here.
   const std::size_t seeds = node_of_rank.size() <= (std::size_t{1} << 16) ? SIZE_MAX : 4;
   std::vector<std::vector<std::uint32_t>> ranks_on(allocation.size());
-  std::vector<std::uint32_t> local_of(within_node ? node_of_rank.size() : 0, kNotLocal);
   for (std::uint32_t r = 0; r < node_of_rank.size(); ++r) ranks_on[node_of_rank[r]].push_back(r);
-  for (std::size_t k = 0; k < allocation.size(); ++k) {
-    const auto& ranks = ranks_on[k];
-    if (ranks.empty()) continue;
-    const auto& slots = allocation.slots(k);
-    const int nslots = static_cast<int>(slots.size());
-    const int used = std::min<int>(nslots, static_cast<int>(ranks.size()));
-    std::vector<int> slot_of(ranks.size(), -1);
-    if (within_node && used > 1 && ranks.size() <= static_cast<std::size_t>(nslots)) {
-      const NodeType& type = machine.node_types[machine.nodes[allocation.nodes[k]].type];
-      std::vector<int> package(nslots), core(nslots);
-      for (int s = 0; s < nslots; ++s) {
-        package[s] = slots[s].package;
-        core[s] = type.pus[slots[s].pus.front()].core;
+  // Nodes are independent: on large graphs a range of nodes a thread, each
+  // with its own local_of, every node's slots the same for any number.
+  const std::size_t ranges = node_of_rank.size() < kParallelRanks ? 1 : static_cast<std::size_t>(scoped_threads());
+  run_jobs(static_cast<int>(ranges), ranges, [&](std::size_t part) {
+    std::vector<std::uint32_t> local_of(within_node ? node_of_rank.size() : 0, kNotLocal);
+    for (std::size_t k = allocation.size() * part / ranges; k < allocation.size() * (part + 1) / ranges; ++k) {
+      const auto& ranks = ranks_on[k];
+      if (ranks.empty()) continue;
+      const auto& slots = allocation.slots(k);
+      const int nslots = static_cast<int>(slots.size());
+      const int used = std::min<int>(nslots, static_cast<int>(ranks.size()));
+      std::vector<int> slot_of(ranks.size(), -1);
+      if (within_node && used > 1 && ranks.size() <= static_cast<std::size_t>(nslots)) {
+        const NodeType& type = machine.node_types[machine.nodes[allocation.nodes[k]].type];
+        std::vector<int> package(nslots), core(nslots);
+        for (int s = 0; s < nslots; ++s) {
+          package[s] = slots[s].package;
+          core[s] = type.pus[slots[s].pus.front()].core;
+        }
+        std::vector<int> slot_ids(used);
+        std::iota(slot_ids.begin(), slot_ids.end(), 0);
+        std::vector<std::size_t> members(ranks.size());
+        std::iota(members.begin(), members.end(), 0);
+        std::vector<int> slot_of_member(ranks.size(), -1);
+        place_in_node(LocalTraffic(g, ranks, local_of), seeds, members, slot_ids, package,
+                      allocation.hwthreads ? core : std::vector<int>{}, slot_of_member);
+        slot_of = slot_of_member;
+      } else {
+        // In rank order; with oversubscription ranks share slots in turn.
+        for (std::size_t i = 0; i < ranks.size(); ++i)
+          slot_of[i] = static_cast<int>(i % static_cast<std::size_t>(nslots));
       }
-      std::vector<int> slot_ids(used);
-      std::iota(slot_ids.begin(), slot_ids.end(), 0);
-      std::vector<std::size_t> members(ranks.size());
-      std::iota(members.begin(), members.end(), 0);
-      std::vector<int> slot_of_member(ranks.size(), -1);
-      place_in_node(LocalTraffic(g, ranks, local_of), seeds, members, slot_ids, package,
-                    allocation.hwthreads ? core : std::vector<int>{}, slot_of_member);
-      slot_of = slot_of_member;
-    } else {
-      // In rank order; with oversubscription ranks share slots in turn.
-      for (std::size_t i = 0; i < ranks.size(); ++i)
-        slot_of[i] = static_cast<int>(i % static_cast<std::size_t>(nslots));
+      for (std::size_t i = 0; i < ranks.size(); ++i) m.ranks[ranks[i]] = {static_cast<int>(k), slot_of[i]};
     }
-    for (std::size_t i = 0; i < ranks.size(); ++i) m.ranks[ranks[i]] = {static_cast<int>(k), slot_of[i]};
-  }
+  });
   return m;
 }
 
