@@ -66,7 +66,9 @@ static int map_places(int size, const int32_t* node, const int32_t* cpu, const c
   } else if (rankmap_machine_load(getenv("RANKMAP_MACHINE"), &machine, &err) != RANKMAP_OK ||
              rankmap_allocation_create(machine, hosts, 0, 0, &allocation, &err) != RANKMAP_OK ||
              rankmap_context_create("default", 1, &context, &err) != RANKMAP_OK ||
-             build(arg, &graph, &err) != RANKMAP_OK ||
+             /* Every rank computes the same order at once: one thread each
+              * keeps the node's cores to the application. */
+             rankmap_context_set_threads(context, 1, &err) != RANKMAP_OK || build(arg, &graph, &err) != RANKMAP_OK ||
              rankmap_reorder(graph, machine, allocation, context, (uint32_t)size, node, cpu, process_of_rank, &result,
                              &err) != RANKMAP_OK) {
     snprintf(why, why_size, "%s", err.message);

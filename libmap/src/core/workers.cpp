@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
+#include <system_error>
 #include <thread>
 
 namespace rankmap::detail {
@@ -48,7 +49,15 @@ void run_jobs(int threads, std::size_t jobs, const std::function<void(std::size_
   };
   std::vector<std::thread> others;
   others.reserve(workers - 1);
-  for (std::size_t w = 1; w < workers; ++w) others.emplace_back(work);
+  // A thread the system refuses (a limit on processes, say) is not an
+  // error: the threads started, this one among them, take its jobs.
+  for (std::size_t w = 1; w < workers; ++w) {
+    try {
+      others.emplace_back(work);
+    } catch (const std::system_error&) {
+      break;
+    }
+  }
   work();
   for (std::thread& t : others) t.join();
   for (const std::exception_ptr& e : errors)
