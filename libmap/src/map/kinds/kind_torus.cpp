@@ -46,7 +46,10 @@ class TorusKind : public EngineKind {
 
   std::string scotch_target(const Network& net) const override {
     // Scotch's torus wraps in every dimension; a mesh is its own target.
-    const bool mesh = std::any_of(net.wrap.begin(), net.wrap.end(), [](bool w) { return !w; });
+    // A dimension of 2 is one link either way (Fugaku's a and c), so only
+    // a longer one without wrap makes the machine a mesh for Scotch.
+    bool mesh = false;
+    for (int d = 0; d < net.num_dims(); ++d) mesh = mesh || (!net.wrap[d] && net.dims[d] > 2);
     std::ostringstream s;
     s << (mesh ? "meshXD " : "torusXD ") << net.num_dims();
     for (int d : net.dims) s << ' ' << d;
