@@ -311,3 +311,23 @@ TEST(MapWeighsPredictedTime, BlockStaysUnlessOnePercentFaster) {
   EXPECT_EQ(r.kept, "block");
   EXPECT_EQ(r.why, "the flow model predicts no other candidate 1 % faster than block");
 }
+
+// Scotch's torus targets take at most 5 dimensions, and SCOTCH_archLoad
+// crashed on a sixth: on a 6D torus (as Fugaku's) Scotch is skipped, the
+// other cutters still run, and a Scotch-only context says why it kept block.
+TEST(Map, ScotchIsSkippedOnSixDimensions) {
+  const Machine m = test::make_machine("[3, 2, 2, 2, 3, 2]", "", "n[000-143]", "package:1 core:2 pu:1");
+  const Allocation a = make_allocation(m, {});
+  const Graph g = make_irregular({288, 16, 1024, 3});
+  const MapResult quality = map_explained(g, m, a, create_context("quality"));
+  verify_mapping(quality.mapping, a, g.ranks, "quality");
+  EXPECT_NE(quality.kept, "block");
+  Context scotch_only = create_context("default");
+  scotch_only.partition.metis_kway = scotch_only.partition.recursive_bisection = false;
+  scotch_only.partition.cartesian = false;
+  scotch_only.partition.scotch = true;
+  const MapResult r = map_explained(g, m, a, scotch_only);
+  EXPECT_EQ(r.kept, "block");
+  EXPECT_EQ(r.why,
+            "no other candidate (Scotch skipped: its torus targets take at most 5 dimensions, this machine has 6)");
+}

@@ -66,7 +66,7 @@ class Engine {
         timing_(kinds.p2p && kinds.p2p->ranks != 0 && can_time()),
         kinds_(kinds),
         geometry_(machine, allocation),
-        pipeline_(make_pipeline(context)) {}
+        pipeline_(make_pipeline(context, machine.network)) {}
 
   MapResult run() {
     const ThreadsScope threads(context_.threads);
@@ -76,6 +76,7 @@ class Engine {
         ranks_per_node(allocation_, graph_.ranks, context_.oversubscribe, geometry_);
     g_ = make_undirected(graph_);
     stage("made the graph undirected");
+    for (const std::string& why : pipeline_.skipped) stage(why);
     const std::vector<NodeBox> whole_node_boxes = boxes();
     const bool grid = context_.partition.cartesian && cartesian(whole_node_boxes);
     // A grid's layouts keep every node full: with the flow model on, the
@@ -441,8 +442,9 @@ class Engine {
                                  : runner->hop_bytes == best->hop_bytes ? " and no better link load or socket split"
                                                                         : "") +
                                 timed
-                   : dropped_by_time_ > 0 ? "the flow model predicts no other candidate 1 % faster than block"
-                                          : "no other candidate";
+                   : dropped_by_time_ > 0      ? "the flow model predicts no other candidate 1 % faster than block"
+                   : pipeline_.skipped.empty() ? "no other candidate"
+                                               : "no other candidate (" + pipeline_.skipped.front() + ")";
     }
     return result;
   }

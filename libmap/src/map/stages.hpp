@@ -92,8 +92,9 @@ struct Pipeline {
   std::vector<std::unique_ptr<PlacementRefiner>> each_start;
   std::vector<std::unique_ptr<PlacementRefiner>> best_start;
   std::vector<std::unique_ptr<RankRefiner>> rank_refiners;
+  std::vector<std::string> skipped;  // stages the context asks for that cannot run here, and why
 };
-Pipeline make_pipeline(const Context& context);
+Pipeline make_pipeline(const Context& context, const Network& network);
 
 // The stages, each defined beside the algorithm it wraps.
 std::unique_ptr<Partitioner> make_hierarchy_partitioner(const Context& context);            // partition_hierarchy.cpp
