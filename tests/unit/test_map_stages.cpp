@@ -5,6 +5,7 @@
 #include <map>
 #include <numeric>
 #include <random>
+#include <set>
 #include <tuple>
 
 #include "helpers.hpp"
@@ -54,7 +55,28 @@ TEST(Stages, EnforcePartSizesMovesTheCheapestRank) {
 // The graph's shares never pass a node's slots and always sum to the ranks,
 // on random graphs, slot counts and slack; two cliques of 6 joined by one
 // light edge take 6 and 6 of two nodes of 8 (any other split cuts a clique).
+// The library never prints, and METIS prints on standard output when a
+// part has no target or a bisection leaves a side empty: parts without a
+// target, more parts than ranks, and much slack, all without a line on
+// stdout, and each part at its size.
+TEST(Stages, MetisCutsPrintNothing) {
+  std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>> path;
+  for (std::uint32_t v = 0; v + 1 < 20; ++v) path.emplace_back(v, v + 1, 10);
+  const UndirectedGraph line = undirected(20, path);
+  testing::internal::CaptureStdout();
+  const std::vector<int> zeros = metis_split(line, {5, 0, 10, 0, 5}, 1, 1, false, VertexOrder::drawn);
+  const std::vector<int> few = metis_split(undirected(3, {{0, 1, 5}}), {1, 1, 1}, 1, 1, true, VertexOrder::as_given);
+  const std::vector<std::uint32_t> slack = metis_shares(line, std::vector<std::uint32_t>(11, 26), 2, 1);
+  EXPECT_EQ(testing::internal::GetCapturedStdout(), "");
+  std::vector<int> count(5, 0);
+  for (int p : zeros) ++count[static_cast<std::size_t>(p)];
+  EXPECT_EQ(count, (std::vector<int>{5, 0, 10, 0, 5}));
+  EXPECT_EQ(std::set<int>(few.begin(), few.end()), (std::set<int>{0, 1, 2}));
+  EXPECT_EQ(std::accumulate(slack.begin(), slack.end(), 0u), 20u);
+}
+
 TEST(Stages, GraphSharesStayWithinTheSlots) {
+  testing::internal::CaptureStdout();  // METIS printed here with slack over 2 (20 ranks, 11 parts of 26)
   std::mt19937 rng(7);
   for (int trial = 0; trial < 40; ++trial) {
     const std::uint32_t n = 20 + rng() % 200;
@@ -70,6 +92,7 @@ TEST(Stages, GraphSharesStayWithinTheSlots) {
     EXPECT_EQ(std::accumulate(share.begin(), share.end(), 0u), n) << trial;
     for (std::size_t p = 0; p < share.size(); ++p) EXPECT_LE(share[p], capacity[p]) << trial;
   }
+  EXPECT_EQ(testing::internal::GetCapturedStdout(), "");
   std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>> cliques{{0, 6, 1}};
   for (std::uint32_t base : {0u, 6u})
     for (std::uint32_t i = 0; i < 6; ++i)

@@ -41,8 +41,8 @@ void check(int status, const char* call) {
 
 // METIS's part of every vertex: parts of target weights tpwgts, each at
 // most ub times its target.
-std::vector<idx_t> metis_parts(const UndirectedGraph& g, std::vector<real_t> tpwgts, real_t ub, std::uint64_t seed,
-                               int cuts, bool recursive) {
+std::vector<idx_t> metis_call(const UndirectedGraph& g, std::vector<real_t> tpwgts, real_t ub, std::uint64_t seed,
+                              int cuts, bool recursive) {
   MetisGraph m = to_metis(g);
   idx_t nv = static_cast<idx_t>(g.n), ncon = 1, nparts = static_cast<idx_t>(tpwgts.size()), objval = 0;
   idx_t options[METIS_NOPTIONS];
@@ -64,6 +64,34 @@ std::vector<idx_t> metis_parts(const UndirectedGraph& g, std::vector<real_t> tpw
                 : METIS_PartGraphKway(&nv, &ncon, m.xadj.data(), m.adjncy.data(), nullptr, nullptr, m.adjwgt.data(),
                                       &nparts, tpwgts.data(), &ub, options, &objval, out.data());
   check(status, recursive ? "METIS_PartGraphRecursive" : "METIS_PartGraphKway");
+  return out;
+}
+
+// metis_call() on the parts with a target: METIS prints on standard
+// output ("Cannot bisect a graph with 0 vertices") when a part's target is
+// 0 or the parts outnumber the vertices, and the library never prints.
+// Those cases need no cut: with more parts than vertices, each vertex goes
+// to the part with the most target weight left.
+std::vector<idx_t> metis_parts(const UndirectedGraph& g, const std::vector<real_t>& tpwgts, real_t ub,
+                               std::uint64_t seed, int cuts, bool recursive) {
+  std::vector<idx_t> kept;
+  std::vector<real_t> targets;
+  for (std::size_t p = 0; p < tpwgts.size(); ++p)
+    if (tpwgts[p] > 0) kept.push_back(static_cast<idx_t>(p)), targets.push_back(tpwgts[p]);
+  std::vector<idx_t> out(g.n, kept.empty() ? 0 : kept.front());
+  if (kept.size() <= 1 || g.n == 0) return out;
+  if (kept.size() > g.n) {
+    std::vector<double> left(targets.begin(), targets.end());
+    for (double& l : left) l *= g.n;
+    for (idx_t& part : out) {
+      const std::size_t p = static_cast<std::size_t>(std::max_element(left.begin(), left.end()) - left.begin());
+      part = kept[p];
+      left[p] -= 1;
+    }
+    return out;
+  }
+  const std::vector<idx_t> cut = metis_call(g, targets, ub, seed, cuts, recursive);
+  for (std::uint32_t v = 0; v < g.n; ++v) out[v] = kept[static_cast<std::size_t>(cut[v])];
   return out;
 }
 
@@ -104,7 +132,10 @@ std::vector<std::uint32_t> metis_shares(const UndirectedGraph& g, const std::vec
   // Part p may take up to its capacity: ub times its target of n x its
   // share of the slots. METIS keeps to ub only approximately, so shares
   // above capacity give their surplus to parts with room, most room first.
-  const auto ub = static_cast<real_t>(std::max(1.001, slots / g.n));
+  // At most 2: with more slack METIS's bisections left a side with no
+  // vertex on small graphs, and it then prints on standard output (11 parts
+  // for 20 ranks at 14x slack, in Stages.GraphSharesStayWithinTheSlots).
+  const auto ub = static_cast<real_t>(std::min(2.0, std::max(1.001, slots / g.n)));
   for (idx_t p : metis_parts(g, proportional(capacity), ub, seed, cuts, false)) ++share[static_cast<std::size_t>(p)];
   std::uint32_t surplus = 0;
   for (std::size_t p = 0; p < share.size(); ++p)
