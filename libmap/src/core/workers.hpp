@@ -41,19 +41,32 @@ void run_jobs(int threads, std::size_t jobs, const std::function<void(std::size_
 // one thread: a thread costs more than it saves.
 constexpr std::uint64_t kParallelEdges = std::uint64_t{1} << 22;
 
-// pass(begin, end) over scoped_threads() contiguous ranges of [0, n) (one on small
-// graphs), added up in range order. The passes over a million ranks'
-// edges are cache misses, which several cores overlap. For results that
-// are sums (or other exact merges), so the answer is the same for any N.
+// How many ranges to cut [0, n) into: scoped_threads() when `parallel` (a
+// caller's size test), never more than n, at least 1.
+inline std::size_t ranges_for(std::size_t n, bool parallel) {
+  return parallel ? std::max<std::size_t>(1, std::min<std::size_t>(n, static_cast<std::size_t>(scoped_threads()))) : 1;
+}
+
+// fn(range, begin, end) for `ranges` contiguous ranges of [0, n) that cover
+// it once, a range a thread.
+template <class Fn>
+void for_each_range(std::size_t n, std::size_t ranges, Fn&& fn) {
+  run_jobs(static_cast<int>(ranges), ranges, [&](std::size_t i) { fn(i, n * i / ranges, n * (i + 1) / ranges); });
+}
+
+// pass(begin, end) over ranges of [0, n) (one on small graphs), added up in
+// range order. The passes over a million ranks' edges are cache misses,
+// which several cores overlap. For results that are sums (or other exact
+// merges), so the answer is the same for any number of threads.
 template <class Pass>
 auto sum_over_ranges(std::uint32_t n, std::uint64_t edges, Pass&& pass) {
-  const std::size_t ranges =
-      edges < kParallelEdges || n < 2 ? 1 : std::min<std::size_t>(n, static_cast<std::size_t>(scoped_threads()));
+  const std::size_t ranges = ranges_for(n, edges >= kParallelEdges);
   if (ranges == 1) return pass(std::uint32_t{0}, n);
-  auto bound = [&](std::size_t i) { return static_cast<std::uint32_t>(std::uint64_t{n} * i / ranges); };
   using Result = decltype(pass(std::uint32_t{0}, n));
   std::vector<Result> parts(ranges);
-  run_jobs(static_cast<int>(ranges), ranges, [&](std::size_t i) { parts[i] = pass(bound(i), bound(i + 1)); });
+  for_each_range(n, ranges, [&](std::size_t i, std::size_t begin, std::size_t end) {
+    parts[i] = pass(static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(end));
+  });
   Result total = parts[0];
   for (std::size_t i = 1; i < ranges; ++i) total = total + parts[i];
   return total;

@@ -113,10 +113,8 @@ std::vector<std::int32_t> half_shared_margins(const UndirectedGraph& g) {
   };
   // Millions of edges: a range of vertices a thread (a renumbered
   // million-rank stencil's rows are cache misses, which cores overlap).
-  const std::size_t ranges = edges < kParallelEdges ? 1 : static_cast<std::size_t>(scoped_threads());
-  run_jobs(static_cast<int>(ranges), ranges, [&](std::size_t i) {
-    margins(static_cast<std::uint32_t>(std::uint64_t{g.n} * i / ranges),
-            static_cast<std::uint32_t>(std::uint64_t{g.n} * (i + 1) / ranges));
+  for_each_range(g.n, ranges_for(g.n, edges >= kParallelEdges), [&](std::size_t, std::size_t begin, std::size_t end) {
+    margins(static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(end));
   });
   return margin;
 }

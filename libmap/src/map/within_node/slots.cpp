@@ -166,10 +166,10 @@ Mapping assign_slots(const UndirectedGraph& g, const std::vector<int>& node_of_r
   for (std::uint32_t r = 0; r < node_of_rank.size(); ++r) ranks_on[node_of_rank[r]].push_back(r);
   // Nodes are independent: on large graphs a range of nodes a thread, each
   // with its own local_of, every node's slots the same for any number.
-  const std::size_t ranges = node_of_rank.size() < kParallelRanks ? 1 : static_cast<std::size_t>(scoped_threads());
-  run_jobs(static_cast<int>(ranges), ranges, [&](std::size_t part) {
+  const std::size_t ranges = ranges_for(allocation.size(), node_of_rank.size() >= kParallelRanks);
+  for_each_range(allocation.size(), ranges, [&](std::size_t, std::size_t first, std::size_t last) {
     std::vector<std::uint32_t> local_of(within_node ? node_of_rank.size() : 0, kNotLocal);
-    for (std::size_t k = allocation.size() * part / ranges; k < allocation.size() * (part + 1) / ranges; ++k) {
+    for (std::size_t k = first; k < last; ++k) {
       const auto& ranks = ranks_on[k];
       if (ranks.empty()) continue;
       const auto& slots = allocation.slots(k);
