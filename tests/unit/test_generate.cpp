@@ -38,6 +38,28 @@ TEST(Generate, GeometricJoinsExactlyThePairsWithinTheRadius) {
   }
 }
 
+// Over 65,536 ranks the mesh is cut in two levels (blocks, then ranks in
+// each block). With one cell a rank every mesh edge joins two ranks, so the
+// quotient is the mesh itself relabelled: as many edges, and the same
+// degrees, whichever rank each cell went to, if every rank got one cell.
+TEST(Generate, IrregularCutInTwoLevelsGivesEveryRankItsCells) {
+  const IrregularSpec spec{65537, 1, 3, 5};
+  const Graph g = make_irregular(spec);
+  ASSERT_EQ(g.ranks, spec.ranks);
+  Rng rng(spec.seed);
+  const auto p = detail::random_points(spec.ranks, rng);
+  const int side = static_cast<int>(std::cbrt(spec.ranks / 2.0));
+  const detail::NearPoints mesh = detail::near_points(p, 1.2 / side, side);
+  std::multiset<std::uint64_t> mesh_degrees, rank_degrees;
+  for (std::uint32_t i = 0; i < spec.ranks; ++i) {
+    mesh_degrees.insert(mesh.xadj[i + 1] - mesh.xadj[i]);
+    rank_degrees.insert(g.offsets[i + 1] - g.offsets[i]);
+  }
+  EXPECT_EQ(g.targets.size(), mesh.adj.size());
+  EXPECT_EQ(g.total_bytes(), 3 * mesh.adj.size());
+  EXPECT_EQ(rank_degrees, mesh_degrees);
+}
+
 TEST(Generate, GeometricBytesFallWithDistance) {
   const GeometricSpec spec{200, 10, 1'000'000, 5};
   const Graph g = make_geometric(spec);
