@@ -2,10 +2,13 @@
 // threads, and the job runner's own rules.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <optional>
 #include <stdexcept>
 
 #include "core/workers.hpp"
+#include "graph/undirected.hpp"
 #include "helpers.hpp"
 #include "rankmap/baseline.hpp"
 #include "rankmap/generate.hpp"
@@ -79,6 +82,52 @@ TEST(Threads, SameScoresForAnyNumberOfThreads) {
     EXPECT_EQ(more.max_link_bytes, one.max_link_bytes) << threads;
     EXPECT_EQ(more.link_bytes, one.link_bytes) << threads;
     EXPECT_EQ(more.bytes_at_hops, one.bytes_at_hops) << threads;
+  }
+}
+
+// Making a large graph undirected splits its rows into a range a thread,
+// each finding the reverses of its own rows' edges. A renumbered 27-point
+// stencil of 3 bytes an edge gives 6 on every pair; with one rank's edge to
+// a lower rank left out, or a lower rank's edge to it (a late rank, so
+// a range other than the first owns the pair), that pair is 3 at both ends. The same for 1, 2 and 3 threads.
+TEST(Threads, SameUndirectedGraphForAnyNumberOfThreads) {
+  const Graph whole = renumber_ranks(make_stencil({{64, 64, 44}, true, false, 3}), 4);
+  ASSERT_GE(whole.num_edges(), detail::kParallelEdges);
+  const std::uint32_t late = whole.ranks - 10;
+  const std::uint32_t lower = whole.targets[whole.offsets[late]];  // rows ascend: its least neighbour
+  ASSERT_LT(lower, late);
+  // Its greatest lower neighbour: an edge from it left out is seen only by
+  // the check that every entry of a row was some reverse.
+  const auto row = whole.targets.begin() + static_cast<std::ptrdiff_t>(whole.offsets[late]);
+  const std::uint32_t greatest =
+      *(std::lower_bound(row, whole.targets.begin() + static_cast<std::ptrdiff_t>(whole.offsets[late + 1]), late) - 1);
+  // Without late's edge to lower, and without greatest's edge to late.
+  auto without = [&](std::uint32_t from, std::uint32_t to) {
+    GraphBuilder b(whole.ranks);
+    for (std::uint32_t r = 0; r < whole.ranks; ++r)
+      for (std::uint64_t e = whole.offsets[r]; e < whole.offsets[r + 1]; ++e)
+        if (!(r == from && whole.targets[e] == to)) b.add(r, whole.targets[e], whole.bytes[e], whole.msgs[e]);
+    return b.build();
+  };
+  const Graph down = without(late, lower), up = without(greatest, late);
+  for (const Graph* g : {&whole, &down, &up}) {
+    std::optional<detail::UndirectedGraph> first;
+    for (int threads : {1, 2, 3}) {
+      const detail::ThreadsScope scope(threads);
+      detail::UndirectedGraph u = detail::make_undirected(*g);
+      ASSERT_EQ(u.xadj, whole.offsets) << threads;  // every pair is kept
+      for (std::uint32_t r = 0; r < u.n; ++r)
+        for (std::uint64_t e = u.xadj[r]; e < u.xadj[r + 1]; ++e) {
+          const auto pair = std::minmax(r, u.adjncy[e]);
+          const bool cut =
+              (g == &down && pair == std::minmax(late, lower)) || (g == &up && pair == std::minmax(late, greatest));
+          ASSERT_EQ(u.weight[e], cut ? 3u : 6u) << threads << " " << r << " " << u.adjncy[e];
+        }
+      if (first)
+        EXPECT_EQ(u.adjncy, first->adjncy) << threads;
+      else
+        first = std::move(u);
+    }
   }
 }
 

@@ -5,6 +5,7 @@
 
 #include "core/huge_pages.hpp"
 #include "core/prefetch.hpp"
+#include "core/workers.hpp"
 
 namespace rankmap::detail {
 namespace {
@@ -14,18 +15,23 @@ namespace {
 // need only the reverse edge's bytes: no transpose to build. Rows are
 // visited in order, so the reverses of row r's upper edges (t, r), t > r,
 // come up in row t in ascending r: a cursor per row finds each in one step
-// (a binary search per edge took 1.0 s on a million-rank stencil). Empty
-// when some edge has no reverse.
-std::optional<UndirectedGraph> undirected_if_symmetric(const Graph& g) {
+// (a binary search per edge took 1.0 s on a million-rank stencil).
+//
+// Rows [begin, end) on one thread: its cursors start at each later row's
+// first entry >= begin. Every weight is written once, by the thread of the
+// smaller end's row, so ranges never write the same entry. False when some
+// upper edge of these rows has no reverse, or some entry of a later row
+// naming one of these rows is no upper edge's reverse.
+bool pair_weights(const Graph& g, std::uint32_t begin, std::uint32_t end, std::vector<std::uint64_t>& weight) {
   const std::uint64_t edges = g.num_edges();
-  UndirectedGraph u;
-  u.n = g.ranks;
-  u.xadj = huge_vector<std::uint64_t>(static_cast<std::size_t>(g.ranks) + 1);
-  assign_huge(u.adjncy, g.targets.begin(), g.targets.end());
-  u.weight = huge_vector<std::uint64_t>(edges);  // bytes both ways, at both edges of a pair
+  auto row_begin = [&](std::uint32_t t) { return g.targets.begin() + static_cast<std::ptrdiff_t>(g.offsets[t]); };
+  auto row_end = [&](std::uint32_t t) { return g.targets.begin() + static_cast<std::ptrdiff_t>(g.offsets[t + 1]); };
+  auto first_from = [&](std::uint32_t t, std::uint32_t r) {  // position of row t's first entry >= r
+    return static_cast<std::uint64_t>(std::lower_bound(row_begin(t), row_end(t), r) - g.targets.begin());
+  };
   std::vector<std::uint64_t> cursor = huge_vector<std::uint64_t>(g.ranks);
-  std::copy(g.offsets.begin(), g.offsets.end() - 1, cursor.begin());
-  for (std::uint32_t r = 0; r < g.ranks; ++r) {
+  for (std::uint32_t t = begin; t < g.ranks; ++t) cursor[t] = begin == 0 ? g.offsets[t] : first_from(t, begin);
+  for (std::uint32_t r = begin; r < end; ++r) {
     for (std::uint64_t e = g.offsets[r]; e < g.offsets[r + 1]; ++e) {
       // Rows of renumbered ranks are far apart in memory: the cursors are
       // fetched 16 edges ahead and what they point at 8 ahead, so that
@@ -39,15 +45,38 @@ std::optional<UndirectedGraph> undirected_if_symmetric(const Graph& g) {
       const std::uint32_t t = g.targets[e];
       if (t <= r) continue;  // self-traffic (weight 0: dropped), or done from row t
       const std::uint64_t back = cursor[t];
-      if (back >= g.offsets[t + 1] || g.targets[back] != r) return std::nullopt;
+      if (back >= g.offsets[t + 1] || g.targets[back] != r) return false;
       cursor[t] = back + 1;
-      u.weight[e] = u.weight[back] = g.bytes[e] + g.bytes[back];
+      weight[e] = weight[back] = g.bytes[e] + g.bytes[back];
     }
   }
-  // Every lower edge of every row was some upper edge's reverse.
-  for (std::uint32_t t = 0; t < g.ranks; ++t)
-    if (cursor[t] < g.offsets[t + 1] && g.targets[cursor[t]] < t) return std::nullopt;
-  // Drop self-traffic and pairs without bytes, in place.
+  // Every entry of a later row naming these rows was some upper edge's reverse.
+  for (std::uint32_t t = begin; t < g.ranks; ++t)
+    if (cursor[t] < g.offsets[t + 1] && g.targets[cursor[t]] < std::min(end, t)) return false;
+  return true;
+}
+
+// Empty when some edge has no reverse.
+std::optional<UndirectedGraph> undirected_if_symmetric(const Graph& g) {
+  const std::uint64_t edges = g.num_edges();
+  UndirectedGraph u;
+  u.n = g.ranks;
+  u.xadj = huge_vector<std::uint64_t>(static_cast<std::size_t>(g.ranks) + 1);
+  assign_huge(u.adjncy, g.targets.begin(), g.targets.end());
+  u.weight = huge_vector<std::uint64_t>(edges);  // bytes both ways, at both edges of a pair
+  // Millions of edges: a range of rows a thread (renumbered ranks' rows are
+  // cache misses, which cores overlap).
+  const std::size_t ranges = ranges_for(g.ranks, edges >= kParallelEdges);
+  std::vector<char> symmetric(ranges, 0);
+  for_each_range(g.ranks, ranges, [&](std::size_t i, std::size_t begin, std::size_t end) {
+    symmetric[i] = pair_weights(g, static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(end), u.weight);
+  });
+  if (std::count(symmetric.begin(), symmetric.end(), 0) > 0) return std::nullopt;
+  // Drop self-traffic and pairs without bytes, in place (a stencil has none).
+  if (std::count(u.weight.begin(), u.weight.end(), std::uint64_t{0}) == 0) {
+    std::copy(g.offsets.begin(), g.offsets.end(), u.xadj.begin());
+    return u;
+  }
   std::uint64_t kept = 0;
   for (std::uint32_t r = 0; r < g.ranks; ++r) {
     for (std::uint64_t e = g.offsets[r]; e < g.offsets[r + 1]; ++e)
