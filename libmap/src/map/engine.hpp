@@ -10,6 +10,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/workers.hpp"
 #include "graph/undirected.hpp"
 #include "machine/node_geometry.hpp"
 #include "partition/metis.hpp"
@@ -79,8 +80,11 @@ std::optional<GridShape> recovered_shape(const UndirectedGraph& g, const Recover
 
 // Swaps single ranks (or vertices of a contracted graph) between nodes while
 // hop-bytes falls, each with a partner on one of the three nodes it gains
-// most on; returns passes made.
-int refine_rank_swaps(const UndirectedGraph& g, const NodeGeometry& geo, std::vector<int>& node_of_rank, int passes);
+// most on; returns passes made. From `scan_from` edge ends, each pass first
+// tests every rank for a gain on several threads and skips those without
+// one (the same swaps: tests compare it with the plain pass).
+int refine_rank_swaps(const UndirectedGraph& g, const NodeGeometry& geo, std::vector<int>& node_of_rank, int passes,
+                      std::uint64_t scan_from = kParallelEdges);
 
 // For thousands of nodes: nodes split by coordinates into compact groups,
 // ranks into as many parts, parts matched to groups, recursively.

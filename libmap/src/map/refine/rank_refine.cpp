@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "core/sparse_accumulator.hpp"
+#include "core/workers.hpp"
 #include "map/stages.hpp"
 
 namespace rankmap::detail {
@@ -16,7 +17,8 @@ constexpr std::size_t kTargets = 3;
 
 }  // namespace
 
-int refine_rank_swaps(const UndirectedGraph& g, const NodeGeometry& geo, std::vector<int>& node_of_rank, int passes) {
+int refine_rank_swaps(const UndirectedGraph& g, const NodeGeometry& geo, std::vector<int>& node_of_rank, int passes,
+                      std::uint64_t scan_from) {
   std::vector<std::vector<std::uint32_t>> on(geo.size());
   for (std::uint32_t r = 0; r < g.n; ++r) on[node_of_rank[r]].push_back(r);
   // Cost of rank v if it sat on node x: its bytes times hops to each partner.
@@ -26,12 +28,45 @@ int refine_rank_swaps(const UndirectedGraph& g, const NodeGeometry& geo, std::ve
       c += g.weight[e] * static_cast<std::uint64_t>(geo.hops(x, node_of_rank[g.adjncy[e]]));
     return c;
   };
+  // Whether some node r's partners sit on would cost r less than its own
+  // does: only then is a partner looked for.
+  auto may_gain = [&](std::uint32_t r, SparseAccumulator<std::uint32_t>& nodes) {
+    const int x = node_of_rank[r];
+    for (std::uint64_t e = g.xadj[r]; e < g.xadj[r + 1]; ++e)
+      nodes.add(static_cast<std::uint32_t>(node_of_rank[g.adjncy[e]]), 1);
+    const std::uint64_t r_x = cost(r, x);
+    bool gain = false;
+    for (std::uint32_t t : nodes.keys())
+      gain = gain || (static_cast<int>(t) != x && cost(r, static_cast<int>(t)) < r_x);
+    nodes.clear();
+    return gain;
+  };
+  // On millions of ranks each pass starts with that test for every rank,
+  // a range a thread (a grid's layout of Fugaku's 7.6M ranks gave a serial
+  // pass of 13 s, nearly all of it ranks without a gain). The pass then
+  // skips a rank without one unless a swap has since moved it or a
+  // partner: its gains depend on nothing else, so the swaps are the plain
+  // pass's.
+  const bool scan = g.xadj[g.n] >= scan_from;
+  std::vector<char> gainful(scan ? g.n : 0), moved_near(scan ? g.n : 0);
+  auto moved = [&](std::uint32_t v) {
+    moved_near[v] = 1;
+    for (std::uint64_t e = g.xadj[v]; e < g.xadj[v + 1]; ++e) moved_near[g.adjncy[e]] = 1;
+  };
   SparseAccumulator<std::uint64_t> conn(geo.size());  // r's bytes to each node
   std::vector<std::pair<long long, int>> gains;       // (r's gain on node, node)
   int pass = 0;
   for (; pass < passes; ++pass) {
     bool improved = false;
+    if (scan) {
+      std::fill(moved_near.begin(), moved_near.end(), 0);
+      for_each_range(g.n, ranges_for(g.n, true), [&](std::size_t, std::size_t begin, std::size_t end) {
+        SparseAccumulator<std::uint32_t> nodes(geo.size());
+        for (std::size_t r = begin; r < end; ++r) gainful[r] = may_gain(static_cast<std::uint32_t>(r), nodes);
+      });
+    }
     for (std::uint32_t r = 0; r < g.n; ++r) {
+      if (scan && !gainful[r] && !moved_near[r]) continue;
       const int x = node_of_rank[r];
       // The other node r talks to most is where a swap can help.
       for (std::uint64_t e = g.xadj[r]; e < g.xadj[r + 1]; ++e)
@@ -80,6 +115,7 @@ int refine_rank_swaps(const UndirectedGraph& g, const NodeGeometry& geo, std::ve
         node_of_rank[r] = y;
         node_of_rank[s] = x;
         improved = true;
+        if (scan) moved(r), moved(s);
       }
     }
     if (!improved) break;
