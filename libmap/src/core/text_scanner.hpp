@@ -13,7 +13,10 @@ namespace rankmap::detail {
 
 class LineScanner {
  public:
-  LineScanner(std::string_view text, std::string source) : text_(text), source_(std::move(source)) {}
+  // line_before: the number of the line before text's first (a piece of a
+  // file read on several threads).
+  LineScanner(std::string_view text, std::string source, std::size_t line_before = 0)
+      : text_(text), source_(std::move(source)), line_(line_before) {}
 
   // Next line without its end-of-line characters; false at the end.
   bool next(std::string_view& line) {
@@ -27,6 +30,7 @@ class LineScanner {
     return true;
   }
   std::size_t line() const { return line_; }
+  std::string_view rest() const { return pos_ < text_.size() ? text_.substr(pos_) : std::string_view(); }
   std::size_t text_size() const { return text_.size(); }
   const std::string& source() const { return source_; }
 

@@ -12,9 +12,9 @@ Graph read_graph_as(const std::filesystem::path& path, const std::string& ext) {
   using Reader = Graph (*)(std::string_view, const std::string&);
   Reader reader = nullptr;
   if (ext == ".mtx")
-    reader = detail::read_mtx;
+    reader = [](std::string_view text, const std::string& source) { return detail::read_mtx(text, source); };
   else if (ext == ".graph")
-    reader = detail::read_metis;
+    reader = [](std::string_view text, const std::string& source) { return detail::read_metis(text, source); };
   else if (ext == ".grf")
     reader = detail::read_scotch;
   else if (ext == ".csv")

@@ -2,12 +2,104 @@
 // (an empty line is a vertex without neighbours). fmt digits: vertex sizes,
 // vertex weights, edge weights. An edge weight is the bytes sent from the
 // line's vertex to that neighbour; unweighted edges carry 1 byte.
+#include <optional>
+
 #include "core/text_scanner.hpp"
+#include "core/workers.hpp"
 #include "graph/readers.hpp"
+#include "graph/row_pieces.hpp"
 
 namespace rankmap::detail {
+namespace {
 
-Graph read_metis(std::string_view text, const std::string& source) {
+struct Format {
+  std::uint64_t n, m;
+  std::uint64_t skip;  // vertex size and weights before the neighbours
+  bool has_ewgt;
+};
+
+// Vertex `vertex`'s line: its neighbours (1-based) and their weights, each
+// handed to add(neighbour, bytes).
+template <class Add>
+void parse_vertex_line(std::string_view line, const LineScanner& in, const Format& f, Add&& add) {
+  Fields fields(line);
+  for (std::uint64_t k = 0; k < f.skip; ++k)
+    parse_count(need(fields, in, "a vertex size or weight"), in, "a vertex size or weight");
+  std::string_view nb;
+  while (fields.next(nb)) {
+    const std::uint64_t j = parse_count(nb, in, "a neighbour number");
+    if (j < 1 || j > f.n)
+      in.fail("neighbour " + std::to_string(j) + " is outside 1.." + std::to_string(f.n) +
+              " (the header's vertex count)");
+    const std::uint64_t w =
+        f.has_ewgt ? parse_bytes(need(fields, in, "an edge weight after the neighbour"), in, "an edge weight") : 1;
+    add(static_cast<std::uint32_t>(j - 1), w);
+  }
+}
+
+std::uint64_t count_fields(std::string_view line) {
+  std::uint64_t fields = 0;
+  bool in_field = false;
+  for (char c : line) {
+    const bool sep = c == ' ' || c == '\t';
+    fields += !sep && !in_field ? 1 : 0;
+    in_field = !sep;
+  }
+  return fields;
+}
+
+// A large file whose neighbour lists ascend, as `rankmap gen` and
+// `convert` write them: read in pieces, a thread each (row_pieces.hpp).
+// Empty when it is not such a file; the caller then reads it on one
+// thread, which also names any error in it.
+std::optional<Graph> read_vertices_in_pieces(const LineScanner& in, const Format& f, std::size_t piece_bytes) {
+  const std::string_view body = in.rest();
+  const auto threads = static_cast<std::size_t>(scoped_threads());
+  if (threads < 2 || body.size() < piece_bytes) return std::nullopt;
+  std::vector<Piece> pieces = cut_into_pieces(body, in.line(), threads);
+  const std::uint64_t per_edge = f.has_ewgt ? 2 : 1;
+  count_pieces(pieces, [&](Piece& p) {
+    LineScanner lines(p.text, in.source());
+    std::string_view line;
+    while (lines.next(line)) {
+      if (!line.empty() && line[0] == '%') continue;
+      ++p.items;
+      const std::uint64_t fields = count_fields(line);
+      p.edges += fields > f.skip ? (fields - f.skip) / per_edge : 0;
+    }
+    p.lines = lines.line();
+  });
+  if (pieces.back().first_item + pieces.back().items < f.n || pieces.back().first_edge + pieces.back().edges != 2 * f.m)
+    return std::nullopt;
+  Graph g = graph_with_room(static_cast<std::uint32_t>(f.n), 2 * f.m);
+  std::vector<RowFill> fills;
+  fills.reserve(pieces.size());
+  for (const Piece& p : pieces) fills.emplace_back(g, p.first_edge);
+  const bool in_order = read_pieces(pieces.size(), [&](std::size_t i) {
+    LineScanner lines(pieces[i].text, in.source(), pieces[i].first_line);
+    std::string_view line;
+    std::uint64_t vertex = pieces[i].first_item;
+    bool ordered = true;
+    while (ordered && lines.next(line)) {
+      if (!line.empty() && line[0] == '%') continue;
+      if (vertex >= f.n) {
+        if (is_blank(line)) continue;
+        lines.fail("more vertex lines than the " + std::to_string(f.n) + " the header announced");
+      }
+      parse_vertex_line(line, lines, f, [&](std::uint32_t j, std::uint64_t w) {
+        ordered = ordered && fills[i].add(static_cast<std::uint32_t>(vertex), j, w);
+      });
+      ++vertex;
+    }
+    return ordered;
+  });
+  if (!in_order || !join_pieces(g, pieces, fills)) return std::nullopt;
+  return g;
+}
+
+}  // namespace
+
+Graph read_metis(std::string_view text, const std::string& source, std::size_t piece_bytes) {
   LineScanner in(text, source);
   std::string_view line;
   do {
@@ -37,6 +129,8 @@ Graph read_metis(std::string_view text, const std::string& source) {
   const bool has_size = digits[0] == '1', has_vwgt = digits[1] == '1', has_ewgt = digits[2] == '1';
   const std::uint64_t skip = (has_size ? 1 : 0) + (has_vwgt ? ncon : 0);
 
+  const Format format{n, m, skip, has_ewgt};
+  if (std::optional<Graph> g = read_vertices_in_pieces(in, format, piece_bytes)) return std::move(*g);
   GraphBuilder builder(static_cast<std::uint32_t>(n));
   builder.reserve(2 * m);
   std::uint64_t vertex = 0, arcs = 0;
@@ -46,20 +140,10 @@ Graph read_metis(std::string_view text, const std::string& source) {
       if (is_blank(line)) continue;
       in.fail("more vertex lines than the " + std::to_string(n) + " the header announced");
     }
-    Fields f(line);
-    for (std::uint64_t k = 0; k < skip; ++k)
-      parse_count(need(f, in, "a vertex size or weight"), in, "a vertex size or weight");
-    std::string_view nb;
-    while (f.next(nb)) {
-      const std::uint64_t j = parse_count(nb, in, "a neighbour number");
-      if (j < 1 || j > n)
-        in.fail("neighbour " + std::to_string(j) + " is outside 1.." + std::to_string(n) +
-                " (the header's vertex count)");
-      const std::uint64_t w =
-          has_ewgt ? parse_bytes(need(f, in, "an edge weight after the neighbour"), in, "an edge weight") : 1;
-      builder.add(static_cast<std::uint32_t>(vertex), static_cast<std::uint32_t>(j - 1), w, 1);
+    parse_vertex_line(line, in, format, [&](std::uint32_t j, std::uint64_t w) {
+      builder.add(static_cast<std::uint32_t>(vertex), j, w, 1);
       ++arcs;
-    }
+    });
     ++vertex;
   }
   if (vertex < n)

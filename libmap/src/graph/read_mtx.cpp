@@ -2,9 +2,12 @@
 // rank i to rank j, one message per entry.
 #include <charconv>
 #include <cmath>
+#include <optional>
 
 #include "core/text_scanner.hpp"
+#include "core/workers.hpp"
 #include "graph/readers.hpp"
+#include "graph/row_pieces.hpp"
 
 namespace rankmap::detail {
 namespace {
@@ -19,9 +22,78 @@ std::uint64_t parse_real_bytes(std::string_view field, const LineScanner& at) {
   return static_cast<std::uint64_t>(std::llround(v));
 }
 
+enum class Values { integer, real, pattern };
+
+struct Entry {
+  std::uint32_t src, dst;
+  std::uint64_t bytes;
+};
+
+// One entry line: "i j [bytes]", 1-based ranks up to `rows`.
+Entry parse_entry(std::string_view line, const LineScanner& in, std::uint64_t rows, Values values) {
+  std::uint64_t n[3];
+  if (values != Values::real && scan_counts(line, n, values == Values::pattern ? 2 : 3) && n[0] >= 1 && n[0] <= rows &&
+      n[1] >= 1 && n[1] <= rows && (values == Values::pattern || n[2] <= kMaxEntryBytes)) [[likely]]
+    return {static_cast<std::uint32_t>(n[0] - 1), static_cast<std::uint32_t>(n[1] - 1),
+            values == Values::pattern ? 1 : n[2]};
+  Fields f(line);
+  const std::uint64_t i = parse_count(need(f, in, "a sender rank"), in, "a sender rank");
+  const std::uint64_t j = parse_count(need(f, in, "a receiver rank"), in, "a receiver rank");
+  if (i < 1 || i > rows || j < 1 || j > rows)
+    in.fail("rank " + std::to_string(i < 1 || i > rows ? i : j) + " is outside 1.." + std::to_string(rows) +
+            " (the header's rank count)");
+  std::uint64_t bytes = 1;
+  if (values == Values::integer)
+    bytes = parse_bytes(need(f, in, "a byte count"), in, "a byte count");
+  else if (values == Values::real)
+    bytes = parse_real_bytes(need(f, in, "a byte count"), in);
+  if (!f.empty())
+    in.fail("expected 'sender receiver" + std::string(values == Values::pattern ? "" : " bytes") +
+            "', found more fields");
+  return {static_cast<std::uint32_t>(i - 1), static_cast<std::uint32_t>(j - 1), bytes};
+}
+
+bool is_entry(std::string_view line) { return !is_blank(line) && line[0] != '%'; }
+
+// A large general file whose entries come in (sender, receiver) order, as
+// `rankmap gen` and `convert` write them: read in pieces, a thread each
+// (row_pieces.hpp). Empty when the file is not such a file; the caller then
+// reads it on one thread, which also names any error in it.
+std::optional<Graph> read_entries_in_pieces(const LineScanner& in, std::uint64_t rows, std::uint64_t nnz, Values values,
+                                            std::size_t piece_bytes) {
+  const std::string_view body = in.rest();
+  const auto threads = static_cast<std::size_t>(scoped_threads());
+  if (threads < 2 || body.size() < piece_bytes) return std::nullopt;
+  std::vector<Piece> pieces = cut_into_pieces(body, in.line(), threads);
+  count_pieces(pieces, [&](Piece& p) {
+    LineScanner lines(p.text, in.source());
+    std::string_view line;
+    while (lines.next(line)) p.items += is_entry(line) ? 1 : 0;
+    p.lines = lines.line();
+    p.edges = p.items;
+  });
+  if (pieces.back().first_item + pieces.back().items != nnz) return std::nullopt;
+  Graph g = graph_with_room(static_cast<std::uint32_t>(rows), nnz);
+  std::vector<RowFill> fills;
+  fills.reserve(pieces.size());
+  for (const Piece& p : pieces) fills.emplace_back(g, p.first_edge);
+  const bool in_order = read_pieces(pieces.size(), [&](std::size_t i) {
+    LineScanner lines(pieces[i].text, in.source(), pieces[i].first_line);
+    std::string_view line;
+    while (lines.next(line)) {
+      if (!is_entry(line)) continue;
+      const Entry e = parse_entry(line, lines, rows, values);
+      if (!fills[i].add(e.src, e.dst, e.bytes)) return false;
+    }
+    return true;
+  });
+  if (!in_order || !join_pieces(g, pieces, fills)) return std::nullopt;
+  return g;
+}
+
 }  // namespace
 
-Graph read_mtx(std::string_view text, const std::string& source) {
+Graph read_mtx(std::string_view text, const std::string& source, std::size_t piece_bytes) {
   LineScanner in(text, source);
   std::string_view line;
   if (!in.next(line) || line.rfind("%%MatrixMarket", 0) != 0)
@@ -37,7 +109,6 @@ Graph read_mtx(std::string_view text, const std::string& source) {
   if (symmetry != "general" && symmetry != "symmetric")
     in.fail("expected symmetry general or symmetric, got '" + std::string(symmetry) + "'");
   const bool symmetric = symmetry == "symmetric";
-  enum class Values { integer, real, pattern };
   const Values values = field == "integer" ? Values::integer : field == "real" ? Values::real : Values::pattern;
 
   // Size line, after comments.
@@ -62,39 +133,17 @@ Graph read_mtx(std::string_view text, const std::string& source) {
     in.fail(std::to_string(rows) + " ranks in a file of " + std::to_string(text.size()) + " bytes: at most " +
             std::to_string(64 * text.size() + (1u << 20)));
 
+  if (!symmetric)
+    if (std::optional<Graph> g = read_entries_in_pieces(in, rows, nnz, values, piece_bytes)) return std::move(*g);
   GraphBuilder builder(static_cast<std::uint32_t>(rows));
   builder.reserve(symmetric ? 2 * nnz : nnz);
   std::uint64_t seen = 0;
   while (in.next(line)) {
-    if (is_blank(line) || line[0] == '%') continue;
+    if (!is_entry(line)) continue;
     if (seen == nnz) in.fail("more entries than the " + std::to_string(nnz) + " the size line announced");
-    std::uint64_t n[3];
-    if (values != Values::real && scan_counts(line, n, values == Values::pattern ? 2 : 3) && n[0] >= 1 &&
-        n[0] <= rows && n[1] >= 1 && n[1] <= rows && (values == Values::pattern || n[2] <= kMaxEntryBytes)) [[likely]] {
-      const auto src = static_cast<std::uint32_t>(n[0] - 1), dst = static_cast<std::uint32_t>(n[1] - 1);
-      const std::uint64_t bytes = values == Values::pattern ? 1 : n[2];
-      builder.add(src, dst, bytes, 1);
-      if (symmetric && src != dst) builder.add(dst, src, bytes, 1);
-      ++seen;
-      continue;
-    }
-    Fields f(line);
-    const std::uint64_t i = parse_count(need(f, in, "a sender rank"), in, "a sender rank");
-    const std::uint64_t j = parse_count(need(f, in, "a receiver rank"), in, "a receiver rank");
-    if (i < 1 || i > rows || j < 1 || j > rows)
-      in.fail("rank " + std::to_string(i < 1 || i > rows ? i : j) + " is outside 1.." + std::to_string(rows) +
-              " (the header's rank count)");
-    std::uint64_t bytes = 1;
-    if (values == Values::integer)
-      bytes = parse_bytes(need(f, in, "a byte count"), in, "a byte count");
-    else if (values == Values::real)
-      bytes = parse_real_bytes(need(f, in, "a byte count"), in);
-    if (!f.empty())
-      in.fail("expected 'sender receiver" + std::string(values == Values::pattern ? "" : " bytes") +
-              "', found more fields");
-    const auto src = static_cast<std::uint32_t>(i - 1), dst = static_cast<std::uint32_t>(j - 1);
-    builder.add(src, dst, bytes, 1);
-    if (symmetric && src != dst) builder.add(dst, src, bytes, 1);
+    const Entry e = parse_entry(line, in, rows, values);
+    builder.add(e.src, e.dst, e.bytes, 1);
+    if (symmetric && e.src != e.dst) builder.add(e.dst, e.src, e.bytes, 1);
     ++seen;
   }
   if (seen != nnz)

@@ -1,0 +1,115 @@
+// Reading the body of a large graph file on several threads. The body (the
+// lines after the header) is cut into pieces at line ends; a first pass
+// counts each piece's lines and edges, so every piece knows its first line
+// number (for errors) and where its edges go; the second writes them
+// straight into the graph's arrays. This holds while the edges come in
+// (sender, receiver) order without repeats, as .mtx and .graph files are
+// written; otherwise the caller reads the file on one thread, which sorts
+// and adds up. Internal to libmap.
+#pragma once
+
+#include <cstdint>
+#include <exception>
+#include <string_view>
+#include <vector>
+
+#include "core/workers.hpp"
+#include "rankmap/graph.hpp"
+
+namespace rankmap::detail {
+
+// Bodies at least this large are read in pieces (a 1M-rank stencil's .mtx
+// is 424 MB; the test files are far smaller).
+inline constexpr std::size_t kPieceBytes = std::size_t{64} << 20;
+
+struct Piece {
+  std::string_view text;         // whole lines
+  std::size_t lines = 0;         // its lines, found by the counting pass
+  std::size_t first_line = 0;    // the file's line number of the line before it
+  std::uint64_t items = 0;       // what the counting pass found: data lines, vertex lines
+  std::uint64_t edges = 0;       // edges the counting pass found
+  std::uint64_t first_item = 0;  // items in the pieces before it
+  std::uint64_t first_edge = 0;  // where its edges start in the graph
+};
+
+// `body`, whose first line is the file's line first_line + 1, cut into up
+// to `pieces` runs of whole lines of about equal size.
+std::vector<Piece> cut_into_pieces(std::string_view body, std::size_t first_line, std::size_t pieces);
+
+// Lines of each piece counted on a thread each: count(piece) sets its
+// lines, items and edges; then first_line, first_item and first_edge follow.
+template <class Count>
+void count_pieces(std::vector<Piece>& pieces, Count&& count) {
+  run_jobs(static_cast<int>(pieces.size()), pieces.size(), [&](std::size_t i) { count(pieces[i]); });
+  for (std::size_t i = 1; i < pieces.size(); ++i) {
+    pieces[i].first_line = pieces[i - 1].first_line + pieces[i - 1].lines;
+    pieces[i].first_item = pieces[i - 1].first_item + pieces[i - 1].items;
+    pieces[i].first_edge = pieces[i - 1].first_edge + pieces[i - 1].edges;
+  }
+}
+
+// One piece's edges, written from its first_edge in order: add() is false
+// when an edge does not come strictly after the piece's previous one.
+class RowFill {
+ public:
+  RowFill(Graph& g, std::uint64_t first_edge) : g_(g), pos_(first_edge) {}
+  bool add(std::uint32_t src, std::uint32_t dst, std::uint64_t bytes) {
+    if (any_) {
+      if (src < last_src_ || (src == last_src_ && dst <= last_dst_)) return false;
+      for (std::uint32_t r = last_src_ + 1; r <= src; ++r) g_.offsets[r] = pos_;
+    } else {
+      any_ = true;
+      first_src_ = src;
+      first_dst_ = dst;
+    }
+    g_.targets[pos_] = dst;
+    g_.bytes[pos_] = bytes;
+    g_.msgs[pos_] = 1;
+    ++pos_;
+    last_src_ = src;
+    last_dst_ = dst;
+    return true;
+  }
+  std::uint64_t end() const { return pos_; }
+
+ private:
+  friend bool join_pieces(Graph& g, const std::vector<Piece>& pieces, const std::vector<RowFill>& fills);
+  Graph& g_;
+  std::uint64_t pos_;
+  bool any_ = false;
+  std::uint32_t first_src_ = 0, first_dst_ = 0, last_src_ = 0, last_dst_ = 0;
+};
+
+// A graph of `ranks` with room for `edges`, for RowFill.
+Graph graph_with_room(std::uint32_t ranks, std::uint64_t edges);
+
+// The rows between pieces' edges, once every piece is written; false when
+// a piece wrote other than its counted edges or starts before the previous
+// one ends.
+bool join_pieces(Graph& g, const std::vector<Piece>& pieces, const std::vector<RowFill>& fills);
+
+// Runs read(i) for every piece on a thread each. Each piece's outcome:
+// true (written), false (out of order), or the error it threw. The result
+// is false when any piece was out of order (the caller reads on one
+// thread, which sorts; its first error is then the file's); else the first
+// piece's error is rethrown, which is the file's first error.
+template <class Read>
+bool read_pieces(std::size_t count, Read&& read) {
+  std::vector<char> in_order(count, 0);
+  std::vector<std::exception_ptr> error(count);
+  run_jobs(static_cast<int>(count), count, [&](std::size_t i) {
+    try {
+      in_order[i] = read(i) ? 1 : 0;
+    } catch (...) {
+      in_order[i] = 1;
+      error[i] = std::current_exception();
+    }
+  });
+  for (char ok : in_order)
+    if (!ok) return false;
+  for (const std::exception_ptr& e : error)
+    if (e) std::rethrow_exception(e);
+  return true;
+}
+
+}  // namespace rankmap::detail

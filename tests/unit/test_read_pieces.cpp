@@ -1,0 +1,131 @@
+// Large .mtx and .graph files are read in pieces, a thread each
+// (graph/row_pieces.hpp). The reference is the same reader on one thread
+// (a piece size no body reaches): the same graph, and the same first
+// error, for any number of pieces; a file out of order falls back to it.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "core/workers.hpp"
+#include "graph/readers.hpp"
+#include "rankmap/generate.hpp"
+#include "rankmap/graph.hpp"
+
+using namespace rankmap;
+
+namespace {
+
+using Reader = Graph (*)(std::string_view, const std::string&, std::size_t);
+constexpr std::size_t kOneThread = SIZE_MAX;
+
+void expect_same_graph(const Graph& a, const Graph& b, const std::string& what) {
+  EXPECT_EQ(a.ranks, b.ranks) << what;
+  EXPECT_EQ(a.offsets, b.offsets) << what;
+  EXPECT_EQ(a.targets, b.targets) << what;
+  EXPECT_EQ(a.bytes, b.bytes) << what;
+  EXPECT_EQ(a.msgs, b.msgs) << what;
+}
+
+// The error the reader gives, or "" when it reads the text.
+std::string error_of(Reader read, const std::string& text, std::size_t piece_bytes) {
+  try {
+    read(text, "t", piece_bytes);
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// Line `n` (1-based) of text replaced by `line`.
+std::string with_line(const std::string& text, std::size_t n, const std::string& line) {
+  std::size_t begin = 0;
+  for (std::size_t i = 1; i < n; ++i) begin = text.find('\n', begin) + 1;
+  return text.substr(0, begin) + line + text.substr(text.find('\n', begin));
+}
+
+// Line `n` (1-based) of text.
+std::string line_at(const std::string& text, std::size_t n) {
+  std::size_t begin = 0;
+  for (std::size_t i = 1; i < n; ++i) begin = text.find('\n', begin) + 1;
+  return text.substr(begin, text.find('\n', begin) - begin);
+}
+
+std::size_t count_lines(const std::string& text) {
+  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+struct Format {
+  const char* name;
+  Reader read;
+  std::string text;
+};
+
+std::vector<Format> formats() {
+  // Renumbered: rows of many lengths, and bytes that differ by edge.
+  const Graph g = renumber_ranks(make_irregular({300, 8, 100, 2}), 5);
+  return {{"mtx", detail::read_mtx, format_mtx(g, "a comment")}, {"graph", detail::read_metis, format_metis(g)}};
+}
+
+}  // namespace
+
+TEST(ReadPieces, SameGraphForAnyNumberOfPieces) {
+  for (const Format& f : formats()) {
+    const Graph one = f.read(f.text, "t", kOneThread);
+    ASSERT_GT(one.num_edges(), 1000u) << f.name;
+    for (int threads : {2, 3, 8}) {
+      const detail::ThreadsScope scope(threads);
+      expect_same_graph(f.read(f.text, "t", 1), one, std::string(f.name) + " " + std::to_string(threads));
+    }
+  }
+}
+
+// Two bad lines, one in each half: every reading names the first.
+TEST(ReadPieces, FirstErrorOfTheFileForAnyNumberOfPieces) {
+  for (const Format& f : formats()) {
+    const std::size_t lines = count_lines(f.text);
+    const std::string bad = with_line(with_line(f.text, lines * 3 / 4, "1 x 7"), lines - 3, "99999999 1 1");
+    const std::string first = error_of(f.read, bad, kOneThread);
+    ASSERT_NE(first.find(":" + std::to_string(lines * 3 / 4) + ":"), std::string::npos) << first;
+    for (int threads : {2, 3, 8}) {
+      const detail::ThreadsScope scope(threads);
+      EXPECT_EQ(error_of(f.read, bad, 1), first) << f.name << " " << threads;
+    }
+  }
+}
+
+// Comments inside the body keep the line numbers; a line out of order, or
+// a repeat, makes the reader sort on one thread (the same graph as the
+// reference, which sorts and adds repeats up).
+TEST(ReadPieces, CommentsAndDisorderGiveTheReferenceGraph) {
+  const Format mtx = formats()[0];
+  const std::size_t lines = count_lines(mtx.text);
+  const std::size_t late = lines - 5;
+  const std::string late_line = line_at(mtx.text, lines);  // the last entry
+  const std::string middle = line_at(mtx.text, lines / 2);
+  for (const std::string& text : {with_line(mtx.text, lines / 2, "% a comment inside\n\n" + middle),
+                                  with_line(mtx.text, late, late_line),          // repeated, out of order
+                                  with_line(mtx.text, lines / 3, late_line)}) {  // out of order early
+    const Graph one = mtx.read(text, "t", kOneThread);
+    const detail::ThreadsScope scope(3);
+    expect_same_graph(mtx.read(text, "t", 1), one, "mtx");
+    const std::string bad = with_line(text, lines - 1, "1 2 -4");
+    EXPECT_EQ(error_of(mtx.read, bad, 1), error_of(mtx.read, bad, kOneThread));
+  }
+}
+
+// A .graph file's vertex lines: blank ones after the last vertex are
+// allowed, one more vertex is not, and one fewer is a truncated file.
+TEST(ReadPieces, VertexLinesCountedAsOnOneThread) {
+  const Format graph = formats()[1];
+  const detail::ThreadsScope scope(3);
+  const std::string trailing = graph.text + "\n\n";
+  expect_same_graph(graph.read(trailing, "t", 1), graph.read(trailing, "t", kOneThread), "blank lines");
+  const std::string extra = graph.text + "1 1\n";
+  EXPECT_NE(error_of(graph.read, extra, 1), "");
+  EXPECT_EQ(error_of(graph.read, extra, 1), error_of(graph.read, extra, kOneThread));
+  const std::string truncated = graph.text.substr(0, graph.text.rfind('\n', graph.text.size() - 2) + 1);
+  EXPECT_NE(error_of(graph.read, truncated, 1), "");
+  EXPECT_EQ(error_of(graph.read, truncated, 1), error_of(graph.read, truncated, kOneThread));
+}
