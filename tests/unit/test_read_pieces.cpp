@@ -1,4 +1,4 @@
-// Large .mtx and .graph files are read in pieces, a thread each
+// Large .mtx, .graph and .grf files are read in pieces, a thread each
 // (graph/row_pieces.hpp). The reference is the same reader on one thread
 // (a piece size no body reaches): the same graph, and the same first
 // error, for any number of pieces; a file out of order falls back to it.
@@ -65,7 +65,9 @@ struct Format {
 std::vector<Format> formats() {
   // Renumbered: rows of many lengths, and bytes that differ by edge.
   const Graph g = renumber_ranks(make_irregular({300, 8, 100, 2}), 5);
-  return {{"mtx", detail::read_mtx, format_mtx(g, "a comment")}, {"graph", detail::read_metis, format_metis(g)}};
+  return {{"mtx", detail::read_mtx, format_mtx(g, "a comment")},
+          {"graph", detail::read_metis, format_metis(g)},
+          {"grf", detail::read_scotch, format_scotch(g)}};
 }
 
 }  // namespace
@@ -113,6 +115,18 @@ TEST(ReadPieces, CommentsAndDisorderGiveTheReferenceGraph) {
     const std::string bad = with_line(text, lines - 1, "1 2 -4");
     EXPECT_EQ(error_of(mtx.read, bad, 1), error_of(mtx.read, bad, kOneThread));
   }
+}
+
+// A .grf file whose vertex runs over two lines is read token by token, as
+// Scotch reads it.
+TEST(ReadPieces, ScotchVertexOverTwoLinesGivesTheReferenceGraph) {
+  const Format grf = formats()[2];
+  const std::size_t n = count_lines(grf.text) / 2;
+  const std::string line = line_at(grf.text, n);
+  const std::size_t cut = line.find(' ', line.find(' ') + 1);  // after the degree and one field
+  const std::string split = with_line(grf.text, n, line.substr(0, cut) + "\n" + line.substr(cut + 1));
+  const detail::ThreadsScope scope(3);
+  expect_same_graph(grf.read(split, "t", 1), grf.read(grf.text, "t", kOneThread), "grf");
 }
 
 // A .graph file's vertex lines: blank ones after the last vertex are

@@ -16,7 +16,7 @@ Graph read_graph_as(const std::filesystem::path& path, const std::string& ext) {
   else if (ext == ".graph")
     reader = [](std::string_view text, const std::string& source) { return detail::read_metis(text, source); };
   else if (ext == ".grf")
-    reader = detail::read_scotch;
+    reader = [](std::string_view text, const std::string& source) { return detail::read_scotch(text, source); };
   else if (ext == ".csv")
     reader = detail::read_csv;
   else

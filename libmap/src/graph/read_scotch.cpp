@@ -3,10 +3,13 @@
 // labels, edge loads, vertex loads. An arc load is the bytes sent from the
 // vertex to the neighbour; unweighted arcs carry 1 byte. Scotch reads tokens,
 // not lines; so do we, remembering each token's line for errors.
+#include <optional>
 #include <unordered_map>
 
 #include "core/text_scanner.hpp"
+#include "core/workers.hpp"
 #include "graph/readers.hpp"
+#include "graph/row_pieces.hpp"
 
 namespace rankmap::detail {
 namespace {
@@ -14,6 +17,8 @@ namespace {
 class Tokens {
  public:
   explicit Tokens(LineScanner& in) : in_(in), fields_("") {}
+  // Whether the last token read ended its line.
+  bool at_line_end() const { return fields_.empty(); }
   bool next(std::string_view& token) {
     while (!fields_.next(token)) {
       std::string_view line;
@@ -33,9 +38,86 @@ class Tokens {
   Fields fields_;
 };
 
+struct Format {
+  std::uint64_t n, arcs, base;
+  bool has_eload, has_vload;
+};
+
+std::uint64_t count_fields(std::string_view line) {
+  std::uint64_t fields = 0;
+  bool in_field = false;
+  for (char c : line) {
+    const bool sep = c == ' ' || c == '\t';
+    fields += !sep && !in_field ? 1 : 0;
+    in_field = !sep;
+  }
+  return fields;
+}
+
+// A large file without labels whose every line is one vertex, neighbours
+// ascending, as rankmap and Scotch write them: read in pieces, a thread
+// each (row_pieces.hpp). Empty when it is not such a file; the caller then
+// reads it token by token on one thread, which also names any error in it.
+std::optional<Graph> read_vertices_in_pieces(const LineScanner& in, const Format& f, std::size_t piece_bytes) {
+  const std::string_view body = in.rest();
+  const auto threads = static_cast<std::size_t>(scoped_threads());
+  if (threads < 2 || body.size() < piece_bytes) return std::nullopt;
+  std::vector<Piece> pieces = cut_into_pieces(body, in.line(), threads);
+  const std::uint64_t before = f.has_vload ? 2 : 1, per_arc = f.has_eload ? 2 : 1;
+  count_pieces(pieces, [&](Piece& p) {
+    LineScanner lines(p.text, in.source());
+    std::string_view line;
+    while (lines.next(line)) {
+      const std::uint64_t fields = count_fields(line);
+      if (fields == 0) continue;
+      ++p.items;
+      p.edges += fields > before ? (fields - before) / per_arc : 0;
+    }
+    p.lines = lines.line();
+  });
+  if (pieces.back().first_item + pieces.back().items != f.n || pieces.back().first_edge + pieces.back().edges != f.arcs)
+    return std::nullopt;
+  Graph g = graph_with_room(static_cast<std::uint32_t>(f.n), f.arcs);
+  std::vector<RowFill> fills;
+  fills.reserve(pieces.size());
+  for (const Piece& p : pieces) fills.emplace_back(g, p.first_edge);
+  const bool in_order = read_pieces(pieces.size(), [&](std::size_t i) {
+    LineScanner lines(pieces[i].text, in.source(), pieces[i].first_line);
+    std::string_view line;
+    auto vertex = static_cast<std::uint32_t>(pieces[i].first_item);
+    while (lines.next(line)) {
+      Fields fields(line);
+      std::string_view t;
+      if (!fields.next(t)) continue;
+      if (f.has_vload) {
+        parse_count(t, lines, "a vertex load");
+        t = need(fields, lines, "a vertex degree");
+      }
+      const std::uint64_t degree = parse_count(t, lines, "a vertex degree");
+      for (std::uint64_t k = 0; k < degree; ++k) {
+        std::uint64_t bytes = 1;
+        if (f.has_eload) {
+          if (!fields.next(t)) return false;  // the vertex goes on: the one-thread reader follows it
+          bytes = parse_count(t, lines, "an arc load");
+          if (bytes > kMaxEntryBytes) return false;
+        }
+        if (!fields.next(t)) return false;
+        const std::uint64_t nb = parse_count(t, lines, "a neighbour");
+        if (nb < f.base || nb - f.base >= f.n) return false;
+        if (!fills[i].add(vertex, static_cast<std::uint32_t>(nb - f.base), bytes)) return false;
+      }
+      if (!fields.empty()) return false;  // the next vertex starts on this line
+      ++vertex;
+    }
+    return true;
+  });
+  if (!in_order || !join_pieces(g, pieces, fills)) return std::nullopt;
+  return g;
+}
+
 }  // namespace
 
-Graph read_scotch(std::string_view text, const std::string& source) {
+Graph read_scotch(std::string_view text, const std::string& source, std::size_t piece_bytes) {
   LineScanner in(text, source);
   Tokens tok(in);
   if (tok.count("the format version 0") != 0) in.fail("expected Scotch graph format version 0");
@@ -65,6 +147,9 @@ Graph read_scotch(std::string_view text, const std::string& source) {
     std::uint64_t neighbour, bytes;
     std::size_t line;
   };
+  if (!has_label && tok.at_line_end())
+    if (std::optional<Graph> g = read_vertices_in_pieces(in, {n, arcs, base, has_eload, has_vload}, piece_bytes))
+      return std::move(*g);
   std::vector<Arc> pending;
   if (has_label) pending.reserve(arcs);
   GraphBuilder builder(static_cast<std::uint32_t>(n));
