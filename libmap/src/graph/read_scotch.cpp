@@ -80,7 +80,7 @@ std::optional<Graph> read_vertices_in_pieces(const LineScanner& in, const Format
   Graph g = graph_with_room(static_cast<std::uint32_t>(f.n), f.arcs);
   std::vector<RowFill> fills;
   fills.reserve(pieces.size());
-  for (const Piece& p : pieces) fills.emplace_back(g, p.first_edge);
+  for (const Piece& p : pieces) fills.emplace_back(g, p);
   const bool in_order = read_pieces(pieces.size(), [&](std::size_t i) {
     LineScanner lines(pieces[i].text, in.source(), pieces[i].first_line);
     std::string_view line;

@@ -3,8 +3,8 @@
 // counts each piece's lines and edges, so every piece knows its first line
 // number (for errors) and where its edges go; the second writes them
 // straight into the graph's arrays. This holds while the edges come in
-// (sender, receiver) order without repeats, as .mtx and .graph files are
-// written; otherwise the caller reads the file on one thread, which sorts
+// (sender, receiver) order without repeats, as rankmap and Scotch write
+// .mtx, .graph and .grf files; otherwise the caller reads the file on one thread, which sorts
 // and adds up. Internal to libmap.
 #pragma once
 
@@ -49,11 +49,14 @@ void count_pieces(std::vector<Piece>& pieces, Count&& count) {
 }
 
 // One piece's edges, written from its first_edge in order: add() is false
-// when an edge does not come strictly after the piece's previous one.
+// when an edge does not come strictly after the piece's previous one, or
+// the piece has more edges than counted (never past its room).
 class RowFill {
  public:
-  RowFill(Graph& g, std::uint64_t first_edge) : g_(g), pos_(first_edge) {}
+  explicit RowFill(Graph& g, const Piece& piece)
+      : g_(g), pos_(piece.first_edge), end_(piece.first_edge + piece.edges) {}
   bool add(std::uint32_t src, std::uint32_t dst, std::uint64_t bytes) {
+    if (pos_ == end_) return false;
     if (any_) {
       if (src < last_src_ || (src == last_src_ && dst <= last_dst_)) return false;
       for (std::uint32_t r = last_src_ + 1; r <= src; ++r) g_.offsets[r] = pos_;
@@ -75,7 +78,7 @@ class RowFill {
  private:
   friend bool join_pieces(Graph& g, const std::vector<Piece>& pieces, const std::vector<RowFill>& fills);
   Graph& g_;
-  std::uint64_t pos_;
+  std::uint64_t pos_, end_;
   bool any_ = false;
   std::uint32_t first_src_ = 0, first_dst_ = 0, last_src_ = 0, last_dst_ = 0;
 };
