@@ -1,0 +1,124 @@
+// An SMPI platform for rankmap's tree machines (a switch, a fat tree, VMs
+// on hosts), built from the machine file itself through librankmap, so
+// that SimGrid routes and times messages as rankmap's model does: the same
+// directed links (Network::tree_link_id), the same route (for_each_link:
+// up to the lowest common switch, the uplink picked by the destination,
+// D-mod-k), each link at its level's rate (link_gbps_of), and a message's
+// zero-byte time Network::message_ns(hops) (t_inj + t_ej + t_hop a hop, or
+// the level's own t_ns, as between two VMs of one host). Loaded by smpirun
+// -platform ./rankmap-smpi-tree.so; torus_platform.cpp is the torus's.
+//
+// Each node is a zone: one host per core ("<host>-<core>", the machine
+// file's host names), a router, and a port link between them that never
+// limits (a fat pipe of no latency). The tree's links join the routers:
+// a node's cable to its switch is its NIC (tier 0, as in rankmap), up with
+// latency t_inj and down with t_ej; the links above carry none. So every
+// route between two nodes has latency t_inj + t_ej, SimGrid shares links
+// fairly (it weighs flows by route latency), and a latency factor scales a
+// route of h links to message_ns(h). Runs must not pass smpi/lat-factor.
+// Two cores of a node talk over its memory link (t_local, each message at
+// the NIC's rate, as torus_platform.cpp).
+//
+// Environment:
+//   RANKMAP_SMPI_MACHINE  a rankmap machine file of kind switch or fattree
+//   RANKMAP_SMPI_CORES    hosts (ranks) per node (default: the node's cores)
+#include <simgrid/kernel/resource/NetworkModelIntf.hpp>
+#include <simgrid/s4u.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "rankmap/machine.hpp"
+#include "rankmap/metrics.hpp"  // for_each_link
+
+namespace sg4 = simgrid::s4u;
+
+namespace {
+
+constexpr const char* kTreeLink = "tree-";
+
+double gbps_to_bytes_per_second(double gbps) { return gbps * 1e9 / 8; }
+
+struct NodeZone {
+  simgrid::kernel::routing::NetPoint* zone;
+  simgrid::kernel::routing::NetPoint* router;
+};
+
+NodeZone make_node(const sg4::NetZone* parent, const rankmap::Machine& m, const rankmap::Node& node, int cores) {
+  const rankmap::Network& net = m.network;
+  auto* zone = sg4::create_full_zone(node.host + "-zone");
+  zone->set_parent(parent);
+  // The NIC's rate: the node's own cable (tier 0) up.
+  const double nic = gbps_to_bytes_per_second(net.link_gbps_of(net.tree_link_id(0, node.coord_index, 0, false)));
+  const sg4::Link* port =
+      zone->create_link(node.host + "-port", 1e15)->set_sharing_policy(sg4::Link::SharingPolicy::FATPIPE)->seal();
+  const sg4::Link* memory = zone->create_link(node.host + "-memory", nic)
+                                ->set_latency(net.local_ns() * 1e-9)
+                                ->set_sharing_policy(sg4::Link::SharingPolicy::FATPIPE)
+                                ->seal();
+  auto* router = zone->create_router(node.host + "-router");
+  std::vector<simgrid::kernel::routing::NetPoint*> hosts;
+  for (int c = 0; c < cores; ++c)
+    hosts.push_back(zone->create_host(node.host + "-" + std::to_string(c), "1Gf")->seal()->get_netpoint());
+  for (auto* h : hosts) {
+    zone->add_route(h, router, nullptr, nullptr, {sg4::LinkInRoute(port)}, true);
+    for (auto* other : hosts)
+      if (other != h) zone->add_route(h, other, nullptr, nullptr, {sg4::LinkInRoute(memory)}, false);
+  }
+  zone->seal();
+  return {zone->get_netpoint(), router};
+}
+
+}  // namespace
+
+extern "C" void load_platform(const sg4::Engine& /*engine*/);
+void load_platform(const sg4::Engine& /*engine*/) {
+  const char* path = std::getenv("RANKMAP_SMPI_MACHINE");
+  if (!path || !*path) throw std::invalid_argument("RANKMAP_SMPI_MACHINE: expected a rankmap machine file");
+  // Kept for the latency factor, which SimGrid calls during the run.
+  const auto machine = std::make_shared<const rankmap::Machine>(rankmap::load_machine(path));
+  const rankmap::Machine& m = *machine;
+  const rankmap::Network& net = m.network;
+  if (!net.is_tree())
+    throw std::invalid_argument(std::string(path) + ": a " + net.kind_name() +
+                                "; this platform takes switches and fat trees (rankmap-smpi-torus.so takes tori)");
+  const char* cores_text = std::getenv("RANKMAP_SMPI_CORES");
+  auto* tree = sg4::create_full_zone("tree");
+  std::vector<NodeZone> zones;
+  for (const rankmap::Node& node : m.nodes) {
+    const int cores = cores_text && *cores_text ? std::atoi(cores_text) : m.node_types[node.type].cores;
+    zones.push_back(make_node(tree, m, node, cores));
+  }
+  // Directed links by rankmap's link id: tier 0 first, node i's up link
+  // 2i and down link 2i + 1 (Network::tree_link_id).
+  std::vector<const sg4::Link*> links;
+  for (std::size_t id = 0; id < net.num_links(); ++id) {
+    const bool nic = id < 2 * net.num_coords();
+    const double latency_ns = !nic ? 0 : id % 2 == 0 ? net.t_inj_ns : net.t_ej_ns;
+    links.push_back(tree->create_link(kTreeLink + std::to_string(id), gbps_to_bytes_per_second(net.link_gbps_of(id)))
+                        ->set_latency(latency_ns * 1e-9)
+                        ->seal());
+  }
+  const double base_ns = net.t_inj_ns + net.t_ej_ns;
+  tree->get_network_model()->set_lat_factor_cb([machine, base_ns](double, const sg4::Host*, const sg4::Host*,
+                                                                  const std::vector<sg4::Link*>& route,
+                                                                  const std::unordered_set<sg4::NetZone*>&) {
+    const auto hops = std::count_if(route.begin(), route.end(),
+                                    [](const sg4::Link* l) { return l->get_name().rfind(kTreeLink, 0) == 0; });
+    return hops == 0 || base_ns <= 0 ? 1.0 : machine->network.message_ns(static_cast<double>(hops)) / base_ns;
+  });
+  for (std::size_t a = 0; a < m.nodes.size(); ++a)
+    for (std::size_t b = 0; b < m.nodes.size(); ++b) {
+      if (a == b) continue;
+      std::vector<sg4::LinkInRoute> route;
+      rankmap::for_each_link(net, m.nodes[a].coord_index, m.nodes[b].coord_index,
+                             [&](std::size_t link) { route.emplace_back(links[link]); });
+      tree->add_route(zones[a].zone, zones[b].zone, zones[a].router, zones[b].router, route, false);
+    }
+  tree->seal();
+}
