@@ -83,6 +83,13 @@ nlohmann::ordered_json report_json(const Metrics& mapping, const Metrics& baseli
                                {"mapping_ns", t.mapping_ns},
                                {"baseline_ns", t.baseline_ns}};
     }
+    // The predicted communication time of each mapping (the slowest rank's,
+    // which paces the run): the flow model's; the other models give none.
+    if (prediction->model == "flow")
+      doc["predicted_comm_ns"] = {{"mapping", prediction->mapping_flow.slowest_ns},
+                                  {"baseline", prediction->baseline_flow.slowest_ns}};
+    else
+      doc["predicted_comm_ns"] = nullptr;
     if (prediction->model == "flow" || prediction->model == "pipeline")
       doc["flow_model"] = {{"mapping", flow_json(prediction->mapping_flow)},
                            {"baseline", flow_json(prediction->baseline_flow)}};
@@ -91,6 +98,7 @@ nlohmann::ordered_json report_json(const Metrics& mapping, const Metrics& baseli
   } else {
     doc["predicted_gain"] = nullptr;
     doc["predicted_slower"] = nullptr;
+    doc["predicted_comm_ns"] = nullptr;
   }
   return doc;
 }

@@ -98,6 +98,7 @@ tb, tm = (8000 * 800 + 2 * 1000) / 8002, (4000 * 800 + 4000 * 900 + 2 * 800) / 8
 assert d["predicted_slower"] is True and abs(d["predicted_gain_by_messages"] - 0.5 * (tb - tm) / tb) < 1e-12, d
 assert d["gain_model"] == "flow" and abs(d["predicted_gain"] - 0.5 * (800200 - 900000) / 800200) < 1e-12, d
 assert d["flow_model"]["baseline"]["slowest_ns"] == 800200 and d["flow_model"]["mapping"]["phases"] == 1000, d
+assert d["predicted_comm_ns"] == {"mapping": 900000, "baseline": 800200}, d
 assert d["hop_bytes"] == 40000 and d["baseline"]["hop_bytes"] == 4000000, d'; then ok; else bad "no warning when the model predicts a slower mapping: $(cat chatty.err)"; fi
 "$rankmap" map chatty.csv -m ring4.toml -o chatty.rank --json chatty-nop.json -q >/dev/null 2>chatty.err
 if [ ! -s chatty.err ] && [ "$(json chatty-nop.json predicted_slower)" = None ]; then ok; else bad "predicted_slower without p_mpi"; fi
@@ -269,7 +270,7 @@ grep -q "^predicted_gain (rankmap map and eval): .*slowest rank" model.txt && gr
 "$rankmap" eval big.mtx -m "$src/bench/machines/torus-16x8x8.toml" --mapping big.rank --p-mpi 0.5 --json big.json -q >big.txt
 if grep -q "mean message time: the flow model stopped after [0-9.]* s, its work budget of 419,430,400 steps" big.txt &&
   ! grep -q "too many messages" big.txt &&
-  python3 -c 'import json; d = json.load(open("big.json")); assert d["gain_model"] == "messages" and "budget" in d["flow_model_stopped"]'; then ok
+  python3 -c 'import json; d = json.load(open("big.json")); assert d["gain_model"] == "messages" and "budget" in d["flow_model_stopped"] and d["predicted_comm_ns"] is None'; then ok
 else bad "the flow model's fallback: $(tail -1 big.txt)"; fi
 
 # One rule, said where it matters: a mapping kept with more hop-bytes than
