@@ -21,7 +21,12 @@ constexpr const char* kPredictedGain =
     "predicted_gain (rankmap map and eval): dt/t = p_mpi * (T_A - T_B) / T_A, T the slowest rank's\n"
     "  communication time under the flow model: each message's latency T(h), links shared max-min\n"
     "  fairly at link_gbps, collectives replayed round by round; the traffic-weighted mean message\n"
-    "  time in the same formula is predicted_gain_by_messages in the JSON\n";
+    "  time in the same formula is predicted_gain_by_messages in the JSON\n"
+    "covers: tori and meshes routed in the machine's order; switches and fat trees (up to the lowest\n"
+    "  common switch, D-mod-k uplinks, per-level rates and latencies); VMs on hosts. Checked against\n"
+    "  SimGrid's SMPI on torus, switch, fat-tree and VM scenarios (bench/RESULTS.md, issues 13 and 35)\n"
+    "does not cover: adaptive routing, congestion control and credit stalls, eager/rendezvous\n"
+    "  protocol switches, memory bandwidth inside a node, OS noise\n";
 
 struct ModelOptions {
   std::string machine, json;
