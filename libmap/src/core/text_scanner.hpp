@@ -78,6 +78,18 @@ class Fields {
 
 inline bool is_blank(std::string_view line) { return line.find_first_not_of(" \t") == std::string_view::npos; }
 
+// The fields of a line separated by blanks, counted without reading them.
+inline std::uint64_t count_fields(std::string_view line) {
+  std::uint64_t fields = 0;
+  bool in_field = false;
+  for (char c : line) {
+    const bool sep = c == ' ' || c == '\t';
+    fields += !sep && !in_field ? 1 : 0;
+    in_field = !sep;
+  }
+  return fields;
+}
+
 // The failure paths, kept out of line so the parsing loops stay small.
 [[noreturn, gnu::cold, gnu::noinline]] inline void fail_count(std::string_view field, const LineScanner& at,
                                                               const char* what, std::errc ec) {

@@ -5,7 +5,6 @@
 #include <optional>
 
 #include "core/text_scanner.hpp"
-#include "core/workers.hpp"
 #include "graph/readers.hpp"
 #include "graph/row_pieces.hpp"
 
@@ -37,28 +36,13 @@ void parse_vertex_line(std::string_view line, const LineScanner& in, const Forma
   }
 }
 
-std::uint64_t count_fields(std::string_view line) {
-  std::uint64_t fields = 0;
-  bool in_field = false;
-  for (char c : line) {
-    const bool sep = c == ' ' || c == '\t';
-    fields += !sep && !in_field ? 1 : 0;
-    in_field = !sep;
-  }
-  return fields;
-}
-
 // A large file whose neighbour lists ascend, as `rankmap gen` and
 // `convert` write them: read in pieces, a thread each (row_pieces.hpp).
 // Empty when it is not such a file; the caller then reads it on one
 // thread, which also names any error in it.
 std::optional<Graph> read_vertices_in_pieces(const LineScanner& in, const Format& f, std::size_t piece_bytes) {
-  const std::string_view body = in.rest();
-  const auto threads = static_cast<std::size_t>(scoped_threads());
-  if (threads < 2 || body.size() < piece_bytes) return std::nullopt;
-  std::vector<Piece> pieces = cut_into_pieces(body, in.line(), threads);
   const std::uint64_t per_edge = f.has_ewgt ? 2 : 1;
-  count_pieces(pieces, [&](Piece& p) {
+  const std::vector<Piece> pieces = counted_pieces(in, piece_bytes, [&](Piece& p) {
     LineScanner lines(p.text, in.source());
     std::string_view line;
     while (lines.next(line)) {
@@ -69,16 +53,11 @@ std::optional<Graph> read_vertices_in_pieces(const LineScanner& in, const Format
     }
     p.lines = lines.line();
   });
-  if (pieces.back().first_item + pieces.back().items < f.n || pieces.back().first_edge + pieces.back().edges != 2 * f.m)
-    return std::nullopt;
-  Graph g = graph_with_room(static_cast<std::uint32_t>(f.n), 2 * f.m);
-  std::vector<RowFill> fills;
-  fills.reserve(pieces.size());
-  for (const Piece& p : pieces) fills.emplace_back(g, p);
-  const bool in_order = read_pieces(pieces.size(), [&](std::size_t i) {
-    LineScanner lines(pieces[i].text, in.source(), pieces[i].first_line);
+  if (pieces.empty() || total_items(pieces) < f.n || total_edges(pieces) != 2 * f.m) return std::nullopt;
+  return graph_from_pieces(static_cast<std::uint32_t>(f.n), 2 * f.m, pieces, [&](const Piece& piece, RowFill& fill) {
+    LineScanner lines(piece.text, in.source(), piece.first_line);
     std::string_view line;
-    std::uint64_t vertex = pieces[i].first_item;
+    std::uint64_t vertex = piece.first_item;
     bool ordered = true;
     while (ordered && lines.next(line)) {
       if (!line.empty() && line[0] == '%') continue;
@@ -87,14 +66,12 @@ std::optional<Graph> read_vertices_in_pieces(const LineScanner& in, const Format
         lines.fail("more vertex lines than the " + std::to_string(f.n) + " the header announced");
       }
       parse_vertex_line(line, lines, f, [&](std::uint32_t j, std::uint64_t w) {
-        ordered = ordered && fills[i].add(static_cast<std::uint32_t>(vertex), j, w);
+        ordered = ordered && fill.add(static_cast<std::uint32_t>(vertex), j, w);
       });
       ++vertex;
     }
     return ordered;
   });
-  if (!in_order || !join_pieces(g, pieces, fills)) return std::nullopt;
-  return g;
 }
 
 }  // namespace

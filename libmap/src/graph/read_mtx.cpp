@@ -5,7 +5,6 @@
 #include <optional>
 
 #include "core/text_scanner.hpp"
-#include "core/workers.hpp"
 #include "graph/readers.hpp"
 #include "graph/row_pieces.hpp"
 
@@ -61,34 +60,24 @@ bool is_entry(std::string_view line) { return !is_blank(line) && line[0] != '%';
 // reads it on one thread, which also names any error in it.
 std::optional<Graph> read_entries_in_pieces(const LineScanner& in, std::uint64_t rows, std::uint64_t nnz, Values values,
                                             std::size_t piece_bytes) {
-  const std::string_view body = in.rest();
-  const auto threads = static_cast<std::size_t>(scoped_threads());
-  if (threads < 2 || body.size() < piece_bytes) return std::nullopt;
-  std::vector<Piece> pieces = cut_into_pieces(body, in.line(), threads);
-  count_pieces(pieces, [&](Piece& p) {
+  const std::vector<Piece> pieces = counted_pieces(in, piece_bytes, [&](Piece& p) {
     LineScanner lines(p.text, in.source());
     std::string_view line;
     while (lines.next(line)) p.items += is_entry(line) ? 1 : 0;
     p.lines = lines.line();
     p.edges = p.items;
   });
-  if (pieces.back().first_item + pieces.back().items != nnz) return std::nullopt;
-  Graph g = graph_with_room(static_cast<std::uint32_t>(rows), nnz);
-  std::vector<RowFill> fills;
-  fills.reserve(pieces.size());
-  for (const Piece& p : pieces) fills.emplace_back(g, p);
-  const bool in_order = read_pieces(pieces.size(), [&](std::size_t i) {
-    LineScanner lines(pieces[i].text, in.source(), pieces[i].first_line);
+  if (pieces.empty() || total_items(pieces) != nnz) return std::nullopt;
+  return graph_from_pieces(static_cast<std::uint32_t>(rows), nnz, pieces, [&](const Piece& piece, RowFill& fill) {
+    LineScanner lines(piece.text, in.source(), piece.first_line);
     std::string_view line;
     while (lines.next(line)) {
       if (!is_entry(line)) continue;
       const Entry e = parse_entry(line, lines, rows, values);
-      if (!fills[i].add(e.src, e.dst, e.bytes)) return false;
+      if (!fill.add(e.src, e.dst, e.bytes)) return false;
     }
     return true;
   });
-  if (!in_order || !join_pieces(g, pieces, fills)) return std::nullopt;
-  return g;
 }
 
 }  // namespace

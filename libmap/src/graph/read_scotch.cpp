@@ -7,7 +7,6 @@
 #include <unordered_map>
 
 #include "core/text_scanner.hpp"
-#include "core/workers.hpp"
 #include "graph/readers.hpp"
 #include "graph/row_pieces.hpp"
 
@@ -43,28 +42,13 @@ struct Format {
   bool has_eload, has_vload;
 };
 
-std::uint64_t count_fields(std::string_view line) {
-  std::uint64_t fields = 0;
-  bool in_field = false;
-  for (char c : line) {
-    const bool sep = c == ' ' || c == '\t';
-    fields += !sep && !in_field ? 1 : 0;
-    in_field = !sep;
-  }
-  return fields;
-}
-
 // A large file without labels whose every line is one vertex, neighbours
 // ascending, as rankmap and Scotch write them: read in pieces, a thread
 // each (row_pieces.hpp). Empty when it is not such a file; the caller then
 // reads it token by token on one thread, which also names any error in it.
 std::optional<Graph> read_vertices_in_pieces(const LineScanner& in, const Format& f, std::size_t piece_bytes) {
-  const std::string_view body = in.rest();
-  const auto threads = static_cast<std::size_t>(scoped_threads());
-  if (threads < 2 || body.size() < piece_bytes) return std::nullopt;
-  std::vector<Piece> pieces = cut_into_pieces(body, in.line(), threads);
   const std::uint64_t before = f.has_vload ? 2 : 1, per_arc = f.has_eload ? 2 : 1;
-  count_pieces(pieces, [&](Piece& p) {
+  const std::vector<Piece> pieces = counted_pieces(in, piece_bytes, [&](Piece& p) {
     LineScanner lines(p.text, in.source());
     std::string_view line;
     while (lines.next(line)) {
@@ -75,44 +59,39 @@ std::optional<Graph> read_vertices_in_pieces(const LineScanner& in, const Format
     }
     p.lines = lines.line();
   });
-  if (pieces.back().first_item + pieces.back().items != f.n || pieces.back().first_edge + pieces.back().edges != f.arcs)
-    return std::nullopt;
-  Graph g = graph_with_room(static_cast<std::uint32_t>(f.n), f.arcs);
-  std::vector<RowFill> fills;
-  fills.reserve(pieces.size());
-  for (const Piece& p : pieces) fills.emplace_back(g, p);
-  const bool in_order = read_pieces(pieces.size(), [&](std::size_t i) {
-    LineScanner lines(pieces[i].text, in.source(), pieces[i].first_line);
+  if (pieces.empty() || total_items(pieces) != f.n || total_edges(pieces) != f.arcs) return std::nullopt;
+  // false wherever a vertex does not fill its line exactly: the
+  // one-thread reader follows it over lines.
+  return graph_from_pieces(static_cast<std::uint32_t>(f.n), f.arcs, pieces, [&](const Piece& piece, RowFill& fill) {
+    LineScanner lines(piece.text, in.source(), piece.first_line);
     std::string_view line;
-    auto vertex = static_cast<std::uint32_t>(pieces[i].first_item);
+    auto vertex = static_cast<std::uint32_t>(piece.first_item);
     while (lines.next(line)) {
       Fields fields(line);
       std::string_view t;
       if (!fields.next(t)) continue;
       if (f.has_vload) {
         parse_count(t, lines, "a vertex load");
-        t = need(fields, lines, "a vertex degree");
+        if (!fields.next(t)) return false;
       }
       const std::uint64_t degree = parse_count(t, lines, "a vertex degree");
       for (std::uint64_t k = 0; k < degree; ++k) {
         std::uint64_t bytes = 1;
         if (f.has_eload) {
-          if (!fields.next(t)) return false;  // the vertex goes on: the one-thread reader follows it
+          if (!fields.next(t)) return false;
           bytes = parse_count(t, lines, "an arc load");
           if (bytes > kMaxEntryBytes) return false;
         }
         if (!fields.next(t)) return false;
         const std::uint64_t nb = parse_count(t, lines, "a neighbour");
         if (nb < f.base || nb - f.base >= f.n) return false;
-        if (!fills[i].add(vertex, static_cast<std::uint32_t>(nb - f.base), bytes)) return false;
+        if (!fill.add(vertex, static_cast<std::uint32_t>(nb - f.base), bytes)) return false;
       }
-      if (!fields.empty()) return false;  // the next vertex starts on this line
+      if (!fields.empty()) return false;
       ++vertex;
     }
     return true;
   });
-  if (!in_order || !join_pieces(g, pieces, fills)) return std::nullopt;
-  return g;
 }
 
 }  // namespace

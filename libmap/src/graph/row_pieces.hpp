@@ -10,9 +10,11 @@
 
 #include <cstdint>
 #include <exception>
+#include <optional>
 #include <string_view>
 #include <vector>
 
+#include "core/text_scanner.hpp"
 #include "core/workers.hpp"
 #include "rankmap/graph.hpp"
 
@@ -113,6 +115,42 @@ bool read_pieces(std::size_t count, Read&& read) {
   for (const std::exception_ptr& e : error)
     if (e) std::rethrow_exception(e);
   return true;
+}
+
+// The body after `in`'s current line in a piece a thread, counted by
+// count(piece) (see count_pieces); empty when one thread reads it (one
+// thread only, or a body under piece_bytes).
+template <class Count>
+std::vector<Piece> counted_pieces(const LineScanner& in, std::size_t piece_bytes, Count&& count) {
+  const std::string_view body = in.rest();
+  const auto threads = static_cast<std::size_t>(scoped_threads());
+  if (threads < 2 || body.size() < piece_bytes) return {};
+  std::vector<Piece> pieces = cut_into_pieces(body, in.line(), threads);
+  count_pieces(pieces, count);
+  return pieces;
+}
+
+inline std::uint64_t total_items(const std::vector<Piece>& pieces) {
+  return pieces.empty() ? 0 : pieces.back().first_item + pieces.back().items;
+}
+inline std::uint64_t total_edges(const std::vector<Piece>& pieces) {
+  return pieces.empty() ? 0 : pieces.back().first_edge + pieces.back().edges;
+}
+
+// A graph of `ranks` with room for `edges`, filled by read(piece, fill) on
+// a thread a piece (false: an edge out of order); empty when some piece
+// was out of order or wrote other than it counted.
+template <class Read>
+std::optional<Graph> graph_from_pieces(std::uint32_t ranks, std::uint64_t edges, const std::vector<Piece>& pieces,
+                                       Read&& read) {
+  Graph g = graph_with_room(ranks, edges);
+  std::vector<RowFill> fills;
+  fills.reserve(pieces.size());
+  for (const Piece& p : pieces) fills.emplace_back(g, p);
+  if (!read_pieces(pieces.size(), [&](std::size_t i) { return read(pieces[i], fills[i]); }) ||
+      !join_pieces(g, pieces, fills))
+    return std::nullopt;
+  return g;
 }
 
 }  // namespace rankmap::detail
