@@ -87,9 +87,10 @@ TEST(Threads, SameScoresForAnyNumberOfThreads) {
 
 // Making a large graph undirected splits its rows into a range a thread,
 // each finding the reverses of its own rows' edges. A renumbered 27-point
-// stencil of 3 bytes an edge gives 6 on every pair; with one rank's edge to
-// a lower rank left out, or a lower rank's edge to it (a late rank, so
-// a range other than the first owns the pair), that pair is 3 at both ends. The same for 1, 2 and 3 threads.
+// stencil of 3 bytes an edge gives 6 on every pair; with one rank's edge
+// to a lower rank left out, or a lower rank's edge to it (a late rank, so
+// a range other than the first owns the pair), that pair is 3 at both
+// ends. The same for 1, 2 and 3 threads.
 TEST(Threads, SameUndirectedGraphForAnyNumberOfThreads) {
   const Graph whole = renumber_ranks(make_stencil({{64, 64, 44}, true, false, 3}), 4);
   ASSERT_GE(whole.num_edges(), detail::kParallelEdges);
