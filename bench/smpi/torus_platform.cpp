@@ -49,6 +49,8 @@
 #include <unordered_set>
 #include <vector>
 
+#include "node_zone.hpp"
+
 namespace sg4 = simgrid::s4u;
 
 namespace {
@@ -103,39 +105,20 @@ std::string host_name(unsigned long id) {
 
 double bytes_per_second() { return env_number("RANKMAP_SMPI_GBPS", 100) * 1e9 / 8; }
 
-struct Node {
-  simgrid::kernel::routing::NetPoint* zone;
-  simgrid::kernel::routing::NetPoint* router;
-};
-
-// One torus vertex: its hosts -- NIC link -- router (the zone's gateway),
-// and host -- memory link -- host inside the node.
-Node make_node(const sg4::NetZone* torus, unsigned long id) {
+// One torus vertex: its hosts -- NIC link -- router (node_zone.hpp). The
+// NIC is full duplex, like the hardware and the gain model's phase terms:
+// the node's injection (UP) and ejection (DOWN) each carry the bandwidth.
+rankmap_smpi::NodeZone make_node(const sg4::NetZone* torus, unsigned long id) {
   const std::string name = host_name(id);
-  auto* zone = sg4::create_full_zone(name + "-zone");
-  zone->set_parent(torus);
   const double nic_ns = env_number("RANKMAP_SMPI_NIC_NS", 425);
-  // Full duplex, like the hardware and the gain model's phase terms: the
-  // node's injection (UP) and ejection (DOWN) each carry the bandwidth.
-  const sg4::Link* nic =
-      zone->create_split_duplex_link(name + "-nic", bytes_per_second())->set_latency(nic_ns * 1e-9)->seal();
-  const sg4::Link* memory = zone->create_link(name + "-memory", bytes_per_second())
-                                ->set_latency(env_number("RANKMAP_SMPI_LOCAL_NS", 2 * nic_ns) * 1e-9)
-                                ->set_sharing_policy(sg4::Link::SharingPolicy::FATPIPE)
-                                ->seal();
-  auto* router = zone->create_router(name + "-router");
-  std::vector<simgrid::kernel::routing::NetPoint*> hosts;
-  const auto cores = static_cast<int>(env_number("RANKMAP_SMPI_CORES", 16));
-  for (int c = 0; c < cores; ++c)
-    hosts.push_back(zone->create_host(name + "-" + std::to_string(c), "1Gf")->seal()->get_netpoint());
-  for (auto* h : hosts) {
-    zone->add_route(h, router, nullptr, nullptr, {sg4::LinkInRoute(nic, sg4::LinkInRoute::Direction::UP)}, false);
-    zone->add_route(router, h, nullptr, nullptr, {sg4::LinkInRoute(nic, sg4::LinkInRoute::Direction::DOWN)}, false);
-    for (auto* other : hosts)
-      if (other != h) zone->add_route(h, other, nullptr, nullptr, {sg4::LinkInRoute(memory)}, false);
-  }
-  zone->seal();
-  return {zone->get_netpoint(), router};
+  return rankmap_smpi::make_node_zone(
+      torus, name, static_cast<int>(env_number("RANKMAP_SMPI_CORES", 16)),
+      env_number("RANKMAP_SMPI_LOCAL_NS", 2 * nic_ns), bytes_per_second(), [&](sg4::NetZone* zone) {
+        const sg4::Link* nic =
+            zone->create_split_duplex_link(name + "-nic", bytes_per_second())->set_latency(nic_ns * 1e-9)->seal();
+        return std::pair{sg4::LinkInRoute(nic, sg4::LinkInRoute::Direction::UP),
+                         sg4::LinkInRoute(nic, sg4::LinkInRoute::Direction::DOWN)};
+      });
 }
 
 }  // namespace
@@ -152,7 +135,7 @@ void load_platform(const sg4::Engine& /*engine*/) {
     count *= static_cast<unsigned long>(n[d]);
   }
   auto* torus = sg4::create_full_zone("torus");
-  std::vector<Node> nodes;
+  std::vector<rankmap_smpi::NodeZone> nodes;
   for (unsigned long id = 0; id < count; ++id) nodes.push_back(make_node(torus, id));
   // Directed links, indexed as Network::link_id: (vertex * dims + dim) * 2 + (sign < 0).
   std::vector<const sg4::Link*> links;

@@ -33,6 +33,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "node_zone.hpp"
 #include "rankmap/machine.hpp"
 #include "rankmap/metrics.hpp"  // for_each_link
 
@@ -44,34 +45,18 @@ constexpr const char* kTreeLink = "tree-";
 
 double gbps_to_bytes_per_second(double gbps) { return gbps * 1e9 / 8; }
 
-struct NodeZone {
-  simgrid::kernel::routing::NetPoint* zone;
-  simgrid::kernel::routing::NetPoint* router;
-};
-
-NodeZone make_node(const sg4::NetZone* parent, const rankmap::Machine& m, const rankmap::Node& node, int cores) {
+// A node's zone (node_zone.hpp): its hosts reach the router through a
+// port that never limits; its NIC is its tier-0 link above. Two cores talk
+// at the NIC's rate, the node's own cable (tier 0) up.
+rankmap_smpi::NodeZone make_node(const sg4::NetZone* parent, const rankmap::Machine& m, const rankmap::Node& node,
+                                 int cores) {
   const rankmap::Network& net = m.network;
-  auto* zone = sg4::create_full_zone(node.host + "-zone");
-  zone->set_parent(parent);
-  // The NIC's rate: the node's own cable (tier 0) up.
   const double nic = gbps_to_bytes_per_second(net.link_gbps_of(net.tree_link_id(0, node.coord_index, 0, false)));
-  const sg4::Link* port =
-      zone->create_link(node.host + "-port", 1e15)->set_sharing_policy(sg4::Link::SharingPolicy::FATPIPE)->seal();
-  const sg4::Link* memory = zone->create_link(node.host + "-memory", nic)
-                                ->set_latency(net.local_ns() * 1e-9)
-                                ->set_sharing_policy(sg4::Link::SharingPolicy::FATPIPE)
-                                ->seal();
-  auto* router = zone->create_router(node.host + "-router");
-  std::vector<simgrid::kernel::routing::NetPoint*> hosts;
-  for (int c = 0; c < cores; ++c)
-    hosts.push_back(zone->create_host(node.host + "-" + std::to_string(c), "1Gf")->seal()->get_netpoint());
-  for (auto* h : hosts) {
-    zone->add_route(h, router, nullptr, nullptr, {sg4::LinkInRoute(port)}, true);
-    for (auto* other : hosts)
-      if (other != h) zone->add_route(h, other, nullptr, nullptr, {sg4::LinkInRoute(memory)}, false);
-  }
-  zone->seal();
-  return {zone->get_netpoint(), router};
+  return rankmap_smpi::make_node_zone(parent, node.host, cores, net.local_ns(), nic, [&](sg4::NetZone* zone) {
+    const sg4::Link* port =
+        zone->create_link(node.host + "-port", 1e15)->set_sharing_policy(sg4::Link::SharingPolicy::FATPIPE)->seal();
+    return std::pair{sg4::LinkInRoute(port), sg4::LinkInRoute(port)};
+  });
 }
 
 }  // namespace
@@ -89,7 +74,7 @@ void load_platform(const sg4::Engine& /*engine*/) {
                                 "; this platform takes switches and fat trees (rankmap-smpi-torus.so takes tori)");
   const char* cores_text = std::getenv("RANKMAP_SMPI_CORES");
   auto* tree = sg4::create_full_zone("tree");
-  std::vector<NodeZone> zones;
+  std::vector<rankmap_smpi::NodeZone> zones;
   for (const rankmap::Node& node : m.nodes) {
     const int cores = cores_text && *cores_text ? std::atoi(cores_text) : m.node_types[node.type].cores;
     zones.push_back(make_node(tree, m, node, cores));
