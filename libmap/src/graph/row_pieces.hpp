@@ -4,10 +4,11 @@
 // number (for errors) and where its edges go; the second writes them
 // straight into the graph's arrays. This holds while the edges come in
 // (sender, receiver) order without repeats, as rankmap and Scotch write
-// .mtx, .graph and .grf files; otherwise the caller reads the file on one thread, which sorts
-// and adds up. Internal to libmap.
+// .mtx, .graph and .grf files; otherwise the caller reads the file on one
+// thread, which sorts and adds up. Internal to libmap.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <exception>
 #include <optional>
@@ -37,18 +38,6 @@ struct Piece {
 // `body`, whose first line is the file's line first_line + 1, cut into up
 // to `pieces` runs of whole lines of about equal size.
 std::vector<Piece> cut_into_pieces(std::string_view body, std::size_t first_line, std::size_t pieces);
-
-// Lines of each piece counted on a thread each: count(piece) sets its
-// lines, items and edges; then first_line, first_item and first_edge follow.
-template <class Count>
-void count_pieces(std::vector<Piece>& pieces, Count&& count) {
-  run_jobs(static_cast<int>(pieces.size()), pieces.size(), [&](std::size_t i) { count(pieces[i]); });
-  for (std::size_t i = 1; i < pieces.size(); ++i) {
-    pieces[i].first_line = pieces[i - 1].first_line + pieces[i - 1].lines;
-    pieces[i].first_item = pieces[i - 1].first_item + pieces[i - 1].items;
-    pieces[i].first_edge = pieces[i - 1].first_edge + pieces[i - 1].edges;
-  }
-}
 
 // One piece's edges, written from its first_edge in order: add() is false
 // when an edge does not come strictly after the piece's previous one, or
@@ -93,40 +82,22 @@ Graph graph_with_room(std::uint32_t ranks, std::uint64_t edges);
 // one ends.
 bool join_pieces(Graph& g, const std::vector<Piece>& pieces, const std::vector<RowFill>& fills);
 
-// Runs read(i) for every piece on a thread each. Each piece's outcome:
-// true (written), false (out of order), or the error it threw. The result
-// is false when any piece was out of order (the caller reads on one
-// thread, which sorts; its first error is then the file's); else the first
-// piece's error is rethrown, which is the file's first error.
-template <class Read>
-bool read_pieces(std::size_t count, Read&& read) {
-  std::vector<char> in_order(count, 0);
-  std::vector<std::exception_ptr> error(count);
-  run_jobs(static_cast<int>(count), count, [&](std::size_t i) {
-    try {
-      in_order[i] = read(i) ? 1 : 0;
-    } catch (...) {
-      in_order[i] = 1;
-      error[i] = std::current_exception();
-    }
-  });
-  for (char ok : in_order)
-    if (!ok) return false;
-  for (const std::exception_ptr& e : error)
-    if (e) std::rethrow_exception(e);
-  return true;
-}
-
-// The body after `in`'s current line in a piece a thread, counted by
-// count(piece) (see count_pieces); empty when one thread reads it (one
-// thread only, or a body under piece_bytes).
+// The body after `in`'s current line in a piece a thread, each counted by
+// count(piece) on a thread of its own (its lines, items and edges; then
+// first_line, first_item and first_edge follow). Empty when one thread
+// reads it (one thread only, or a body under piece_bytes).
 template <class Count>
 std::vector<Piece> counted_pieces(const LineScanner& in, std::size_t piece_bytes, Count&& count) {
   const std::string_view body = in.rest();
   const auto threads = static_cast<std::size_t>(scoped_threads());
   if (threads < 2 || body.size() < piece_bytes) return {};
   std::vector<Piece> pieces = cut_into_pieces(body, in.line(), threads);
-  count_pieces(pieces, count);
+  run_jobs(static_cast<int>(pieces.size()), pieces.size(), [&](std::size_t i) { count(pieces[i]); });
+  for (std::size_t i = 1; i < pieces.size(); ++i) {
+    pieces[i].first_line = pieces[i - 1].first_line + pieces[i - 1].lines;
+    pieces[i].first_item = pieces[i - 1].first_item + pieces[i - 1].items;
+    pieces[i].first_edge = pieces[i - 1].first_edge + pieces[i - 1].edges;
+  }
   return pieces;
 }
 
@@ -138,8 +109,11 @@ inline std::uint64_t total_edges(const std::vector<Piece>& pieces) {
 }
 
 // A graph of `ranks` with room for `edges`, filled by read(piece, fill) on
-// a thread a piece (false: an edge out of order); empty when some piece
-// was out of order or wrote other than it counted.
+// a thread a piece: true (written), false (an edge out of order), or an
+// error thrown. Empty when any piece was out of order (the caller reads on
+// one thread, which sorts; its first error is then the file's); else the
+// first piece's error is rethrown, which is the file's first error; empty
+// too when a piece wrote other than it counted.
 template <class Read>
 std::optional<Graph> graph_from_pieces(std::uint32_t ranks, std::uint64_t edges, const std::vector<Piece>& pieces,
                                        Read&& read) {
@@ -147,9 +121,19 @@ std::optional<Graph> graph_from_pieces(std::uint32_t ranks, std::uint64_t edges,
   std::vector<RowFill> fills;
   fills.reserve(pieces.size());
   for (const Piece& p : pieces) fills.emplace_back(g, p);
-  if (!read_pieces(pieces.size(), [&](std::size_t i) { return read(pieces[i], fills[i]); }) ||
-      !join_pieces(g, pieces, fills))
-    return std::nullopt;
+  std::vector<char> in_order(pieces.size(), 1);
+  std::vector<std::exception_ptr> error(pieces.size());
+  run_jobs(static_cast<int>(pieces.size()), pieces.size(), [&](std::size_t i) {
+    try {
+      in_order[i] = read(pieces[i], fills[i]) ? 1 : 0;
+    } catch (...) {
+      error[i] = std::current_exception();
+    }
+  });
+  if (std::find(in_order.begin(), in_order.end(), 0) != in_order.end()) return std::nullopt;
+  for (const std::exception_ptr& e : error)
+    if (e) std::rethrow_exception(e);
+  if (!join_pieces(g, pieces, fills)) return std::nullopt;
   return g;
 }
 
