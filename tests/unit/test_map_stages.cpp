@@ -200,6 +200,78 @@ TEST(Stages, RankSwapsScanFirstMakesThePlainPassesSwaps) {
   }
 }
 
+// Three nodes in a ring (every pair 1 hop), two ranks each: a0 a1 on the
+// first, b0 b1, c0 c1. Heavy pairs (10) a0-b1, b0-c1, c0-a1 are cut; light
+// ones (6) a0-a1, b0-b1, c0-c1 are not: 30. Edges form the ring a0 b1 b0
+// c1 c0 a1, and its two ways into pairs cost 30 or 18. Every swap costs
+// more (a0<->b0: 32, a0<->b1: 42, and so on by symmetry), so the rank swaps
+// are stuck; the cycle a0 -> b, b0 -> c, c0 -> a reaches 18, the least of
+// the 90 mappings.
+TEST(Stages, MoveCyclesGoRoundThreeNodesWhereNoSwapGains) {
+  const Machine m = test::make_machine("[3]", "[true]", "n[0-2]", "core:2");
+  const Allocation a = make_allocation(m, {});
+  const NodeGeometry geo(m, a);
+  const std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>> edges{{0, 3, 10}, {2, 5, 10}, {4, 1, 10},
+                                                                                   {0, 1, 6},  {2, 3, 6},  {4, 5, 6}};
+  const UndirectedGraph g = undirected(6, edges);
+  auto hop_bytes = [&](const std::vector<int>& node) {
+    std::uint64_t total = 0;
+    for (auto [u, v, w] : edges) total += w * static_cast<std::uint64_t>(geo.hops(node[u], node[v]));
+    return total;
+  };
+  std::uint64_t least = UINT64_MAX;
+  std::vector<int> node{0, 0, 1, 1, 2, 2};
+  do least = std::min(least, hop_bytes(node));
+  while (std::next_permutation(node.begin(), node.end()));
+  EXPECT_EQ(least, 18u);
+
+  const std::vector<int> start{0, 0, 1, 1, 2, 2};
+  EXPECT_EQ(hop_bytes(start), 30u);
+  std::vector<int> swapped = start;
+  EXPECT_EQ(refine_rank_swaps(g, geo, swapped, 10), 0);
+  EXPECT_EQ(swapped, start);
+  std::vector<int> cycled = start;
+  EXPECT_EQ(refine_move_cycles(g, geo, cycled, std::uint64_t{1} << 24), 1);
+  EXPECT_EQ(hop_bytes(cycled), least);
+  std::vector<int> unspent = start;
+  EXPECT_EQ(refine_move_cycles(g, geo, unspent, 0), 0);
+  EXPECT_EQ(unspent, start);
+}
+
+// After the rank swaps stop, cycles still gain on an irregular graph; every
+// node keeps its size, and hop-bytes (summed here edge by edge) never rise,
+// also where a cycle's ranks are partners and the cycle is given up.
+TEST(Stages, MoveCyclesKeepNodeSizesAndNeverRaiseHopBytes) {
+  const Machine m = test::make_machine("[4, 4, 4]", "", "n[00-63]", "core:8");
+  const Allocation a = make_allocation(m, {});
+  const NodeGeometry geo(m, a);
+  auto hop_bytes = [&](const UndirectedGraph& g, const std::vector<int>& node) {
+    std::uint64_t total = 0;
+    for (std::uint32_t u = 0; u < g.n; ++u)
+      for (std::uint64_t e = g.xadj[u]; e < g.xadj[u + 1]; ++e)
+        total += g.weight[e] * static_cast<std::uint64_t>(geo.hops(node[u], node[g.adjncy[e]]));
+    return total / 2;
+  };
+  int gained = 0;
+  for (std::uint64_t seed : {6u, 7u, 8u}) {
+    const UndirectedGraph g = make_undirected(make_irregular({512, 16, 100, seed}));
+    std::vector<int> node(g.n);
+    for (std::uint32_t r = 0; r < g.n; ++r) node[r] = static_cast<int>(r / 8);
+    std::shuffle(node.begin(), node.end(), std::mt19937(static_cast<unsigned>(seed)));
+    refine_rank_swaps(g, geo, node, 100);
+    const std::uint64_t before = hop_bytes(g, node);
+    const int cycles = refine_move_cycles(g, geo, node, std::uint64_t{1} << 28);
+    std::vector<int> size(64, 0);
+    for (int x : node) ++size[static_cast<std::size_t>(x)];
+    EXPECT_TRUE(std::all_of(size.begin(), size.end(), [](int s) { return s == 8; })) << seed;
+    const std::uint64_t after = hop_bytes(g, node);
+    EXPECT_LE(after, before) << seed;
+    EXPECT_EQ(cycles > 0, after < before) << seed;
+    gained += after < before;
+  }
+  EXPECT_GE(gained, 2);
+}
+
 // One node of 2 packages x 2 cores, 4 ranks: 0-2 and 1-3 talk most, so each
 // pair shares a package; the light pairs cross.
 TEST(Stages, SlotsPutHeavyPairsOnOnePackage) {

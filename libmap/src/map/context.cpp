@@ -28,6 +28,7 @@ void override_fast(Context& c) {
   c.placement.greedy = false;
   c.placement.swap_passes = 1;
   c.refinement.rank_swap_passes = 0;
+  c.refinement.move_cycles = false;
 }
 
 void override_default(Context&) {}
@@ -99,7 +100,8 @@ std::string dump_context(const Context& c) {
       << "cuthill_mckee = " << b(c.placement.cuthill_mckee) << "\n"
       << "swap_passes = " << c.placement.swap_passes << "\n\n"
       << "[refinement]\n"
-      << "rank_swap_passes = " << c.refinement.rank_swap_passes << "\n";
+      << "rank_swap_passes = " << c.refinement.rank_swap_passes << "\n"
+      << "move_cycles = " << b(c.refinement.move_cycles) << "\n";
   return out.str();
 }
 
@@ -159,7 +161,8 @@ class ContextReader : private detail::TomlReader {
         c.placement.swap_passes = static_cast<int>(integer(*n, "swap_passes", 0, 10000));
     }
     if (const toml::table* t = table(root, "refinement")) {
-      reject_unknown(*t, {"rank_swap_passes"}, "[refinement]");
+      reject_unknown(*t, {"rank_swap_passes", "move_cycles"}, "[refinement]");
+      boolean(*t, "move_cycles", c.refinement.move_cycles);
       if (auto* n = t->get("rank_swap_passes"))
         c.refinement.rank_swap_passes = static_cast<int>(integer(*n, "rank_swap_passes", 0, 10000));
     }

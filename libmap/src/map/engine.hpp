@@ -86,6 +86,13 @@ std::optional<GridShape> recovered_shape(const UndirectedGraph& g, const Recover
 int refine_rank_swaps(const UndirectedGraph& g, const NodeGeometry& geo, std::vector<int>& node_of_rank, int passes,
                       std::uint64_t scan_from = kParallelEdges);
 
+// Moves one rank (or vertex of a graph contracted inside nodes) round each
+// cycle of nodes whose moves gain in sum, so every node keeps its size,
+// until no cycle gains or `budget` steps are spent; returns the cycles
+// made.
+int refine_move_cycles(const UndirectedGraph& g, const NodeGeometry& geo, std::vector<int>& node_of_rank,
+                       std::uint64_t budget);
+
 // For thousands of nodes: nodes split by coordinates into compact groups,
 // ranks into as many parts, parts matched to groups, recursively.
 std::vector<int> partition_hierarchy(const UndirectedGraph& g, const std::vector<std::uint32_t>& sizes,

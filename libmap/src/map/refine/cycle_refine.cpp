@@ -1,0 +1,245 @@
+// Moves ranks round cycles of nodes: one rank from x1 to x2, one from x2
+// to x3, ..., one from xk back to x1, so every node keeps its number of
+// ranks. A swap is a cycle of two; longer cycles reach what no swap can,
+// such as three nodes each holding a rank that belongs on the next.
+//
+// The nodes and, for each pair, the best move of one rank between them
+// form a graph whose edge x -> y costs minus that move's gain; a cycle of
+// negative cost is a set of moves that gains in sum and keeps every node's
+// size. Bellman-Ford finds one (Sanders and Schulz balance partitions
+// exactly this way: "Think Locally, Act Globally", SEA 2013). After the
+// rank swaps had stopped, this took 2-4 % more off the hop-bytes of
+// bench/engine_trials.py's irregular graphs (bench/RESULTS.md, issue 33).
+#include <algorithm>
+
+#include "core/sparse_accumulator.hpp"
+#include "map/stages.hpp"
+
+namespace rankmap::detail {
+namespace {
+
+// Steps (edge ends read, moves tried) one refine() may take: about 0.1 s
+// here. The searches over a million ranks stop there; 1,024 ranks on 64
+// nodes need a few million.
+constexpr std::uint64_t kBudget = std::uint64_t{1} << 26;
+
+struct Move {
+  int from = 0;
+  int to = 0;
+  long long gain = 0;  // hop-bytes saved by this move alone
+  std::uint32_t rank = 0;
+  bool banned = false;  // part of a cycle whose moves undid each other's gains
+};
+
+class CycleSearch {
+ public:
+  CycleSearch(const UndirectedGraph& g, const NodeGeometry& geo, std::vector<int>& node_of_rank, std::uint64_t budget)
+      : g_(g),
+        geo_(geo),
+        node_of_rank_(node_of_rank),
+        nodes_(static_cast<std::size_t>(geo.size())),
+        on_(nodes_),
+        out_(nodes_),
+        conn_(nodes_),
+        best_(nodes_, -1),
+        stamp_(nodes_, 0),
+        budget_(budget) {
+    for (std::uint32_t r = 0; r < g.n; ++r) on_[static_cast<std::size_t>(node_of_rank[r])].push_back(r);
+    for (std::size_t x = 0; x < nodes_; ++x) rebuild(static_cast<int>(x));
+  }
+
+  // Applies cycles until none gains or the budget is spent; returns how
+  // many were applied.
+  int run() {
+    int applied = 0;
+    std::vector<Move*> cycle;
+    while (spent_ < budget_ && find_cycle(cycle)) {
+      if (apply(cycle)) {
+        ++applied;
+        for (Move* m : banned_) m->banned = false;
+        banned_.clear();
+        refresh(cycle);
+      } else {
+        // Moved ranks that are partners change each other's gains; the
+        // next search goes round this cycle.
+        cycle.front()->banned = true;
+        banned_.push_back(cycle.front());
+      }
+    }
+    return applied;
+  }
+
+ private:
+  // The best move of one of x's ranks to each node its ranks' partners sit
+  // on. A rank's cost on node y is its bytes to each node times the hops
+  // from y: summed per node, not per edge (a row all-to-all's ranks have
+  // hundreds of partners on a few dozen nodes).
+  void rebuild(int x) {
+    auto& out = out_[static_cast<std::size_t>(x)];
+    out.clear();
+    for (std::uint32_t v : on_[static_cast<std::size_t>(x)]) {
+      for (std::uint64_t e = g_.xadj[v]; e < g_.xadj[v + 1]; ++e)
+        conn_.add(static_cast<std::uint32_t>(node_of_rank_[g_.adjncy[e]]), g_.weight[e]);
+      spent_ += g_.xadj[v + 1] - g_.xadj[v];
+      const auto& keys = conn_.keys();
+      spent_ += keys.size() * keys.size();
+      const long long here = cost_on(x);
+      for (std::uint32_t y : keys) {
+        if (static_cast<int>(y) == x) continue;
+        const long long gain = here - cost_on(static_cast<int>(y));
+        int& b = best_[y];
+        if (b < 0) {
+          b = static_cast<int>(out.size());
+          out.push_back({x, static_cast<int>(y), gain, v});
+        } else if (gain > out[static_cast<std::size_t>(b)].gain) {
+          out[static_cast<std::size_t>(b)].gain = gain, out[static_cast<std::size_t>(b)].rank = v;
+        }
+      }
+      conn_.clear();
+    }
+    for (const Move& m : out) best_[static_cast<std::size_t>(m.to)] = -1;
+  }
+
+  long long cost_on(int y) const {
+    long long c = 0;
+    for (std::uint32_t z : conn_.keys()) c += static_cast<long long>(conn_[z]) * geo_.hops(y, static_cast<int>(z));
+    return c;
+  }
+
+  // Bellman-Ford from every node at once (all distances 0). A cycle in the
+  // predecessor edges is a negative one; they are checked after every
+  // round, so a cycle is found long before the n-th round.
+  bool find_cycle(std::vector<Move*>& cycle) {
+    std::vector<long long> dist(nodes_, 0);
+    pred_.assign(nodes_, nullptr);
+    for (std::size_t round = 0; round < nodes_ && spent_ < budget_; ++round) {
+      bool changed = false;
+      for (auto& out : out_) {
+        spent_ += out.size();
+        for (Move& m : out) {
+          if (m.banned) continue;
+          const long long d = dist[static_cast<std::size_t>(m.from)] - m.gain;
+          if (d < dist[static_cast<std::size_t>(m.to)]) {
+            dist[static_cast<std::size_t>(m.to)] = d;
+            pred_[static_cast<std::size_t>(m.to)] = &m;
+            changed = true;
+          }
+        }
+      }
+      if (!changed) return false;
+      if (pred_cycle(cycle)) return true;
+    }
+    return false;
+  }
+
+  // Walks back from every node along the predecessors; a walk that meets
+  // itself has found a cycle. A node reached by an earlier walk of this
+  // call leads to no new one.
+  bool pred_cycle(std::vector<Move*>& cycle) {
+    const std::uint64_t first = walk_ + 1;
+    spent_ += nodes_;
+    for (std::size_t s = 0; s < nodes_; ++s) {
+      const std::uint64_t walk = ++walk_;
+      std::size_t v = s;
+      while (pred_[v] && stamp_[v] < first) stamp_[v] = walk, v = static_cast<std::size_t>(pred_[v]->from);
+      if (!pred_[v] || stamp_[v] != walk) continue;
+      cycle.clear();
+      std::size_t u = v;
+      long long gain = 0;
+      do {
+        cycle.push_back(pred_[u]);
+        gain += pred_[u]->gain;
+        u = static_cast<std::size_t>(pred_[u]->from);
+      } while (u != v);
+      return gain > 0;
+    }
+    return false;
+  }
+
+  // Makes the cycle's moves; keeps them only if together they gain (two of
+  // its ranks may be partners, which no single move's gain counts).
+  bool apply(const std::vector<Move*>& cycle) {
+    long long delta = 0;
+    for (const Move* m : cycle) {
+      delta += rank_cost(m->rank, m->to) - rank_cost(m->rank, m->from);
+      node_of_rank_[m->rank] = m->to;
+    }
+    if (delta < 0) return true;
+    for (const Move* m : cycle) node_of_rank_[m->rank] = m->from;
+    return false;
+  }
+
+  long long rank_cost(std::uint32_t v, int x) {
+    long long c = 0;
+    spent_ += g_.xadj[v + 1] - g_.xadj[v];
+    for (std::uint64_t e = g_.xadj[v]; e < g_.xadj[v + 1]; ++e)
+      c += static_cast<long long>(g_.weight[e]) * geo_.hops(x, node_of_rank_[g_.adjncy[e]]);
+    return c;
+  }
+
+  // After a cycle: the nodes' rank lists, then the moves of every node that
+  // holds a moved rank or one of its partners.
+  void refresh(const std::vector<Move*>& cycle) {
+    std::vector<std::pair<int, std::uint32_t>> moved;  // (from, rank): the moves go with the rebuild
+    for (const Move* m : cycle) moved.emplace_back(m->from, m->rank);
+    std::vector<int> touched;
+    for (const auto& [from, r] : moved) {
+      auto& list = on_[static_cast<std::size_t>(from)];
+      list.erase(std::find(list.begin(), list.end(), r));
+      on_[static_cast<std::size_t>(node_of_rank_[r])].push_back(r);
+      touched.push_back(from);
+      touched.push_back(node_of_rank_[r]);
+      for (std::uint64_t e = g_.xadj[r]; e < g_.xadj[r + 1]; ++e) touched.push_back(node_of_rank_[g_.adjncy[e]]);
+    }
+    std::sort(touched.begin(), touched.end());
+    touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+    for (int x : touched) rebuild(x);
+  }
+
+  const UndirectedGraph& g_;
+  const NodeGeometry& geo_;
+  std::vector<int>& node_of_rank_;
+  std::size_t nodes_;
+  std::vector<std::vector<std::uint32_t>> on_;
+  std::vector<std::vector<Move>> out_;  // out_[x]: x's best move to each node
+  SparseAccumulator<std::uint64_t> conn_;
+  std::vector<int> best_;  // during rebuild: index in out of the move to each node
+  std::vector<Move*> pred_;
+  std::vector<std::uint64_t> stamp_;  // the walk that last passed each node
+  std::uint64_t walk_ = 0;
+  std::vector<Move*> banned_;
+  std::uint64_t budget_;
+  std::uint64_t spent_ = 0;
+};
+
+}  // namespace
+
+int refine_move_cycles(const UndirectedGraph& g, const NodeGeometry& geo, std::vector<int>& node_of_rank,
+                       std::uint64_t budget) {
+  // Listing the moves reads every edge once: past the budget (millions of
+  // ranks) no search could follow it.
+  if (geo.size() < 2 || g.xadj[g.n] >= budget) return 0;
+  return CycleSearch(g, geo, node_of_rank, budget).run();
+}
+
+namespace {
+
+class MoveCycles : public RankRefiner {
+ public:
+  // On ranks only: cycles of the clusters the rank swaps contract gained
+  // nothing more on bench/engine_trials.py (0.980 either way), nor did
+  // swaps and cycles again after them (0.979).
+  // Not on thousands of nodes: each search's rounds pass over every node's
+  // moves, and on the million-rank stencil's 65,536 nodes the budget went
+  // (1-1.5 s a run) for no gain.
+  bool refine(const Problem& problem, std::vector<int>& node_of_rank) const override {
+    if (static_cast<std::size_t>(problem.geometry.size()) > kLargeAllocation) return false;
+    return refine_move_cycles(problem.g, problem.geometry, node_of_rank, kBudget) > 0;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<RankRefiner> make_move_cycles() { return std::make_unique<MoveCycles>(); }
+
+}  // namespace rankmap::detail
