@@ -70,7 +70,7 @@ TEST(Context, PresetsAreTheDefaultWithNamedOverrides) {
   EXPECT_EQ(overrides_of(create_context("fast")),
             (std::set<std::string>{"partition.metis_kway", "partition.bisection_cuts", "partition.coarsen_to",
                                    "partition.trials", "placement.greedy", "placement.swap_passes",
-                                   "refinement.rank_swap_passes", "refinement.move_cycles"}));
+                                   "refinement.rank_swap_passes", "refinement.rank_moves"}));
   EXPECT_EQ(
       overrides_of(create_context("quality")),
       (std::set<std::string>{"partition.scotch", "partition.metis_cuts", "partition.patience", "partition.coarsen_to",

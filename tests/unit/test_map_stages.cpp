@@ -207,7 +207,7 @@ TEST(Stages, RankSwapsScanFirstMakesThePlainPassesSwaps) {
 // more (a0<->b0: 32, a0<->b1: 42, and so on by symmetry), so the rank swaps
 // are stuck; the cycle a0 -> b, b0 -> c, c0 -> a reaches 18, the least of
 // the 90 mappings.
-TEST(Stages, MoveCyclesGoRoundThreeNodesWhereNoSwapGains) {
+TEST(Stages, RankMovesGoRoundThreeNodesWhereNoSwapGains) {
   const Machine m = test::make_machine("[3]", "[true]", "n[0-2]", "core:2");
   const Allocation a = make_allocation(m, {});
   const NodeGeometry geo(m, a);
@@ -231,17 +231,18 @@ TEST(Stages, MoveCyclesGoRoundThreeNodesWhereNoSwapGains) {
   EXPECT_EQ(refine_rank_swaps(g, geo, swapped, 10), 0);
   EXPECT_EQ(swapped, start);
   std::vector<int> cycled = start;
-  EXPECT_EQ(refine_move_cycles(g, geo, cycled, std::uint64_t{1} << 24), 1);
+  EXPECT_EQ(refine_rank_moves(g, geo, cycled, std::uint64_t{1} << 24, 0), 1);
   EXPECT_EQ(hop_bytes(cycled), least);
   std::vector<int> unspent = start;
-  EXPECT_EQ(refine_move_cycles(g, geo, unspent, 0), 0);
+  EXPECT_EQ(refine_rank_moves(g, geo, unspent, 0, 8), 0);
   EXPECT_EQ(unspent, start);
 }
 
-// After the rank swaps stop, cycles still gain on an irregular graph; every
+// After the rank swaps stop, cycles still gain on irregular graphs, and
+// rounds of free moves rebalanced along paths gain beyond the cycles. Every
 // node keeps its size, and hop-bytes (summed here edge by edge) never rise,
-// also where a cycle's ranks are partners and the cycle is given up.
-TEST(Stages, MoveCyclesKeepNodeSizesAndNeverRaiseHopBytes) {
+// also where a cycle's ranks are partners or a round loses and is undone.
+TEST(Stages, RankMovesKeepNodeSizesAndNeverRaiseHopBytes) {
   const Machine m = test::make_machine("[4, 4, 4]", "", "n[00-63]", "core:8");
   const Allocation a = make_allocation(m, {});
   const NodeGeometry geo(m, a);
@@ -252,24 +253,48 @@ TEST(Stages, MoveCyclesKeepNodeSizesAndNeverRaiseHopBytes) {
         total += g.weight[e] * static_cast<std::uint64_t>(geo.hops(node[u], node[g.adjncy[e]]));
     return total / 2;
   };
-  int gained = 0;
-  for (std::uint64_t seed : {6u, 7u, 8u}) {
-    const UndirectedGraph g = make_undirected(make_irregular({512, 16, 100, seed}));
-    std::vector<int> node(g.n);
-    for (std::uint32_t r = 0; r < g.n; ++r) node[r] = static_cast<int>(r / 8);
-    std::shuffle(node.begin(), node.end(), std::mt19937(static_cast<unsigned>(seed)));
-    refine_rank_swaps(g, geo, node, 100);
-    const std::uint64_t before = hop_bytes(g, node);
-    const int cycles = refine_move_cycles(g, geo, node, std::uint64_t{1} << 28);
+  auto sizes_kept = [](const std::vector<int>& node) {
     std::vector<int> size(64, 0);
     for (int x : node) ++size[static_cast<std::size_t>(x)];
-    EXPECT_TRUE(std::all_of(size.begin(), size.end(), [](int s) { return s == 8; })) << seed;
-    const std::uint64_t after = hop_bytes(g, node);
-    EXPECT_LE(after, before) << seed;
-    EXPECT_EQ(cycles > 0, after < before) << seed;
-    gained += after < before;
+    return std::all_of(size.begin(), size.end(), [](int s) { return s == 8; });
+  };
+  const std::uint64_t budget = std::uint64_t{1} << 28;  // a search gone wrong ends, and fails
+  int cycles_gained = 0, rounds_gained = 0;
+  for (std::uint64_t seed : {6u, 7u, 8u}) {
+    const UndirectedGraph g = make_undirected(make_irregular({512, 16, 100, seed}));
+    std::vector<int> swapped(g.n);
+    for (std::uint32_t r = 0; r < g.n; ++r) swapped[r] = static_cast<int>(r / 8);
+    std::shuffle(swapped.begin(), swapped.end(), std::mt19937(static_cast<unsigned>(seed)));
+    refine_rank_swaps(g, geo, swapped, 100);
+    const std::uint64_t before = hop_bytes(g, swapped);
+
+    std::vector<int> cycled = swapped;
+    const int cycles = refine_rank_moves(g, geo, cycled, budget, 0);
+    EXPECT_TRUE(sizes_kept(cycled)) << seed;
+    const std::uint64_t after_cycles = hop_bytes(g, cycled);
+    EXPECT_LE(after_cycles, before) << seed;
+    EXPECT_EQ(cycles > 0, after_cycles < before) << seed;
+    cycles_gained += after_cycles < before;
+
+    std::vector<int> moved = swapped;
+    const int kept = refine_rank_moves(g, geo, moved, budget, 8) - cycles;
+    EXPECT_TRUE(sizes_kept(moved)) << seed;
+    const std::uint64_t after_rounds = hop_bytes(g, moved);
+    EXPECT_LE(after_rounds, after_cycles) << seed;
+    EXPECT_EQ(kept > 0, after_rounds < after_cycles) << seed;
+    rounds_gained += after_rounds < after_cycles;
+    // Each round only lowers hop-bytes: the first k rounds of 8 are the
+    // rounds of a call of k.
+    std::uint64_t last = after_cycles;
+    for (int rounds = 1; rounds <= 8; ++rounds) {
+      std::vector<int> node = swapped;
+      refine_rank_moves(g, geo, node, budget, rounds);
+      EXPECT_LE(hop_bytes(g, node), last) << seed << " " << rounds;
+      last = hop_bytes(g, node);
+    }
   }
-  EXPECT_GE(gained, 2);
+  EXPECT_GE(cycles_gained, 2);
+  EXPECT_GE(rounds_gained, 2);
 }
 
 // One node of 2 packages x 2 cores, 4 ranks: 0-2 and 1-3 talk most, so each

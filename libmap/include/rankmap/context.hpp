@@ -55,7 +55,7 @@ struct Context {
 
   struct Refinement {
     int rank_swap_passes = 2;  // swap ranks between nodes (exact sizes kept)
-    bool move_cycles = true;   // then move ranks round cycles of nodes (exact sizes kept)
+    bool rank_moves = true;    // then move single ranks: round cycles of nodes, and freely then rebalanced
   } refinement;
 
   bool within_node = true;     // split each node's ranks over its packages and cores

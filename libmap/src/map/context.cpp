@@ -28,7 +28,7 @@ void override_fast(Context& c) {
   c.placement.greedy = false;
   c.placement.swap_passes = 1;
   c.refinement.rank_swap_passes = 0;
-  c.refinement.move_cycles = false;
+  c.refinement.rank_moves = false;
 }
 
 void override_default(Context&) {}
@@ -101,7 +101,7 @@ std::string dump_context(const Context& c) {
       << "swap_passes = " << c.placement.swap_passes << "\n\n"
       << "[refinement]\n"
       << "rank_swap_passes = " << c.refinement.rank_swap_passes << "\n"
-      << "move_cycles = " << b(c.refinement.move_cycles) << "\n";
+      << "rank_moves = " << b(c.refinement.rank_moves) << "\n";
   return out.str();
 }
 
@@ -161,8 +161,8 @@ class ContextReader : private detail::TomlReader {
         c.placement.swap_passes = static_cast<int>(integer(*n, "swap_passes", 0, 10000));
     }
     if (const toml::table* t = table(root, "refinement")) {
-      reject_unknown(*t, {"rank_swap_passes", "move_cycles"}, "[refinement]");
-      boolean(*t, "move_cycles", c.refinement.move_cycles);
+      reject_unknown(*t, {"rank_swap_passes", "rank_moves"}, "[refinement]");
+      boolean(*t, "rank_moves", c.refinement.rank_moves);
       if (auto* n = t->get("rank_swap_passes"))
         c.refinement.rank_swap_passes = static_cast<int>(integer(*n, "rank_swap_passes", 0, 10000));
     }

@@ -86,12 +86,14 @@ std::optional<GridShape> recovered_shape(const UndirectedGraph& g, const Recover
 int refine_rank_swaps(const UndirectedGraph& g, const NodeGeometry& geo, std::vector<int>& node_of_rank, int passes,
                       std::uint64_t scan_from = kParallelEdges);
 
-// Moves one rank (or vertex of a graph contracted inside nodes) round each
-// cycle of nodes whose moves gain in sum, so every node keeps its size,
-// until no cycle gains or `budget` steps are spent; returns the cycles
-// made.
-int refine_move_cycles(const UndirectedGraph& g, const NodeGeometry& geo, std::vector<int>& node_of_rank,
-                       std::uint64_t budget);
+// Moves single ranks between nodes so that every node ends with its size:
+// round cycles of nodes whose moves gain in sum, then in up to `rounds`
+// rounds of free moves (a node may hold 2 ranks more) rebalanced along the
+// cheapest paths of moves, a round kept only if it gains. Stops when
+// nothing gains or `budget` steps are spent; returns the cycles and
+// rounds kept.
+int refine_rank_moves(const UndirectedGraph& g, const NodeGeometry& geo, std::vector<int>& node_of_rank,
+                      std::uint64_t budget, int rounds);
 
 // For thousands of nodes: nodes split by coordinates into compact groups,
 // ranks into as many parts, parts matched to groups, recursively.

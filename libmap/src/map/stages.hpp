@@ -107,7 +107,7 @@ std::unique_ptr<PlacementRefiner> make_hop_byte_swaps(int passes);              
 std::unique_ptr<PlacementRefiner> make_link_load_swaps(int passes);                         // link_refine.cpp
 std::unique_ptr<RankRefiner> make_rank_swaps(int passes);                                   // rank_refine.cpp
 std::unique_ptr<RankRefiner> make_rank_link_swaps(int rounds);                              // link_rank_refine.cpp
-std::unique_ptr<RankRefiner> make_move_cycles();                                            // cycle_refine.cpp
+std::unique_ptr<RankRefiner> make_rank_moves();                                             // move_refine.cpp
 
 // Where the pipelines put ranks (node_choice.cpp): `compact` (ranks per
 // allocated node, from ranks_per_node()); with fewer ranks than slots also
