@@ -36,6 +36,9 @@ constexpr std::uint64_t kBudget = std::uint64_t{1} << 26;
 constexpr int kRounds = 8;
 constexpr std::size_t kSlack = 2;
 
+// A distance no node has yet in the paths' Bellman-Ford.
+constexpr long long kFar = LLONG_MAX / 4;
+
 struct Move {
   int from = 0;
   int to = 0;
@@ -57,8 +60,7 @@ class MoveSearch {
         best_(nodes_, -1),
         stamp_(nodes_, 0),
         budget_(budget) {
-    for (std::uint32_t r = 0; r < g.n; ++r) on_[static_cast<std::size_t>(node_of_rank[r])].push_back(r);
-    rebuild_all();
+    list_ranks();
   }
 
   // Applies cycles until none gains or the budget is spent; returns how
@@ -94,9 +96,7 @@ class MoveSearch {
       std::size_t moves = 0;
       for (std::uint32_t r = 0; r < g_.n; ++r) {
         const int x = node_of_rank_[r];
-        for (std::uint64_t e = g_.xadj[r]; e < g_.xadj[r + 1]; ++e)
-          conn_.add(static_cast<std::uint32_t>(node_of_rank_[g_.adjncy[e]]), g_.weight[e]);
-        spent_ += g_.xadj[r + 1] - g_.xadj[r] + conn_.keys().size() * conn_.keys().size();
+        gather(r);
         const long long here = cost_on(x);
         long long best = 0;
         int best_y = -1;
@@ -107,10 +107,8 @@ class MoveSearch {
         }
         conn_.clear();
         if (best_y < 0) continue;
-        auto& list = on_[static_cast<std::size_t>(x)];
-        list.erase(std::find(list.begin(), list.end(), r));
-        on_[static_cast<std::size_t>(best_y)].push_back(r);
         node_of_rank_[r] = best_y;
+        relist(r, x);
         delta -= best;
         ++moves;
       }
@@ -131,9 +129,7 @@ class MoveSearch {
         continue;
       }
       node_of_rank_ = snapshot;
-      for (auto& list : on_) list.clear();
-      for (std::uint32_t r = 0; r < g_.n; ++r) on_[static_cast<std::size_t>(node_of_rank_[r])].push_back(r);
-      rebuild_all();
+      list_ranks();
       break;
     }
     return kept;
@@ -144,7 +140,6 @@ class MoveSearch {
   // (a direct move to the nearest such node when none is reachable); false
   // once every node has its size.
   bool cheapest_path(const std::vector<std::size_t>& size, std::vector<Move*>& path) {
-    constexpr long long kFar = LLONG_MAX / 4;
     std::vector<long long> dist(nodes_, kFar);
     pred_.assign(nodes_, nullptr);
     int over = -1;
@@ -154,21 +149,7 @@ class MoveSearch {
         if (over < 0) over = static_cast<int>(x);
       }
     if (over < 0) return false;
-    for (std::size_t round = 0; round < nodes_; ++round) {
-      bool changed = false;
-      for (auto& out : out_) {
-        spent_ += out.size();
-        for (Move& m : out) {
-          if (m.banned || dist[static_cast<std::size_t>(m.from)] == kFar) continue;
-          const long long d = dist[static_cast<std::size_t>(m.from)] - m.gain;
-          if (d < dist[static_cast<std::size_t>(m.to)]) {
-            dist[static_cast<std::size_t>(m.to)] = d;
-            pred_[static_cast<std::size_t>(m.to)] = &m;
-            changed = true;
-          }
-        }
-      }
-      if (!changed) break;
+    for (std::size_t round = 0; round < nodes_ && relax(dist); ++round) {
     }
     int under = -1;
     for (std::size_t y = 0; y < nodes_; ++y)
@@ -220,13 +201,9 @@ class MoveSearch {
     auto& out = out_[static_cast<std::size_t>(x)];
     out.clear();
     for (std::uint32_t v : on_[static_cast<std::size_t>(x)]) {
-      for (std::uint64_t e = g_.xadj[v]; e < g_.xadj[v + 1]; ++e)
-        conn_.add(static_cast<std::uint32_t>(node_of_rank_[g_.adjncy[e]]), g_.weight[e]);
-      spent_ += g_.xadj[v + 1] - g_.xadj[v];
-      const auto& keys = conn_.keys();
-      spent_ += keys.size() * keys.size();
+      gather(v);
       const long long here = cost_on(x);
-      for (std::uint32_t y : keys) {
+      for (std::uint32_t y : conn_.keys()) {
         if (static_cast<int>(y) == x) continue;
         const long long gain = here - cost_on(static_cast<int>(y));
         int& b = best_[y];
@@ -242,6 +219,14 @@ class MoveSearch {
     for (const Move& m : out) best_[static_cast<std::size_t>(m.to)] = -1;
   }
 
+  // v's bytes to each node its partners sit on, into conn_; the steps count
+  // what cost_on() then takes for each of those nodes.
+  void gather(std::uint32_t v) {
+    for (std::uint64_t e = g_.xadj[v]; e < g_.xadj[v + 1]; ++e)
+      conn_.add(static_cast<std::uint32_t>(node_of_rank_[g_.adjncy[e]]), g_.weight[e]);
+    spent_ += g_.xadj[v + 1] - g_.xadj[v] + conn_.keys().size() * conn_.keys().size();
+  }
+
   long long cost_on(int y) const {
     long long c = 0;
     for (std::uint32_t z : conn_.keys()) c += static_cast<long long>(conn_[z]) * geo_.hops(y, static_cast<int>(z));
@@ -255,23 +240,29 @@ class MoveSearch {
     std::vector<long long> dist(nodes_, 0);
     pred_.assign(nodes_, nullptr);
     for (std::size_t round = 0; round < nodes_ && spent_ < budget_; ++round) {
-      bool changed = false;
-      for (auto& out : out_) {
-        spent_ += out.size();
-        for (Move& m : out) {
-          if (m.banned) continue;
-          const long long d = dist[static_cast<std::size_t>(m.from)] - m.gain;
-          if (d < dist[static_cast<std::size_t>(m.to)]) {
-            dist[static_cast<std::size_t>(m.to)] = d;
-            pred_[static_cast<std::size_t>(m.to)] = &m;
-            changed = true;
-          }
-        }
-      }
-      if (!changed) return false;
+      if (!relax(dist)) return false;
       if (pred_cycle(cycle)) return true;
     }
     return false;
+  }
+
+  // One Bellman-Ford round over every unbanned move (none from a node at
+  // kFar, not reached); whether any distance fell.
+  bool relax(std::vector<long long>& dist) {
+    bool changed = false;
+    for (auto& out : out_) {
+      spent_ += out.size();
+      for (Move& m : out) {
+        if (m.banned || dist[static_cast<std::size_t>(m.from)] == kFar) continue;
+        const long long d = dist[static_cast<std::size_t>(m.from)] - m.gain;
+        if (d < dist[static_cast<std::size_t>(m.to)]) {
+          dist[static_cast<std::size_t>(m.to)] = d;
+          pred_[static_cast<std::size_t>(m.to)] = &m;
+          changed = true;
+        }
+      }
+    }
+    return changed;
   }
 
   // Walks back from every node along the predecessors; a walk that meets
@@ -301,11 +292,7 @@ class MoveSearch {
   // Makes the cycle's moves; keeps them only if together they gain (two of
   // its ranks may be partners, which no single move's gain counts).
   bool apply(const std::vector<Move*>& cycle) {
-    long long delta = 0;
-    for (const Move* m : cycle) {
-      delta += rank_cost(m->rank, m->to) - rank_cost(m->rank, m->from);
-      node_of_rank_[m->rank] = m->to;
-    }
+    const long long delta = apply_all(cycle);
     if (delta < 0) {
       gained_ -= delta;
       return true;
@@ -324,22 +311,34 @@ class MoveSearch {
 
   // After a cycle: the nodes' rank lists, then the moves of every node that
   // holds a moved rank or one of its partners.
-  void refresh(const std::vector<Move*>& cycle) {
-    std::vector<std::pair<int, std::uint32_t>> moved;  // (from, rank): the moves go with the rebuild
-    for (const Move* m : cycle) moved.emplace_back(m->from, m->rank);
+  // (The moves are read before any rebuild, which replaces them.)
+  void refresh(const std::vector<Move*>& moves) {
     std::vector<int> touched;
-    for (const auto& [from, r] : moved) {
-      auto& list = on_[static_cast<std::size_t>(from)];
-      list.erase(std::find(list.begin(), list.end(), r));
-      on_[static_cast<std::size_t>(node_of_rank_[r])].push_back(r);
-      touched.push_back(from);
-      touched.push_back(node_of_rank_[r]);
-      for (std::uint64_t e = g_.xadj[r]; e < g_.xadj[r + 1]; ++e) touched.push_back(node_of_rank_[g_.adjncy[e]]);
+    for (const Move* m : moves) {
+      relist(m->rank, m->from);
+      touched.push_back(m->from);
+      touched.push_back(m->to);
+      for (std::uint64_t e = g_.xadj[m->rank]; e < g_.xadj[m->rank + 1]; ++e)
+        touched.push_back(node_of_rank_[g_.adjncy[e]]);
     }
     std::sort(touched.begin(), touched.end());
     touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
     unban();
     for (int x : touched) rebuild(x);
+  }
+
+  // Rank r, just moved off node `from`, into its new node's list.
+  void relist(std::uint32_t r, int from) {
+    auto& list = on_[static_cast<std::size_t>(from)];
+    list.erase(std::find(list.begin(), list.end(), r));
+    on_[static_cast<std::size_t>(node_of_rank_[r])].push_back(r);
+  }
+
+  // Every node's list of ranks from node_of_rank_, and its moves.
+  void list_ranks() {
+    for (auto& list : on_) list.clear();
+    for (std::uint32_t r = 0; r < g_.n; ++r) on_[static_cast<std::size_t>(node_of_rank_[r])].push_back(r);
+    rebuild_all();
   }
 
   void rebuild_all() {
