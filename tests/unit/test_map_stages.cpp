@@ -20,15 +20,33 @@ using namespace rankmap::detail;
 
 namespace {
 
+// (a, b, bytes both ways) triples.
+using Edges = std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>>;
+
 // An undirected graph from (a, b, bytes both ways) triples.
-UndirectedGraph undirected(std::uint32_t n,
-                           const std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>>& edges) {
+UndirectedGraph undirected(std::uint32_t n, const Edges& edges) {
   GraphBuilder b(n);
   for (auto [x, y, w] : edges) {
     b.add(x, y, w, 1);
     b.add(y, x, 0, 0);  // the reverse direction exists, with no bytes of its own
   }
   return make_undirected(b.build());
+}
+
+// Hop-bytes of a node for every rank, summed over the triples.
+std::uint64_t edge_hop_bytes(const Edges& edges, const NodeGeometry& geo, const std::vector<int>& node) {
+  std::uint64_t total = 0;
+  for (auto [u, v, w] : edges) total += w * static_cast<std::uint64_t>(geo.hops(node[u], node[v]));
+  return total;
+}
+
+// The least hop-bytes of 6 ranks, two on each of 3 nodes: every way tried.
+std::uint64_t least_two_a_node(const Edges& edges, const NodeGeometry& geo) {
+  std::uint64_t least = UINT64_MAX;
+  std::vector<int> node{0, 0, 1, 1, 2, 2};
+  do least = std::min(least, edge_hop_bytes(edges, geo, node));
+  while (std::next_permutation(node.begin(), node.end()));
+  return least;
 }
 
 // Cartesian candidates on the whole machine as one box of nodes.
@@ -60,7 +78,7 @@ TEST(Stages, EnforcePartSizesMovesTheCheapestRank) {
 // target, more parts than ranks, and much slack, all without a line on
 // stdout, and each part at its size.
 TEST(Stages, MetisCutsPrintNothing) {
-  std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>> path;
+  Edges path;
   for (std::uint32_t v = 0; v + 1 < 20; ++v) path.emplace_back(v, v + 1, 10);
   const UndirectedGraph line = undirected(20, path);
   testing::internal::CaptureStdout();
@@ -80,7 +98,7 @@ TEST(Stages, GraphSharesStayWithinTheSlots) {
   std::mt19937 rng(7);
   for (int trial = 0; trial < 40; ++trial) {
     const std::uint32_t n = 20 + rng() % 200;
-    std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>> edges;
+    Edges edges;
     for (std::uint32_t e = 0; e < 3 * n; ++e) edges.emplace_back(rng() % n, rng() % n, 1 + rng() % 1000);
     const UndirectedGraph g = undirected(n, edges);
     std::vector<std::uint32_t> capacity(1 + rng() % 12);
@@ -93,7 +111,7 @@ TEST(Stages, GraphSharesStayWithinTheSlots) {
     for (std::size_t p = 0; p < share.size(); ++p) EXPECT_LE(share[p], capacity[p]) << trial;
   }
   EXPECT_EQ(testing::internal::GetCapturedStdout(), "");
-  std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>> cliques{{0, 6, 1}};
+  Edges cliques{{0, 6, 1}};
   for (std::uint32_t base : {0u, 6u})
     for (std::uint32_t i = 0; i < 6; ++i)
       for (std::uint32_t j = i + 1; j < 6; ++j) cliques.emplace_back(base + i, base + j, 100);
@@ -143,22 +161,14 @@ TEST(Stages, RankSwapsMoveClustersWhereSingleRanksAreStuck) {
   const Machine m = test::make_machine("[3]", "[false]", "n[0-2]", "core:2");
   const Allocation a = make_allocation(m, {});
   const NodeGeometry geo(m, a);
-  std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>> edges{{0, 1, 100}, {2, 3, 100}, {4, 5, 100}};
+  Edges edges{{0, 1, 100}, {2, 3, 100}, {4, 5, 100}};
   for (std::uint32_t u : {0u, 1u}) {
     for (std::uint32_t v : {4u, 5u}) edges.emplace_back(u, v, 10);
     for (std::uint32_t v : {2u, 3u}) edges.emplace_back(u, v, 1);
   }
   const UndirectedGraph g = undirected(6, edges);
-  auto hop_bytes = [&](const std::vector<int>& node) {
-    std::uint64_t total = 0;
-    for (auto [u, v, w] : edges) total += w * static_cast<std::uint64_t>(geo.hops(node[u], node[v]));
-    return total;
-  };
-  // Every way to put two ranks on each node.
-  std::uint64_t least = UINT64_MAX;
-  std::vector<int> node{0, 0, 1, 1, 2, 2};
-  do least = std::min(least, hop_bytes(node));
-  while (std::next_permutation(node.begin(), node.end()));
+  auto hop_bytes = [&](const std::vector<int>& node) { return edge_hop_bytes(edges, geo, node); };
+  const std::uint64_t least = least_two_a_node(edges, geo);
   EXPECT_EQ(least, 44u);
 
   const std::vector<int> start{0, 0, 1, 1, 2, 2};
@@ -211,18 +221,10 @@ TEST(Stages, RankMovesGoRoundThreeNodesWhereNoSwapGains) {
   const Machine m = test::make_machine("[3]", "[true]", "n[0-2]", "core:2");
   const Allocation a = make_allocation(m, {});
   const NodeGeometry geo(m, a);
-  const std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>> edges{{0, 3, 10}, {2, 5, 10}, {4, 1, 10},
-                                                                                   {0, 1, 6},  {2, 3, 6},  {4, 5, 6}};
+  const Edges edges{{0, 3, 10}, {2, 5, 10}, {4, 1, 10}, {0, 1, 6}, {2, 3, 6}, {4, 5, 6}};
   const UndirectedGraph g = undirected(6, edges);
-  auto hop_bytes = [&](const std::vector<int>& node) {
-    std::uint64_t total = 0;
-    for (auto [u, v, w] : edges) total += w * static_cast<std::uint64_t>(geo.hops(node[u], node[v]));
-    return total;
-  };
-  std::uint64_t least = UINT64_MAX;
-  std::vector<int> node{0, 0, 1, 1, 2, 2};
-  do least = std::min(least, hop_bytes(node));
-  while (std::next_permutation(node.begin(), node.end()));
+  auto hop_bytes = [&](const std::vector<int>& node) { return edge_hop_bytes(edges, geo, node); };
+  const std::uint64_t least = least_two_a_node(edges, geo);
   EXPECT_EQ(least, 18u);
 
   const std::vector<int> start{0, 0, 1, 1, 2, 2};
@@ -372,7 +374,7 @@ TEST(Stages, MatchingMergesTheHeaviestGroupsWhateverTheNumbering) {
     std::iota(p.begin(), p.end(), 0u);
     Rng rng(seed * 977);
     for (std::uint32_t i = n; i > 1; --i) std::swap(p[i - 1], p[rng.below(i)]);
-    std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>> edges;
+    Edges edges;
     for (std::uint32_t q = 0; q < quads; ++q) {
       edges.push_back({p[4 * q], p[4 * q + 1], 100});
       edges.push_back({p[4 * q + 2], p[4 * q + 3], 100});
