@@ -108,6 +108,7 @@ std::unique_ptr<PlacementRefiner> make_link_load_swaps(int passes);             
 std::unique_ptr<RankRefiner> make_rank_swaps(int passes);                                   // rank_refine.cpp
 std::unique_ptr<RankRefiner> make_rank_link_swaps(int rounds);                              // link_rank_refine.cpp
 std::unique_ptr<RankRefiner> make_rank_moves();                                             // move_refine.cpp
+std::unique_ptr<RankRefiner> make_port_swaps();                                             // port_refine.cpp
 
 // Where the pipelines put ranks (node_choice.cpp): `compact` (ranks per
 // allocated node, from ranks_per_node()); with fewer ranks than slots also
