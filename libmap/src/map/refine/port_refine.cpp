@@ -23,6 +23,9 @@
 namespace rankmap::detail {
 namespace {
 
+// Sums of squared loads: link loads reach 2^40 bytes and more.
+using Wide = __int128;
+
 // Flows routed (times their links) before the refiner stops.
 constexpr std::uint64_t kWorkBudget = std::uint64_t{1} << 26;
 constexpr int kPasses = 8;
@@ -70,12 +73,13 @@ class PortRefiner {
   // Passes over every pair of sibling nodes until one changes nothing.
   bool run() {
     bool moved = false;
-    const int nodes = geo_.size();
+    const std::vector<std::vector<int>> families = siblings();
     for (int pass = 0; pass < kPasses && work_ < kWorkBudget; ++pass) {
       bool improved = false;
-      for (int x = 0; x < nodes && work_ < kWorkBudget; ++x)
-        for (int y = x + 1; y < nodes && work_ < kWorkBudget; ++y)
-          if (siblings(x, y) && try_exchange(x, y)) improved = true;
+      for (const std::vector<int>& family : families)
+        for (std::size_t i = 0; i < family.size() && work_ < kWorkBudget; ++i)
+          for (std::size_t j = i + 1; j < family.size() && work_ < kWorkBudget; ++j)
+            if (try_exchange(family[i], family[j])) improved = true;
       if (!improved) break;
       moved = true;
     }
@@ -90,13 +94,17 @@ class PortRefiner {
     std::uint64_t to_b, to_a;  // bytes each way
   };
 
-  // Under the same lowest switch, with the same slots: exchanging their
-  // ranks keeps every node's load and every pair's hops.
-  bool siblings(int x, int y) const {
-    const Network& net = geo_.network();
-    for (int d = 1; d < net.num_dims(); ++d)
-      if (geo_.coord(x, d) != geo_.coord(y, d)) return false;
-    return allocation_.slots(x).size() == allocation_.slots(y).size();
+  // Nodes under one lowest switch with the same slots, in position order:
+  // exchanging two's ranks keeps every node's load and every pair's hops.
+  std::vector<std::vector<int>> siblings() const {
+    const auto ports = static_cast<std::size_t>(geo_.network().dims[0]);
+    std::map<std::pair<std::size_t, std::size_t>, std::vector<int>> by_switch;  // (switch, slots)
+    for (int k = 0; k < geo_.size(); ++k)
+      by_switch[{geo_.coord_index(k) / ports, allocation_.slots(k).size()}].push_back(k);
+    std::vector<std::vector<int>> out;
+    for (auto& [key, family] : by_switch)
+      if (family.size() > 1) out.push_back(std::move(family));
+    return out;
   }
 
   void add(std::size_t from, std::size_t to, long long bytes) {
@@ -137,12 +145,12 @@ class PortRefiner {
     reroute(+1);
     std::uint64_t peak = 0;
     long long at_peak = static_cast<long long>(at_peak_);
-    double squares = 0;
+    Wide squares = 0;  // exact: a no-op exchange must not look like a gain
     for (const auto& [link, before] : touched_) {
       peak = std::max(peak, load_[link]);
       at_peak += (load_[link] == peak_) - (before == peak_);
-      const auto now = static_cast<double>(load_[link]), then = static_cast<double>(before);
-      squares += now * now - then * then;
+      const auto now = static_cast<Wide>(load_[link]), then = static_cast<Wide>(before);
+      squares += (now - then) * (now + then);
     }
     const bool better = peak <= peak_ && (at_peak < static_cast<long long>(at_peak_) ||
                                           (at_peak == static_cast<long long>(at_peak_) && squares < 0));
