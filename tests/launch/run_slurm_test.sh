@@ -26,8 +26,18 @@ stop() {
   rm -rf "$work"
 }
 trap stop EXIT
-# Ports of this run: several test runs on one machine must not meet.
-base=$((20000 + $$ % 20000))
+# Ports of this run: several test runs on one machine must not meet, and
+# all four lie below the kernel's ephemeral range, which the outgoing
+# connections of tests running beside this one take at random (20000 +
+# $$ % 20000 once gave slurmctld a port an MPI test held: "Address already
+# in use", and the test skipped). A port something listens on is passed over.
+first_ephemeral=$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
+base=$((10000 + $$ % (first_ephemeral - 10000 - 4)))
+listening() { command -v ss >/dev/null && ss -ltnH "( sport >= :$1 and sport <= :$(($1 + 3)) )" | grep -q .; }
+for _ in $(seq 100); do
+  listening "$base" || break
+  base=$((10000 + (base - 10000 + 4) % (first_ephemeral - 10000 - 4)))
+done
 cpus=$(lstopo-no-graphics --only pu | wc -l)
 cores=$(lstopo-no-graphics --only core | wc -l)
 mkdir -p state spool
