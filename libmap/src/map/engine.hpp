@@ -109,6 +109,11 @@ struct PartGraph {
   std::vector<std::uint64_t> weight;
 };
 PartGraph make_part_graph(const UndirectedGraph& g, const std::vector<int>& part, int parts);
+// Taillard's robust tabu search over swaps of equal-sized parts, from
+// `slot` (part p on used[slot[p]]); keeps the best placement seen. True
+// when it is better than the start (placement_tabu.cpp).
+bool tabu_placement(const PartGraph& q, const std::vector<std::uint32_t>& sizes, const std::vector<int>& used,
+                    const NodeGeometry& geo, std::vector<int>& slot, std::uint64_t seed);
 // Merges vertices in groups of `group` (a power of two dividing n) by
 // rounds of heavy-edge matching in a seeded random order (contract.cpp):
 // the coarse graph and the coarse vertex of every vertex of g.
