@@ -30,7 +30,8 @@ trap stop EXIT
 # all four lie below the kernel's ephemeral range, which the outgoing
 # connections of tests running beside this one take at random (20000 +
 # $$ % 20000 once gave slurmctld a port an MPI test held: "Address already
-# in use", and the test skipped). A port something listens on is passed over.
+# in use", and sinfo waited on the dead controller past the test's
+# timeout). A port something listens on is passed over.
 first_ephemeral=$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
 base=$((10000 + $$ % (first_ephemeral - 10000 - 4)))
 listening() { command -v ss >/dev/null && ss -ltnH "( sport >= :$1 and sport <= :$(($1 + 3)) )" | grep -q .; }
@@ -74,12 +75,17 @@ slurmctld -f slurm.conf >ctld.out 2>&1 || { echo "SKIP: slurmctld does not start
 for n in fake0 fake1; do
   slurmd -f slurm.conf -N $n >"$n.out" 2>&1 || { echo "SKIP: slurmd -N $n does not start: $(cat "$n.out")"; exit 77; }
 done
+# sinfo retries a controller that is not there for a minute or more: each
+# call is bounded, and a controller that died (its log says fatal) ends the
+# wait at once.
+states() { timeout 5 sinfo -h -o '%T' 2>/dev/null | sort -u; }
 for _ in $(seq 30); do
-  [ "$(sinfo -h -o '%T' 2>/dev/null | sort -u)" = idle ] && break
+  [ "$(states)" = idle ] && break
+  grep -q fatal slurmctld.log 2>/dev/null && break
   sleep 1
 done
-[ "$(sinfo -h -o '%T' 2>/dev/null | sort -u)" = idle ] || {
-  echo "SKIP: the nodes did not come up: $(sinfo 2>&1)"; tail -5 slurmctld.log; exit 77; }
+[ "$(states)" = idle ] || {
+  echo "SKIP: the nodes did not come up: $(timeout 5 sinfo 2>&1)"; tail -5 slurmctld.log; exit 77; }
 
 gcc -O1 -DNO_MPI -o check_placement "$here/check_placement.c" -lhwloc || { echo "cannot build the check"; exit 1; }
 lstopo-no-graphics --of xml >node.xml
