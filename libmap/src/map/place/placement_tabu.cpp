@@ -1,7 +1,8 @@
 // Which node each part goes to, as a quadratic assignment problem: the
 // swaps of placement.cpp stop at the first placement no single swap
-// improves, and on 64 nodes that is often 1-2 % above what a search that
-// may climb out of it reaches. This is Taillard's robust tabu search
+// improves, and on bench/peers.py's irregular and geometric graphs that
+// was 4-15 % more hop-bytes than a search that may climb out of it reaches
+// (bench/RESULTS.md, issue 33). This is Taillard's robust tabu search
 // (Parallel Computing 17, 1991): every iteration makes the best swap of two
 // parts of equal size, even a worse one, except swaps that would put both
 // parts back where they were within the last ~n iterations (unless that
