@@ -493,15 +493,40 @@ TEST(Stages, TabuPlacementFindsTheOptimumOfEightParts) {
   EXPECT_GT(short_of_it, 0);  // the swaps alone do not get there every time
 }
 
-// A fat tree of `leaves` leaves of 4 nodes with 2 uplinks each (D-mod-k:
-// the destination's port parity picks the uplink), `cores` a node.
-Machine thin_tree(int leaves, int cores) {
-  const std::string last = "n[" + std::string(leaves * 4 <= 10 ? "0-" : "00-") + std::to_string(leaves * 4 - 1) + "]";
-  return parse_machine("name = \"t\"\n[network]\nkind = \"fattree\"\nlevels = [{fanout = 4, uplinks = 2}, {fanout = " +
-                           std::to_string(leaves) +
-                           "}]\nt_hop_ns = 50\nt_inj_ns = 450\nt_ej_ns = 450\n[[nodes]]\nhosts = \"" + last +
+// A fat tree of `leaves` leaves of `ports` nodes with `uplinks` each
+// (D-mod-k: the destination's port modulo uplinks picks one), `cores` a node.
+Machine fat_tree(int leaves, int ports, int uplinks, int cores) {
+  const std::string last = std::to_string(leaves * ports - 1);
+  const std::string hosts = "n[" + std::string(last.size(), '0') + "-" + last + "]";
+  return parse_machine("name = \"t\"\n[network]\nkind = \"fattree\"\nlevels = [{fanout = " + std::to_string(ports) +
+                           ", uplinks = " + std::to_string(uplinks) + "}, {fanout = " + std::to_string(leaves) +
+                           "}]\nt_hop_ns = 50\nt_inj_ns = 450\nt_ej_ns = 450\n[[nodes]]\nhosts = \"" + hosts +
                            "\"\nhwloc = \"core:" + std::to_string(cores) + "\"\n",
                        "tree.toml");
+}
+Machine thin_tree(int leaves, int cores) { return fat_tree(leaves, 4, 2, cores); }
+
+// Hop-bytes and link loads of a node for every rank, scored by evaluate(),
+// which routes with its own code.
+Metrics scores(const Problem& problem, const std::vector<int>& node) {
+  return evaluate(problem.graph, problem.machine, problem.allocation,
+                  assign_slots(problem.g, node, problem.machine, problem.allocation, false));
+}
+
+// The random cases of the link tests: 64 ranks, irregular on odd seeds and
+// geometric on even ones.
+Graph link_case(std::uint64_t seed) {
+  return seed % 2 ? make_irregular({64, 16, 100, seed}) : make_geometric({64, 8, 1 << 20, seed});
+}
+
+// 4 ranks a node shuffled by `seed`, then swapped while hop-bytes fall.
+std::vector<int> swapped_start(const Problem& problem, std::uint64_t seed) {
+  std::vector<int> node(64);
+  for (std::uint32_t r = 0; r < 64; ++r) node[r] = static_cast<int>(r / 4);
+  Rng rng(seed);
+  for (std::uint32_t r = 63; r > 0; --r) std::swap(node[r], node[rng.below(r + 1)]);
+  make_rank_swaps(2)->refine(problem, node);
+  return node;
 }
 
 // Rank-level link swaps, worked by hand on a 4x4 torus (x first): rank 0 on
@@ -520,7 +545,7 @@ TEST(Stages, RankLinkSwapsHalveAPeakTwoRoutesShare) {
   const UndirectedGraph g = make_undirected(graph);
   const Context context;
   const Problem problem{graph, g, m, a, geo, context};
-  auto score = [&](const std::vector<int>& node) { return evaluate(graph, m, a, assign_slots(g, node, m, a, false)); };
+  auto score = [&](const std::vector<int>& n) { return scores(problem, n); };
   std::vector<int> node{0, 5, 1, 5};  // n00 = (0,0), n01 = (1,0), n05 = (1,1)
   const Metrics before = score(node);
   EXPECT_EQ(before.max_link_bytes, 20u);
@@ -545,15 +570,11 @@ TEST(Stages, RankLinkSwapsNeverRaiseThePeak) {
     const Context context;
     int lowered = 0;
     for (std::uint64_t seed = 1; seed <= 8; ++seed) {
-      const Graph graph = seed % 2 ? make_irregular({64, 16, 100, seed}) : make_geometric({64, 8, 1 << 20, seed});
+      const Graph graph = link_case(seed);
       const UndirectedGraph g = make_undirected(graph);
       const Problem problem{graph, g, m, a, geo, context};
-      std::vector<int> node(64);
-      for (std::uint32_t r = 0; r < 64; ++r) node[r] = static_cast<int>(r / 4);
-      Rng rng(seed);
-      for (std::uint32_t r = 63; r > 0; --r) std::swap(node[r], node[rng.below(r + 1)]);
-      make_rank_swaps(2)->refine(problem, node);
-      auto score = [&](const std::vector<int>& n) { return evaluate(graph, m, a, assign_slots(g, n, m, a, false)); };
+      std::vector<int> node = swapped_start(problem, seed);
+      auto score = [&](const std::vector<int>& n) { return scores(problem, n); };
       const Metrics before = score(node);
       make_rank_link_swaps(8)->refine(problem, node);
       const Metrics after = score(node);
@@ -590,7 +611,7 @@ TEST(Stages, PortSwapsSplitTwoFlowsOneUplinkCarried) {
   const UndirectedGraph g = make_undirected(graph);
   const Context context;
   const Problem problem{graph, g, m, a, geo, context};
-  auto score = [&](const std::vector<int>& node) { return evaluate(graph, m, a, assign_slots(g, node, m, a, false)); };
+  auto score = [&](const std::vector<int>& n) { return scores(problem, n); };
   std::vector<int> node{0, 1, 2, 3, 4, 5, 6, 7};
   EXPECT_EQ(score(node).max_link_bytes, 2000u);
   EXPECT_EQ(score(node).hop_bytes, 8000u);
@@ -598,16 +619,15 @@ TEST(Stages, PortSwapsSplitTwoFlowsOneUplinkCarried) {
   EXPECT_EQ(score(node).max_link_bytes, 1000u);
   EXPECT_EQ(score(node).hop_bytes, 8000u);
   for (std::uint32_t r = 0; r < 8; ++r) EXPECT_EQ(node[r] / 4, static_cast<int>(r / 4)) << r;
-  // On a tree without parallel uplinks there is nothing to choose.
-  const Machine full = parse_machine(
-      "name = \"t\"\n[network]\nkind = \"fattree\"\nlevels = [{fanout = 4}, {fanout = 2}]\n"
-      "t_hop_ns = 50\nt_inj_ns = 450\nt_ej_ns = 450\n[[nodes]]\nhosts = \"n[0-7]\"\n"
-      "hwloc = \"core:1\"\n",
-      "full.toml");
-  const Allocation fa = make_allocation(full, {});
-  const NodeGeometry fgeo(full, fa);
+  // With one uplink a leaf both flows share it whatever the ports: nothing
+  // to choose, and the peak stays 2,000.
+  const Machine single = fat_tree(2, 4, 1, 1);
+  const Allocation sa = make_allocation(single, {});
+  const NodeGeometry sgeo(single, sa);
+  const Problem one_uplink{graph, g, single, sa, sgeo, context};
   std::vector<int> same{0, 1, 2, 3, 4, 5, 6, 7};
-  EXPECT_FALSE(make_port_swaps()->refine({graph, g, full, fa, fgeo, context}, same));
+  EXPECT_FALSE(make_port_swaps()->refine(one_uplink, same));
+  EXPECT_EQ(scores(one_uplink, same).max_link_bytes, 2000u);
 }
 
 // On random graphs and placements on a thin tree: each node's ranks move
@@ -621,15 +641,11 @@ TEST(Stages, PortSwapsKeepHopBytesAndNeverRaiseThePeak) {
   const Context context;
   int lowered = 0;
   for (std::uint64_t seed = 1; seed <= 8; ++seed) {
-    const Graph graph = seed % 2 ? make_irregular({64, 16, 100, seed}) : make_geometric({64, 8, 1 << 20, seed});
+    const Graph graph = link_case(seed);
     const UndirectedGraph g = make_undirected(graph);
     const Problem problem{graph, g, m, a, geo, context};
-    std::vector<int> node(64);
-    for (std::uint32_t r = 0; r < 64; ++r) node[r] = static_cast<int>(r / 4);
-    Rng rng(seed);
-    for (std::uint32_t r = 63; r > 0; --r) std::swap(node[r], node[rng.below(r + 1)]);
-    make_rank_swaps(2)->refine(problem, node);
-    auto score = [&](const std::vector<int>& n) { return evaluate(graph, m, a, assign_slots(g, n, m, a, false)); };
+    std::vector<int> node = swapped_start(problem, seed);
+    auto score = [&](const std::vector<int>& n) { return scores(problem, n); };
     const Metrics before = score(node);
     const std::vector<int> start = node;
     make_port_swaps()->refine(problem, node);
@@ -775,10 +791,7 @@ TEST(Stages, UndirectedGraphAddsBothWaysWhateverTheShape) {
 // lowers its peak; the swaps that took links off it cost 0.94 %, and are
 // undone.
 TEST(Stages, RankLinkSwapsPayHopBytesOnlyForALowerPeak) {
-  const Machine m = parse_machine(
-      "name = \"t\"\n[network]\nkind = \"fattree\"\nlevels = [{fanout = 16, uplinks = 4}, {fanout = 8}]\n"
-      "t_hop_ns = 50\nt_inj_ns = 450\nt_ej_ns = 450\n[[nodes]]\nhosts = \"n[000-127]\"\nhwloc = \"core:16\"\n",
-      "thin.toml");
+  const Machine m = fat_tree(8, 16, 4, 16);
   const Allocation a = make_allocation(m, {});
   const NodeGeometry geo(m, a);
   Context context;
@@ -789,7 +802,7 @@ TEST(Stages, RankLinkSwapsPayHopBytesOnlyForALowerPeak) {
   const Mapping laid = rankmap::map(graph, m, a, context);
   std::vector<int> node(2048);
   for (std::uint32_t r = 0; r < 2048; ++r) node[r] = laid.ranks[r].node;
-  auto score = [&](const std::vector<int>& n) { return evaluate(graph, m, a, assign_slots(g, n, m, a, false)); };
+  auto score = [&](const std::vector<int>& n) { return scores(problem, n); };
   const Metrics before = score(node);
   EXPECT_EQ(before.hop_bytes, 10485760u);
   make_rank_link_swaps(32)->refine(problem, node);
