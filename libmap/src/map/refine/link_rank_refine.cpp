@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <tuple>
 
+#include "map/refine/trial_loads.hpp"
 #include "map/stages.hpp"
 #include "rankmap/metrics.hpp"
 
@@ -37,8 +38,7 @@ class RankLinkRefiner {
         g_(problem.g),
         geo_(problem.geometry),
         node_(node_of_rank),
-        load_(geo_.network().num_links(), 0),
-        stamp_(load_.size(), 0),
+        loads_(geo_.network().num_links()),
         on_(geo_.size()),
         conn_(geo_.size(), 0) {
     // Incoming edges, for the routes that end at a moved rank.
@@ -62,7 +62,7 @@ class RankLinkRefiner {
       for (std::uint64_t e = graph_.offsets[r]; e < graph_.offsets[r + 1]; ++e)
         if (counts(r, e)) route(node_[r], node_[graph_.targets[e]], static_cast<long long>(graph_.bytes[e]));
     }
-    find_peak();
+    loads_.find_peak();
     std::uint64_t total = 0;
     for (std::uint32_t r = 0; r < g_.n; ++r) total += cost(r, node_[r]);
     allowed_rise_ = static_cast<long long>(total / 2 / 1000 * kRisePerMille);
@@ -76,9 +76,9 @@ class RankLinkRefiner {
   // same max link). True when a rank moved.
   bool run(int rounds) {
     work_ = 0;
-    std::uint64_t lowest = peak_;
+    std::uint64_t lowest = loads_.peak();
     std::size_t keep = 0;  // swaps made when the peak last fell
-    for (int round = 0; round < rounds && peak_ > 0 && work_ <= work_budget_; ++round) {
+    for (int round = 0; round < rounds && loads_.peak() > 0 && work_ <= work_budget_; ++round) {
       candidates_.clear();
       const std::vector<char> hot = ranks_at_peak();
       for (std::uint32_t r = 0; r < g_.n; ++r)
@@ -93,9 +93,9 @@ class RankLinkRefiner {
         if (try_swap(c.r, c.s, rise)) {
           improved = true;
           made_.push_back({rise, c.r, c.s});
-          if (peak_ < lowest) keep = made_.size(), lowest = peak_;
+          if (loads_.peak() < lowest) keep = made_.size(), lowest = loads_.peak();
         }
-        if (peak_ == 0) break;
+        if (loads_.peak() == 0) break;
       }
       if (!improved) break;
     }
@@ -115,15 +115,8 @@ class RankLinkRefiner {
     if (from == to) return;
     for_each_link(geo_.network(), geo_.coord_index(from), geo_.coord_index(to), [&](std::size_t link) {
       ++work_;
-      if (stamp_[link] != epoch_) stamp_[link] = epoch_, touched_.emplace_back(link, load_[link]);
-      load_[link] = static_cast<std::uint64_t>(static_cast<long long>(load_[link]) + bytes);
-      over_ = over_ || load_[link] > peak_;
+      over_ = loads_.add(link, bytes) > loads_.peak() || over_;
     });
-  }
-
-  void find_peak() {
-    peak_ = *std::max_element(load_.begin(), load_.end());
-    at_peak_ = static_cast<std::size_t>(std::count(load_.begin(), load_.end(), peak_));
   }
 
   // Routes r's traffic, both ways, as it sits now (sign -1: takes it
@@ -154,7 +147,7 @@ class RankLinkRefiner {
           if (!pair[v]) {
             bool crosses = false;
             for_each_link(geo_.network(), geo_.coord_index(u), geo_.coord_index(v),
-                          [&](std::size_t link) { crosses = crosses || load_[link] == peak_, ++work_; });
+                          [&](std::size_t link) { crosses = crosses || loads_[link] == loads_.peak(), ++work_; });
             pair[v] = crosses ? 2 : 1;
             seen.push_back(v);
           }
@@ -215,8 +208,7 @@ class RankLinkRefiner {
 
   bool try_swap(std::uint32_t r, std::uint32_t s, long long rise) {
     const int x = node_[r], y = node_[s];
-    ++epoch_;
-    touched_.clear();
+    loads_.begin();
     over_ = false;
     // All of both ranks' traffic off first, then on from the new places:
     // loads only rise while adding, so the first link above the peak ends
@@ -228,20 +220,15 @@ class RankLinkRefiner {
     reroute(r, +1, kNobody);
     reroute(s, +1, r);
     // The peak falls when no link rises above it and fewer links carry it.
-    long long at_peak = static_cast<long long>(at_peak_);
-    if (!over_)
-      for (const auto& [link, before] : touched_) at_peak += (load_[link] == peak_) - (before == peak_);
-    if (!over_ && at_peak < static_cast<long long>(at_peak_)) {
+    const long long at_peak = over_ ? 0 : loads_.at_peak_after();
+    if (!over_ && at_peak < static_cast<long long>(loads_.at_peak())) {
       rise_ += rise;
       std::replace(on_[x].begin(), on_[x].end(), r, s);
       std::replace(on_[y].begin(), on_[y].end(), s, r);
-      if (at_peak == 0)
-        find_peak();
-      else
-        at_peak_ = static_cast<std::size_t>(at_peak);
+      loads_.keep(at_peak);
       return true;
     }
-    for (const auto& [link, before] : touched_) load_[link] = before;
+    loads_.undo();
     node_[r] = x;
     node_[s] = y;
     return false;
@@ -254,15 +241,10 @@ class RankLinkRefiner {
   std::vector<std::uint64_t> in_offsets_;
   std::vector<std::uint32_t> in_sources_;
   std::vector<std::uint64_t> in_bytes_;
-  std::vector<std::uint64_t> load_;
-  std::vector<std::uint32_t> stamp_;
-  std::uint32_t epoch_ = 0;
-  std::vector<std::pair<std::size_t, std::uint64_t>> touched_;  // (link, load before this trial)
+  TrialLoads loads_;
   std::vector<std::vector<std::uint32_t>> on_;
   std::vector<std::uint64_t> conn_;
   std::vector<int> touched_nodes_;
-  std::uint64_t peak_ = 0;
-  std::size_t at_peak_ = 0;
   long long rise_ = 0, allowed_rise_ = 0;
   mutable std::uint64_t work_ = 0;  // links routed over and edges scanned
   std::uint64_t work_budget_ = std::max(kMinWork, kWorkPerEdge* graph_.num_edges());

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <map>
 
+#include "map/refine/trial_loads.hpp"
 #include "map/stages.hpp"
 #include "rankmap/detail/route.hpp"
 
@@ -44,8 +45,7 @@ class PortRefiner {
       : geo_(problem.geometry),
         allocation_(problem.allocation),
         node_of_rank_(node_of_rank),
-        load_(geo_.network().num_links(), 0),
-        stamp_(load_.size(), 0) {
+        loads_(geo_.network().num_links()) {
     const int nodes = geo_.size();
     where_.resize(static_cast<std::size_t>(nodes));
     content_.resize(static_cast<std::size_t>(nodes));
@@ -67,7 +67,7 @@ class PortRefiner {
       flows_of_[ends.second].push_back(flows_.size() - 1);
     }
     for (std::size_t f = 0; f < flows_.size(); ++f) route(f, +1);
-    find_peak();
+    loads_.find_peak();
   }
 
   // Passes over every pair of sibling nodes until one changes nothing.
@@ -111,8 +111,7 @@ class PortRefiner {
     if (bytes == 0) return;
     for_each_link(geo_.network(), from, to, [&](std::size_t link) {
       ++work_;
-      if (stamp_[link] != epoch_) stamp_[link] = epoch_, touched_.emplace_back(link, load_[link]);
-      load_[link] = static_cast<std::uint64_t>(static_cast<long long>(load_[link]) + bytes);
+      loads_.add(link, bytes);
     });
   }
 
@@ -124,16 +123,10 @@ class PortRefiner {
     add(b, a, sign * static_cast<long long>(flow.to_a));
   }
 
-  void find_peak() {
-    peak_ = *std::max_element(load_.begin(), load_.end());
-    at_peak_ = static_cast<std::size_t>(std::count(load_.begin(), load_.end(), peak_));
-  }
-
   // Exchanges the contents of positions x and y; kept when the links are
   // better by (peak, links at the peak, sum of squares), else undone.
   bool try_exchange(int x, int y) {
-    ++epoch_;
-    touched_.clear();
+    loads_.begin();
     const int u = content_[x], v = content_[y];
     auto reroute = [&](long long sign) {
       for (std::size_t f : flows_of_[u]) route(f, sign);
@@ -144,25 +137,19 @@ class PortRefiner {
     std::swap(where_[u], where_[v]);
     reroute(+1);
     std::uint64_t peak = 0;
-    long long at_peak = static_cast<long long>(at_peak_);
     Wide squares = 0;  // exact: a no-op exchange must not look like a gain
-    for (const auto& [link, before] : touched_) {
-      peak = std::max(peak, load_[link]);
-      at_peak += (load_[link] == peak_) - (before == peak_);
-      const auto now = static_cast<Wide>(load_[link]), then = static_cast<Wide>(before);
+    for (const auto& [link, before] : loads_.touched()) {
+      peak = std::max(peak, loads_[link]);
+      const auto now = static_cast<Wide>(loads_[link]), then = static_cast<Wide>(before);
       squares += (now - then) * (now + then);
     }
-    const bool better = peak <= peak_ && (at_peak < static_cast<long long>(at_peak_) ||
-                                          (at_peak == static_cast<long long>(at_peak_) && squares < 0));
-    if (better) {
+    const long long at_peak = loads_.at_peak_after(), was = static_cast<long long>(loads_.at_peak());
+    if (peak <= loads_.peak() && (at_peak < was || (at_peak == was && squares < 0))) {
       std::swap(content_[x], content_[y]);
-      if (at_peak == 0)
-        find_peak();
-      else
-        at_peak_ = static_cast<std::size_t>(at_peak);
+      loads_.keep(at_peak);
       return true;
     }
-    for (const auto& [link, before] : touched_) load_[link] = before;
+    loads_.undo();
     std::swap(where_[u], where_[v]);
     return false;
   }
@@ -174,12 +161,7 @@ class PortRefiner {
   std::vector<int> content_;  // entry node whose ranks sit at each position
   std::vector<Flow> flows_;
   std::vector<std::vector<std::size_t>> flows_of_;  // per entry node
-  std::vector<std::uint64_t> load_;
-  std::vector<std::uint32_t> stamp_;
-  std::uint32_t epoch_ = 0;
-  std::vector<std::pair<std::size_t, std::uint64_t>> touched_;  // (link, load before this trial)
-  std::uint64_t peak_ = 0;
-  std::size_t at_peak_ = 0;
+  TrialLoads loads_;
   std::uint64_t work_ = 0;
 };
 
