@@ -23,11 +23,13 @@ fewer ranks than slots included; and three families of bench/families.py
 (butterfly, pencil FFT, planted communities) the engine was not tuned on.
 Each shows the lower bound of bench/lower_bound.py.
 
-Usage: bench/peers.py [RANKMAP] [--only SUBSTRING]   (default build/cli/rankmap)
+Usage: bench/peers.py [RANKMAP] [--only SUBSTRING] [--set heldout]   (default build/cli/rankmap)
        bench/peers.py --table RESULTS.json   (the table of an earlier run)
 $RANKMAP_BEFORE (a rankmap of an earlier commit) adds its `default` as a
 column, run in the same session. Writes bench/out/peers/ (results.json:
-every run) and prints a Markdown table.
+every run) and prints a Markdown table. `--set heldout` runs new seeds and
+allocations of the same families instead, never used to choose a setting,
+into bench/out/peers-heldout/.
 """
 import json
 import math
@@ -51,11 +53,16 @@ args = sys.argv[1:]
 only = args[args.index("--only") + 1] if "--only" in args else ""
 if "--only" in args:
     del args[args.index("--only"):args.index("--only") + 2]
+held_out = "--set" in args
+if held_out:
+    if args[args.index("--set") + 1:args.index("--set") + 2] != ["heldout"]:
+        sys.exit("peers: --set takes heldout")
+    del args[args.index("--set"):args.index("--set") + 2]
 table_of = args[args.index("--table") + 1] if "--table" in args else None
 if table_of:
     del args[args.index("--table"):args.index("--table") + 2]
 rankmap = os.path.abspath(args[0] if args else os.path.join(root, "build/cli/rankmap"))
-out = os.path.join(here, "out", "peers")
+out = os.path.join(here, "out", "peers-heldout" if held_out else "peers")
 work = os.path.join(out, "work")
 os.makedirs(work, exist_ok=True)
 bench = Instances(rankmap, out)
@@ -126,6 +133,26 @@ for name, g, machine, extra in [
     ("communities 1600 #6 on a fat tree", family("communities1600s6", families.communities, 1600, 6), fat, []),
 ]:
     instances += twins(name, g, machine, extra)
+# Held-out: new seeds and allocations of the same families, never used to
+# choose a setting; `--set heldout` runs these instead (into out/peers-heldout).
+heldout = []
+for name, g, machine, extra in [
+    ("irregular 1024 #41 on 4^3", graph("irr1024s41", "irregular", "--ranks", "1024", "--seed", "41"), m444, []),
+    ("geometric 1024 #42 on 4^3", graph("geo1024s42", "geometric", "--ranks", "1024", "--seed", "42"), m444, []),
+    ("irregular 2048 #43 on a 4:1 fat tree", graph("irr2048s43", "irregular", "--ranks", "2048", "--seed", "43"), thin,
+     []),
+    ("geometric 2048 #44 on a fat tree", graph("geo2048s44", "geometric", "--ranks", "2048", "--seed", "44"), fat, []),
+    ("irregular 1536 #45 on a fat tree (fewer ranks than slots)",
+     graph("irr1536s45", "irregular", "--ranks", "1536", "--seed", "45"), fat, []),
+    ("communities 1600 #7 on a fat tree", family("communities1600s7", families.communities, 1600, 7), fat, []),
+    ("communities 1024 #8 on 4^3", family("communities1024s8", families.communities, 1024, 8), m444, []),
+    ("HPCC 64 on 64 random of 8^3, 1 a node", profile("hpcc-64"), m888, ["--nodes", random_nodes(64, 46), "--ppn", "1"]),
+    ("LAMMPS peptide 64 on 4^3, 1 a node", profile("lammps-peptide-64"), m444, ["--ppn", "1"]),
+    ("LAMMPS melt 128 on a 4:1 fat tree", profile("lammps-melt-128"), thin, []),
+]:
+    heldout += twins(name, g, machine, extra)
+if held_out:
+    instances = heldout
 instances = [i for i in instances if only in i[0] and not table_of]
 
 for tool, exe, what in [("Mt-KaHyPar", mtkahypar.binary(), "MTKAHYPAR"),

@@ -407,14 +407,14 @@ TEST(Stages, MatchingMakesEqualGroupsOfAnEdgelessGraph) {
 }
 
 // Link-load swaps never raise the most loaded link, and hop-bytes by at most
-// 1 %, as scored by evaluate() (which routes every byte itself); here they
+// 0.25 %, as scored by evaluate() (which routes every byte itself); here they
 // lower the peak.
 TEST(Stages, LinkLoadSwapsLowerThePeakOnly) {
   const Machine m = test::make_machine("[4, 4]", "", "n[00-15]", "core:4");
   const Allocation a = make_allocation(m, {});
   const NodeGeometry geo(m, a);
   int lowered = 0;
-  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+  for (std::uint64_t seed = 1; seed <= 24; ++seed) {
     const Graph graph = make_irregular({64, 16, 100, seed});
     const UndirectedGraph g = make_undirected(graph);
     std::vector<int> used(16);
@@ -432,7 +432,7 @@ TEST(Stages, LinkLoadSwapsLowerThePeakOnly) {
     const Metrics before = score(slot);
     refine_link_load(graph, part, q, sizes, used, geo, slot, 8);
     const Metrics after = score(slot);
-    EXPECT_LE(after.hop_bytes, before.hop_bytes + before.hop_bytes / 100) << seed;
+    EXPECT_LE(after.hop_bytes, before.hop_bytes + before.hop_bytes / 400) << seed;
     EXPECT_LE(after.max_link_bytes, before.max_link_bytes) << seed;
     lowered += after.max_link_bytes < before.max_link_bytes;
   }
@@ -561,7 +561,7 @@ TEST(Stages, RankLinkSwapsHalveAPeakTwoRoutesShare) {
 }
 
 // On random graphs and placements: the peak never rises, hop-bytes by at
-// most 1 %, node sizes stay exact (scored by evaluate(), which routes with
+// most 0.25 %, node sizes stay exact (scored by evaluate(), which routes with
 // its own code); and the peak falls somewhere.
 TEST(Stages, RankLinkSwapsNeverRaiseThePeak) {
   for (const Machine& m : {test::make_machine("[4, 4]", "[true, false]", "n[00-15]", "core:4"), thin_tree(4, 4)}) {
@@ -579,7 +579,7 @@ TEST(Stages, RankLinkSwapsNeverRaiseThePeak) {
       make_rank_link_swaps(8)->refine(problem, node);
       const Metrics after = score(node);
       EXPECT_LE(after.max_link_bytes, before.max_link_bytes) << seed;
-      EXPECT_LE(after.hop_bytes, before.hop_bytes + before.hop_bytes / 100) << seed;
+      EXPECT_LE(after.hop_bytes, before.hop_bytes + before.hop_bytes / 400) << seed;
       // Hop-bytes are paid only for a lower peak.
       if (after.max_link_bytes == before.max_link_bytes) {
         EXPECT_LE(after.hop_bytes, before.hop_bytes) << seed;

@@ -9,10 +9,9 @@
 // Worse means more hop-bytes, unless the flow model (gain.hpp) times a
 // profile's traffic: then it means a longer predicted time, and the model
 // also rules out candidates more than 1 % slower than the fastest. It sees
-// shared NICs and links that hop-bytes do not. Among the rest, those within
-// 1 % of the least hop-bytes compete: the least loaded link wins, then the
-// least hop-bytes, then the least cross-socket traffic, then the earlier
-// candidate (block comes last).
+// shared NICs and links that hop-bytes do not. Among the rest, the least
+// hop-bytes win; among equals, the least loaded link, then the least
+// cross-socket traffic, then the earlier candidate (block comes last).
 #include "rankmap/map.hpp"
 
 #include <algorithm>
@@ -336,13 +335,6 @@ class Engine {
     finish(name, std::move(node_of_rank), found);
   }
 
-  // Candidates this close to the least hop-bytes (and never above block's)
-  // compete on the most loaded link: a tenth of the peak is worth more
-  // than a hundredth of the hop-bytes. Graphs over kWindowEdges compare
-  // exact ties only: scoring a candidate's links takes a pass over them.
-  static constexpr std::uint64_t kWindowPerMille = 10;
-  static constexpr std::uint64_t kWindowEdges = std::uint64_t{1} << 22;
-
   // Whether the flow model is worth running on every candidate: it needs a
   // bandwidth, and its cost grows with the communicating pairs. (Only a
   // profile's traffic is timed: the weights of a matrix or a METIS graph
@@ -389,18 +381,13 @@ class Engine {
 
   MapResult choose() {
     keep_the_fastest();
-    // Block's hop-bytes are the ceiling unless the model timed every
-    // candidate: then block's time is, and a spread mapping may move more
-    // bytes yet finish sooner.
-    std::uint64_t least = UINT64_MAX, ceiling = UINT64_MAX;
-    for (const Candidate& c : candidates_) {
-      if (competes(c)) least = std::min(least, c.hop_bytes);
-      if ((c.name == "block" || c.name.starts_with(kDefaultPreset)) && !timing_)
-        ceiling = std::min(ceiling, c.hop_bytes);
-    }
-    const std::uint64_t window =
-        graph_.num_edges() > kWindowEdges ? least : std::min(ceiling, least + least / 1000 * kWindowPerMille);
-    // Ties on hop-bytes are broken on the full scores.
+    // The least hop-bytes win; ties are broken on the full scores. (A
+    // window of 1 % that let the least loaded link win cost up to 1 % of
+    // hop-bytes against the best peer, for 0.5-1 % of the peak in the
+    // geometric mean: bench/RESULTS.md, issue 33, fifth session.)
+    std::uint64_t window = UINT64_MAX;
+    for (const Candidate& c : candidates_)
+      if (competes(c)) window = std::min(window, c.hop_bytes);
     const Candidate* best = nullptr;
     std::tuple<std::uint64_t, std::uint64_t, std::uint64_t> best_rest{};
     std::size_t in_window = 0;
@@ -443,15 +430,13 @@ class Engine {
         if (c.name != "block" && (!runner || c.hop_bytes < runner->hop_bytes)) runner = &c;
       const std::string timed =
           dropped_by_time_ > 0 ? "; the flow model ruled out " + std::to_string(dropped_by_time_) + " as slower" : "";
-      result.why = runner ? "the engine's best (" + runner->name + ") had " + std::to_string(runner->hop_bytes) +
-                                " hop-bytes against block's " + std::to_string(best->hop_bytes) +
-                                (runner->hop_bytes < best->hop_bytes    ? ", within 1 % of them, and a more loaded link"
-                                 : runner->hop_bytes == best->hop_bytes ? " and no better link load or socket split"
-                                                                        : "") +
-                                timed
-                   : dropped_by_time_ > 0      ? "the flow model predicts no other candidate 1 % faster than block"
-                   : pipeline_.skipped.empty() ? "no other candidate"
-                                               : "no other candidate (" + pipeline_.skipped.front() + ")";
+      result.why =
+          runner ? "the engine's best (" + runner->name + ") had " + std::to_string(runner->hop_bytes) +
+                       " hop-bytes against block's " + std::to_string(best->hop_bytes) +
+                       (runner->hop_bytes == best->hop_bytes ? " and no better link load or socket split" : "") + timed
+          : dropped_by_time_ > 0      ? "the flow model predicts no other candidate 1 % faster than block"
+          : pipeline_.skipped.empty() ? "no other candidate"
+                                      : "no other candidate (" + pipeline_.skipped.front() + ")";
     }
     return result;
   }

@@ -4,7 +4,7 @@
 // link. So, last of all: a rank whose traffic crosses a link at the peak is
 // swapped with a rank on a node its partners sit on, cheapest in hop-bytes
 // first, when the peak falls (or fewer links carry it) and hop-bytes rise by
-// at most 1 % of the total in all.
+// at most kPeakRiseBasisPoints of the total in all.
 // Scotch and the hop-bytes swaps never look at links; a peak a third lower
 // is a third less time on the busiest cable for bandwidth-bound traffic.
 //
@@ -23,7 +23,6 @@ namespace rankmap::detail {
 namespace {
 
 constexpr std::uint64_t kEdgeBudget = std::uint64_t{1} << 22;  // directed edges
-constexpr std::uint64_t kRisePerMille = 10;                    // hop-bytes the peak may cost
 // Work (links routed over, edges scanned) per directed edge of the graph,
 // and at least: a few tenths of a second (all-to-all rows of 1,024 ranks
 // routed 25 million links per candidate and swapped nothing).
@@ -65,7 +64,7 @@ class RankLinkRefiner {
     loads_.find_peak();
     std::uint64_t total = 0;
     for (std::uint32_t r = 0; r < g_.n; ++r) total += cost(r, node_[r]);
-    allowed_rise_ = static_cast<long long>(total / 2 / 1000 * kRisePerMille);
+    allowed_rise_ = static_cast<long long>(total / 2 / 10000 * kPeakRiseBasisPoints);
   }
 
   // Rounds: every swap that could lower the peak, cheapest in hop-bytes

@@ -2,9 +2,10 @@
 // machine's routing order. After the hop-bytes swaps, parts whose traffic
 // crosses the most loaded links are swapped with parts near their partners
 // when the maximum load falls (or fewer links carry it). Hop-bytes may rise
-// by at most 1 % of the placement's in total: once the hop-bytes swaps have
-// converged, hardly any swap lowers the peak at no cost at all. Routes each candidate exactly, so it is kept to
-// allocations of up to a few thousand nodes.
+// by kPeakRiseBasisPoints of the placement's in total: once the hop-bytes
+// swaps have converged, hardly any swap lowers the peak at no cost at all.
+// Routes each candidate exactly, so it is kept to allocations of up to a
+// few thousand nodes.
 #include <algorithm>
 
 #include "map/stages.hpp"
@@ -58,7 +59,7 @@ class LinkRefiner {
   int run(int passes) {
     std::uint64_t total = 0;
     for (int p = 0; p < q_.parts; ++p) total += cost(p, slot_[p]);
-    budget_ = static_cast<long long>(total / 2 / 100);
+    budget_ = static_cast<long long>(total / 2 / 10000 * kPeakRiseBasisPoints);
     int pass = 0;
     for (; pass < passes; ++pass)
       if (!improve_once()) break;
