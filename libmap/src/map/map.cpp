@@ -382,19 +382,19 @@ class Engine {
   MapResult choose() {
     keep_the_fastest();
     // The least hop-bytes win; ties are broken on the full scores. (A
-    // window of 1 % that let the least loaded link win cost up to 1 % of
-    // hop-bytes against the best peer, for 0.5-1 % of the peak in the
+    // window of 1 % in which the least loaded link won cost up to 0.7 % of
+    // hop-bytes against the best peer, for 0.8 % of the peak in the
     // geometric mean: bench/RESULTS.md, issue 33, fifth session.)
-    std::uint64_t window = UINT64_MAX;
+    std::uint64_t least = UINT64_MAX;
     for (const Candidate& c : candidates_)
-      if (competes(c)) window = std::min(window, c.hop_bytes);
+      if (competes(c)) least = std::min(least, c.hop_bytes);
     const Candidate* best = nullptr;
     std::tuple<std::uint64_t, std::uint64_t, std::uint64_t> best_rest{};
-    std::size_t in_window = 0;
-    for (const Candidate& c : candidates_) in_window += c.hop_bytes <= window && competes(c);
+    std::size_t tied = 0;
+    for (const Candidate& c : candidates_) tied += c.hop_bytes == least && competes(c);
     for (const Candidate& c : candidates_) {
-      if (c.hop_bytes > window || !competes(c)) continue;
-      if (in_window == 1) {
+      if (c.hop_bytes != least || !competes(c)) continue;
+      if (tied == 1) {
         best = &c;
         break;
       }

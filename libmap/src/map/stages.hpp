@@ -24,9 +24,10 @@ inline constexpr std::size_t kLargeAllocation = 2048;
 
 // The hop-bytes each link stage (link_refine.cpp, link_rank_refine.cpp) may
 // give up for a lower peak, in ten-thousandths of the candidate's: 0.25 %.
-// At 1 % each, `default` trailed the best peer by up to 1 % on 3 of 56
-// instances; at 0.25 % on none, for a peak 1.7 % higher in the geometric
-// mean (bench/RESULTS.md, issue 33, fifth session).
+// At 1 % each (with the choice's 1 % window, map.cpp), `default` trailed
+// the best peer by up to 1 % on 3 of 56 instances; at 0.25 % (no window)
+// on none, for a peak 1.7 % higher in the geometric mean (bench/RESULTS.md,
+// issue 33, fifth session).
 inline constexpr std::uint64_t kPeakRiseBasisPoints = 25;
 
 // What every stage reads, fixed for one map() call.
