@@ -99,8 +99,8 @@ bool run_call(Group& g, std::vector<double>& ready, PhaseSimulator& simulate) {
 }  // namespace
 
 RoundsTime collective_rounds_time(const std::vector<CollectiveCalls>& calls, const std::vector<double>& p2p_rank_ns,
-                                  const Machine& machine, const NodeGeometry& geometry, const Mapping& mapping,
-                                  std::size_t nodes, PhaseSimulator& simulate) {
+                                  const std::vector<Flow>& p2p, const Machine& machine, const NodeGeometry& geometry,
+                                  const Mapping& mapping, std::size_t nodes, PhaseSimulator& simulate) {
   RoundsTime t;
   std::optional<std::vector<Group>> grouped = groups_of(calls, machine.network, geometry, mapping, nodes, simulate);
   if (!grouped) return t;
@@ -114,7 +114,7 @@ RoundsTime collective_rounds_time(const std::vector<CollectiveCalls>& calls, con
   // that start together.
   double periods = 1;
   for (const Group& g : groups) periods = std::max(periods, g.calls_median);
-  std::vector<double> ready(p2p_rank_ns.size(), 0.0), before;
+  std::vector<double> ready(p2p_rank_ns.size(), 0.0), before, start;
   double apart = 0;
   for (Group& g : groups) {
     if (g.calls_median >= periods / 2) continue;
@@ -129,7 +129,19 @@ RoundsTime collective_rounds_time(const std::vector<CollectiveCalls>& calls, con
   const int simulated = static_cast<int>(std::min(periods, 3.0));
   double last_end = 0, growth = 0;
   for (int period = 0; period < simulated; ++period) {
-    for (std::size_t r = 0; r < ready.size(); ++r) ready[r] += p2p_rank_ns[r] / periods;
+    // A rank's exchange starts when its partners reach it too: a late
+    // partner's message arrives late (and a rendezvous send waits for its
+    // receiver). The collectives leave ranks at different times (the
+    // hand-back of an allreduce over 80 ranks): 8-byte halos between them
+    // took SMPI 25 us an iteration more than with every rank starting
+    // together (bench/RESULTS.md, issue 35).
+    if (!simulate.charge(p2p.size() + pass)) return t;
+    start = ready;
+    for (const Flow& f : p2p) {
+      start[f.dst] = std::max(start[f.dst], ready[f.src]);
+      if (f.bytes >= kEagerLimitBytes) start[f.src] = std::max(start[f.src], ready[f.dst]);
+    }
+    for (std::size_t r = 0; r < ready.size(); ++r) ready[r] = start[r] + p2p_rank_ns[r] / periods;
     for (Group& g : groups) {
       if (g.calls_median < periods / 2) continue;
       if (!simulate.charge(2 * pass)) return t;

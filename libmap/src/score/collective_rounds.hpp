@@ -18,9 +18,10 @@ struct RoundsTime {
 };
 
 // p2p_rank_ns: each rank's point-to-point time over the whole run (the
-// flow model's exchange phases).
+// flow model's exchange phases); p2p: their messages, one per pair (who
+// waits for whom).
 RoundsTime collective_rounds_time(const std::vector<CollectiveCalls>& calls, const std::vector<double>& p2p_rank_ns,
-                                  const Machine& machine, const NodeGeometry& geometry, const Mapping& mapping,
-                                  std::size_t nodes, PhaseSimulator& simulate);
+                                  const std::vector<Flow>& p2p, const Machine& machine, const NodeGeometry& geometry,
+                                  const Mapping& mapping, std::size_t nodes, PhaseSimulator& simulate);
 
 }  // namespace rankmap::detail

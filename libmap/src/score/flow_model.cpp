@@ -125,7 +125,7 @@ FlowTimes flow_times(const Graph& p2p, const Graph& collective, const Machine& m
   }
   if (usable(calls, rank_ns.size())) {
     const detail::RoundsTime rounds =
-        detail::collective_rounds_time(*calls, rank_ns, machine, geometry, mapping, nodes, simulate);
+        detail::collective_rounds_time(*calls, rank_ns, flows, machine, geometry, mapping, nodes, simulate);
     if (!rounds.computed) return t;
     t.slowest_ns = rounds.total_ns, t.p2p_ns = rounds.p2p_ns, t.chain_ns = rounds.total_ns - rounds.p2p_ns;
     t.rounds = t.computed = true;
