@@ -35,8 +35,11 @@ rankmap = args[0]
 results = args[1] if len(args) > 1 else os.path.join(here, "out", "peers", "results.json")
 out = os.path.join(here, "out", "peers-again")
 os.makedirs(out, exist_ok=True)
-with open(results) as f:
-    earlier = json.load(f)
+try:
+    with open(results) as f:
+        earlier = json.load(f)
+except (OSError, ValueError) as e:
+    sys.exit(f"peers_again: {results}: {e} (run bench/peers.py first)")
 
 rows = []
 for index, r in enumerate(earlier):
