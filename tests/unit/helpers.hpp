@@ -50,6 +50,18 @@ void expect_error(F&& f, std::size_t line, const std::string& part) {
   }
 }
 
+// A fat tree of `leaves` leaves of `ports` nodes with `uplinks` each
+// (D-mod-k: the destination's port modulo uplinks picks one), `cores` a node.
+inline Machine fat_tree(int leaves, int ports, int uplinks, int cores) {
+  const std::string last = std::to_string(leaves * ports - 1);
+  const std::string hosts = "n[" + std::string(last.size(), '0') + "-" + last + "]";
+  return parse_machine("name = \"t\"\n[network]\nkind = \"fattree\"\nlevels = [{fanout = " + std::to_string(ports) +
+                           ", uplinks = " + std::to_string(uplinks) + "}, {fanout = " + std::to_string(leaves) +
+                           "}]\nt_hop_ns = 50\nt_inj_ns = 450\nt_ej_ns = 450\n[[nodes]]\nhosts = \"" + hosts +
+                           "\"\nhwloc = \"core:" + std::to_string(cores) + "\"\n",
+                       "tree.toml");
+}
+
 // A machine from TOML text, nodes of the given hwloc synthetic string.
 inline Machine make_machine(const std::string& dims, const std::string& wrap, const std::string& hosts,
                             const std::string& hwloc = "package:1 core:1 pu:1", const std::string& routing = "") {

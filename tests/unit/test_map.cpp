@@ -8,7 +8,6 @@
 #include "rankmap/baseline.hpp"
 #include "rankmap/gain.hpp"
 #include "rankmap/generate.hpp"
-#include "rankmap/machine.hpp"
 #include "rankmap/map.hpp"
 #include "rankmap/metrics.hpp"
 #include "rankmap/random.hpp"
@@ -244,10 +243,7 @@ TEST(Map, NeverMoreHopBytesThanBlockOnRandomCases) {
 // the least loaded link win kept a candidate 0.1-0.7 % above the least.)
 TEST(Map, TheLeastHopBytesOfTheCandidatesWin) {
   const Machine torus = test::make_machine("[4, 4]", "", "n[00-15]", "core:8");
-  const Machine tree = parse_machine(
-      "name = \"t\"\n[network]\nkind = \"fattree\"\nlevels = [{fanout = 4, uplinks = 2}, {fanout = 4}]\n"
-      "t_hop_ns = 50\nt_inj_ns = 450\nt_ej_ns = 450\n[[nodes]]\nhosts = \"n[00-15]\"\nhwloc = \"core:8\"\n",
-      "tree.toml");
+  const Machine tree = test::fat_tree(4, 4, 2, 8);
   int differ = 0;
   for (const Machine* m : {&torus, &tree}) {
     const Allocation a = make_allocation(*m, {});

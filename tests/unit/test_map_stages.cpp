@@ -493,17 +493,7 @@ TEST(Stages, TabuPlacementFindsTheOptimumOfEightParts) {
   EXPECT_GT(short_of_it, 0);  // the swaps alone do not get there every time
 }
 
-// A fat tree of `leaves` leaves of `ports` nodes with `uplinks` each
-// (D-mod-k: the destination's port modulo uplinks picks one), `cores` a node.
-Machine fat_tree(int leaves, int ports, int uplinks, int cores) {
-  const std::string last = std::to_string(leaves * ports - 1);
-  const std::string hosts = "n[" + std::string(last.size(), '0') + "-" + last + "]";
-  return parse_machine("name = \"t\"\n[network]\nkind = \"fattree\"\nlevels = [{fanout = " + std::to_string(ports) +
-                           ", uplinks = " + std::to_string(uplinks) + "}, {fanout = " + std::to_string(leaves) +
-                           "}]\nt_hop_ns = 50\nt_inj_ns = 450\nt_ej_ns = 450\n[[nodes]]\nhosts = \"" + hosts +
-                           "\"\nhwloc = \"core:" + std::to_string(cores) + "\"\n",
-                       "tree.toml");
-}
+using test::fat_tree;
 Machine thin_tree(int leaves, int cores) { return fat_tree(leaves, 4, 2, cores); }
 
 // Hop-bytes and link loads of a node for every rank, scored by evaluate(),

@@ -64,7 +64,7 @@ class RankLinkRefiner {
     loads_.find_peak();
     std::uint64_t total = 0;
     for (std::uint32_t r = 0; r < g_.n; ++r) total += cost(r, node_[r]);
-    allowed_rise_ = static_cast<long long>(total / 2 / 10000 * kPeakRiseBasisPoints);
+    allowed_rise_ = peak_rise_budget(total / 2);
   }
 
   // Rounds: every swap that could lower the peak, cheapest in hop-bytes

@@ -59,7 +59,7 @@ class LinkRefiner {
   int run(int passes) {
     std::uint64_t total = 0;
     for (int p = 0; p < q_.parts; ++p) total += cost(p, slot_[p]);
-    budget_ = static_cast<long long>(total / 2 / 10000 * kPeakRiseBasisPoints);
+    budget_ = peak_rise_budget(total / 2);
     int pass = 0;
     for (; pass < passes; ++pass)
       if (!improve_once()) break;
