@@ -90,7 +90,9 @@ TEST(Threads, SameScoresForAnyNumberOfThreads) {
 // stencil of 3 bytes an edge gives 6 on every pair; with one rank's edge
 // to a lower rank left out, or a lower rank's edge to it (a late rank, so
 // a range other than the first owns the pair), that pair is 3 at both
-// ends. The same for 1, 2 and 3 threads.
+// ends: those two graphs are not symmetric, and go through the transpose,
+// which splits the receivers and then the rows into a range a thread. The
+// same for 1, 2 and 3 threads.
 TEST(Threads, SameUndirectedGraphForAnyNumberOfThreads) {
   const Graph whole = renumber_ranks(make_stencil({{64, 64, 44}, true, false, 3}), 4);
   ASSERT_GE(whole.num_edges(), detail::kParallelEdges);

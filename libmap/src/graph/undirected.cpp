@@ -91,50 +91,77 @@ std::optional<UndirectedGraph> undirected_if_symmetric(const Graph& g) {
   return u;
 }
 
+// Row r of the graph merged with row r of its transpose (both sorted by
+// rank): emit(v, bytes both ways) for each partner v other than r with
+// bytes, in ascending v.
+template <class Emit>
+void merge_row(const Graph& g, const std::vector<std::uint64_t>& in_start, const std::vector<std::uint32_t>& in_source,
+               const std::vector<std::uint64_t>& in_bytes, std::uint32_t r, Emit&& emit) {
+  std::uint64_t i = g.offsets[r], j = in_start[r];
+  while (i < g.offsets[r + 1] || j < in_start[r + 1]) {
+    const std::uint32_t a = i < g.offsets[r + 1] ? g.targets[i] : UINT32_MAX;
+    const std::uint32_t b = j < in_start[r + 1] ? in_source[j] : UINT32_MAX;
+    const std::uint32_t v = std::min(a, b);
+    std::uint64_t both = 0;
+    if (a == v) both += g.bytes[i++];
+    if (b == v) both += in_bytes[j++];
+    if (v != r && both > 0) emit(v, both);
+  }
+}
+
 }  // namespace
 
 UndirectedGraph make_undirected(const Graph& g) {
   if (std::optional<UndirectedGraph> u = undirected_if_symmetric(g)) return std::move(*u);
   // The transpose gives each rank its incoming traffic; merging a row of the
   // graph with the same row of its transpose gives bytes both ways.
+  // Millions of edges: the transpose a range of receivers a thread (each
+  // reads every edge, in row order, so its sources come out sorted, and
+  // writes only its receivers' entries), the merge a range of rows a thread
+  // (counted first, so each row's place is known).
+  const std::uint64_t edges = g.num_edges();
+  const std::size_t ranges = ranges_for(g.ranks, edges >= kParallelEdges);
   std::vector<std::uint64_t> in_start = huge_vector<std::uint64_t>(static_cast<std::size_t>(g.ranks) + 1);
-  for (std::uint32_t t : g.targets) ++in_start[t + 1];
+  for_each_range(g.ranks, ranges, [&](std::size_t, std::size_t begin, std::size_t end) {
+    for (std::uint32_t t : g.targets)
+      if (t >= begin && t < end) ++in_start[t + 1];
+  });
   for (std::size_t r = 0; r < g.ranks; ++r) in_start[r + 1] += in_start[r];
-  std::vector<std::uint32_t> in_source = huge_vector<std::uint32_t>(g.num_edges());
-  std::vector<std::uint64_t> in_bytes = huge_vector<std::uint64_t>(g.num_edges());
-  {
-    std::vector<std::uint64_t> fill(in_start.begin(), in_start.end() - 1);
-    for (std::uint32_t r = 0; r < g.ranks; ++r)  // rows in order: sources come out sorted
+  std::vector<std::uint32_t> in_source = huge_vector<std::uint32_t>(edges);
+  std::vector<std::uint64_t> in_bytes = huge_vector<std::uint64_t>(edges);
+  for_each_range(g.ranks, ranges, [&](std::size_t, std::size_t begin, std::size_t end) {
+    std::vector<std::uint64_t> fill(in_start.begin() + static_cast<std::ptrdiff_t>(begin),
+                                    in_start.begin() + static_cast<std::ptrdiff_t>(end));
+    for (std::uint32_t r = 0; r < g.ranks; ++r)
       for (std::uint64_t e = g.offsets[r]; e < g.offsets[r + 1]; ++e) {
-        const std::uint64_t at = fill[g.targets[e]]++;
+        const std::uint32_t t = g.targets[e];
+        if (t < begin || t >= end) continue;
+        const std::uint64_t at = fill[t - begin]++;
         in_source[at] = r;
         in_bytes[at] = g.bytes[e];
       }
-  }
+  });
   UndirectedGraph u;
   u.n = g.ranks;
   u.xadj = huge_vector<std::uint64_t>(static_cast<std::size_t>(g.ranks) + 1);
-  reserve_huge(u.adjncy, 2 * g.num_edges());
-  reserve_huge(u.weight, 2 * g.num_edges());
-  for (std::uint32_t r = 0; r < g.ranks; ++r) {
-    std::uint64_t i = g.offsets[r], j = in_start[r];
-    while (i < g.offsets[r + 1] || j < in_start[r + 1]) {
-      const std::uint32_t a = i < g.offsets[r + 1] ? g.targets[i] : UINT32_MAX;
-      const std::uint32_t b = j < in_start[r + 1] ? in_source[j] : UINT32_MAX;
-      const std::uint32_t v = std::min(a, b);
-      std::uint64_t both = 0;
-      if (a == v) both += g.bytes[i++];
-      if (b == v) both += in_bytes[j++];
-      if (v != r && both > 0) {
-        u.adjncy.push_back(v);
-        u.weight.push_back(both);
-      }
+  for_each_range(g.ranks, ranges, [&](std::size_t, std::size_t begin, std::size_t end) {
+    for (auto r = static_cast<std::uint32_t>(begin); r < end; ++r)
+      merge_row(g, in_start, in_source, in_bytes, r, [&](std::uint32_t, std::uint64_t) { ++u.xadj[r + 1]; });
+  });
+  for (std::size_t r = 0; r < g.ranks; ++r) u.xadj[r + 1] += u.xadj[r];
+  u.adjncy = huge_vector<std::uint32_t>(u.xadj[g.ranks]);
+  u.weight = huge_vector<std::uint64_t>(u.xadj[g.ranks]);
+  for_each_range(g.ranks, ranges, [&](std::size_t, std::size_t begin, std::size_t end) {
+    for (auto r = static_cast<std::uint32_t>(begin); r < end; ++r) {
+      std::uint64_t at = u.xadj[r];
+      merge_row(g, in_start, in_source, in_bytes, r, [&](std::uint32_t v, std::uint64_t both) {
+        u.adjncy[at] = v;
+        u.weight[at++] = both;
+      });
     }
-    u.xadj[r + 1] = u.adjncy.size();
-  }
+  });
   return u;
 }
-
 UndirectedGraph induced_subgraph(const UndirectedGraph& g, const std::vector<std::uint32_t>& vertices,
                                  std::vector<int>& scratch) {
   for (std::size_t i = 0; i < vertices.size(); ++i) scratch[vertices[i]] = static_cast<int>(i);

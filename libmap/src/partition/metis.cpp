@@ -8,6 +8,7 @@
 
 #include "partition/integer_weights.hpp"
 #include "partition/metis.hpp"
+#include "partition/metis_threads.hpp"
 #include "partition/part_sizes.hpp"
 #include "rankmap/error.hpp"
 #include "rankmap/random.hpp"
@@ -50,14 +51,14 @@ std::vector<idx_t> metis_call(const UndirectedGraph& g, std::vector<real_t> tpwg
   options[METIS_OPTION_SEED] = static_cast<idx_t>(seed % 2147483647);
   options[METIS_OPTION_NCUTS] = cuts;
   std::vector<idx_t> out(g.n);
-  // METIS traps SIGABRT/SIGTERM for the length of the call and restores the
-  // previous handlers before returning; it installs nothing that outlives it.
-  // It draws from libc's rand(), one sequence for the whole process: two
-  // calls at once would take each other's draws, and the engine's trials
-  // run on several threads. One call at a time keeps each call's cut the
-  // same whatever runs beside it.
+  // METIS's random numbers and signal trap are the process's: each call
+  // gets its own here (metis_threads.hpp), so calls from several threads
+  // (the engine's trials, the hierarchy's groups) overlap and each gives the
+  // cut it gives alone. Where that cannot be arranged, they take turns.
   static std::mutex one_call_at_a_time;
-  const std::lock_guard<std::mutex> lock(one_call_at_a_time);
+  std::unique_lock<std::mutex> turn(one_call_at_a_time, std::defer_lock);
+  if (!MetisCall::may_overlap()) turn.lock();
+  const MetisCall call;
   const int status =
       recursive ? METIS_PartGraphRecursive(&nv, &ncon, m.xadj.data(), m.adjncy.data(), nullptr, nullptr,
                                            m.adjwgt.data(), &nparts, tpwgts.data(), &ub, options, &objval, out.data())

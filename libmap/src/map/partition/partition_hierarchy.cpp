@@ -9,7 +9,10 @@
 //  - fanout 64: the hierarchy for thousands of nodes, where one METIS call
 //    into a part per node is too slow (METIS k-way, at most 64 parts a call).
 #include <algorithm>
+#include <mutex>
 #include <numeric>
+
+#include "core/workers.hpp"
 
 #include "map/kinds/network_kind.hpp"
 #include "map/stages.hpp"
@@ -21,24 +24,38 @@ namespace {
 
 class Hierarchy {
  public:
+  // Ranks to cut for a group of parts (nodes).
+  struct Task {
+    std::vector<std::uint32_t> ranks;
+    std::vector<int> parts;
+  };
+
   Hierarchy(const UndirectedGraph& g, const std::vector<std::uint32_t>& sizes, const std::vector<int>& used,
             const NodeGeometry& geo, std::uint64_t seed, std::size_t fanout, int cuts)
-      : g_(g),
-        sizes_(sizes),
-        used_(used),
-        geo_(geo),
-        seed_(seed),
-        fanout_(fanout),
-        cuts_(cuts),
-        part_(g.n, 0),
-        local_(g.n, -1) {}
+      : g_(g), sizes_(sizes), used_(used), geo_(geo), seed_(seed), fanout_(fanout), cuts_(cuts), part_(g.n, 0) {}
 
+  // Level by level: the groups of a level are cut independently, a group
+  // a thread (METIS calls overlap: metis_threads.hpp), and each writes
+  // only its own ranks' parts, so the parts are the same for any number of
+  // threads, and the same as cutting group after group.
   std::vector<int> run() {
-    std::vector<std::uint32_t> ranks(g_.n);
-    std::iota(ranks.begin(), ranks.end(), 0u);
-    std::vector<int> parts(sizes_.size());
-    std::iota(parts.begin(), parts.end(), 0);
-    split(ranks, parts);
+    std::vector<Task> level(1);
+    level[0].ranks.resize(g_.n);
+    std::iota(level[0].ranks.begin(), level[0].ranks.end(), 0u);
+    level[0].parts.resize(sizes_.size());
+    std::iota(level[0].parts.begin(), level[0].parts.end(), 0);
+    while (!level.empty()) {
+      std::uint64_t ends = 0;
+      for (const Task& t : level)
+        for (std::uint32_t r : t.ranks) ends += g_.xadj[r + 1] - g_.xadj[r];
+      std::vector<std::vector<Task>> children(level.size());
+      run_jobs(static_cast<int>(ranges_for(level.size(), ends >= kParallelGroupEnds)), level.size(),
+               [&](std::size_t i) { children[i] = split(level[i]); });
+      std::vector<Task> next;
+      for (auto& c : children)
+        for (Task& t : c) next.push_back(std::move(t));
+      level = std::move(next);
+    }
     return std::move(part_);
   }
 
@@ -72,12 +89,15 @@ class Hierarchy {
     return groups;
   }
 
-  void split(const std::vector<std::uint32_t>& ranks, const std::vector<int>& parts) {
-    if (parts.size() == 1) {
-      for (std::uint32_t r : ranks) part_[r] = parts[0];
-      return;
+  // A group's cut: its ranks' parts when it is one node, else the groups
+  // below it, each with its ranks.
+  std::vector<Task> split(const Task& task) {
+    const std::vector<std::uint32_t>& ranks = task.ranks;
+    if (task.parts.size() == 1) {
+      for (std::uint32_t r : ranks) part_[r] = task.parts[0];
+      return {};
     }
-    const auto groups = group_nodes(parts, std::min(fanout_, parts.size()));
+    auto groups = group_nodes(task.parts, std::min(fanout_, task.parts.size()));
     const int k = static_cast<int>(groups.size());
     std::vector<std::uint32_t> group_size(k, 0);
     for (int i = 0; i < k; ++i)
@@ -96,9 +116,10 @@ class Hierarchy {
       piece = metis_split(sub, group_size, seed_, cuts_, /*recursive=*/fanout_ == 2,
                           fanout_ == 2 ? VertexOrder::drawn : VertexOrder::as_given);
     const std::vector<int> group_of_piece = match(sub, piece, groups, group_size);
-    std::vector<std::vector<std::uint32_t>> ranks_of(k);
-    for (std::size_t i = 0; i < ranks.size(); ++i) ranks_of[group_of_piece[piece[i]]].push_back(ranks[i]);
-    for (int i = 0; i < k; ++i) split(ranks_of[i], groups[i]);
+    std::vector<Task> below(k);
+    for (std::size_t i = 0; i < ranks.size(); ++i) below[group_of_piece[piece[i]]].ranks.push_back(ranks[i]);
+    for (int i = 0; i < k; ++i) below[i].parts = std::move(groups[i]);
+    return below;
   }
 
   // Piece i was cut with group i's size; any group of the same size will do.
@@ -146,7 +167,28 @@ class Hierarchy {
     return at;
   }
 
-  UndirectedGraph induced(const std::vector<std::uint32_t>& ranks) { return induced_subgraph(g_, ranks, local_); }
+  // induced_subgraph() with a scratch array of the whole graph's size, one
+  // for each group being cut at once, kept for the next.
+  UndirectedGraph induced(const std::vector<std::uint32_t>& ranks) {
+    std::vector<int> scratch;
+    {
+      const std::lock_guard<std::mutex> guard(scratch_lock_);
+      if (spare_scratch_.empty()) {
+        scratch.assign(g_.n, -1);
+      } else {
+        scratch = std::move(spare_scratch_.back());
+        spare_scratch_.pop_back();
+      }
+    }
+    UndirectedGraph sub = induced_subgraph(g_, ranks, scratch);
+    const std::lock_guard<std::mutex> guard(scratch_lock_);
+    spare_scratch_.push_back(std::move(scratch));
+    return sub;
+  }
+
+  // Cutting a level's groups on several threads pays from this many edge
+  // ends in all of them (METIS takes about 100 ms on 2^18).
+  static constexpr std::uint64_t kParallelGroupEnds = std::uint64_t{1} << 18;
 
   const UndirectedGraph& g_;
   const std::vector<std::uint32_t>& sizes_;
@@ -156,7 +198,8 @@ class Hierarchy {
   std::size_t fanout_;
   int cuts_;  // METIS tries per split, the best kept
   std::vector<int> part_;
-  std::vector<int> local_;
+  std::mutex scratch_lock_;
+  std::vector<std::vector<int>> spare_scratch_;
 };
 
 }  // namespace
