@@ -5,6 +5,7 @@
 #include <numbers>
 #include <set>
 
+#include "core/workers.hpp"
 #include "gen/points.hpp"
 #include "rankmap/error.hpp"
 #include "rankmap/generate.hpp"
@@ -58,6 +59,14 @@ TEST(Generate, IrregularCutInTwoLevelsGivesEveryRankItsCells) {
   EXPECT_EQ(g.targets.size(), mesh.adj.size());
   EXPECT_EQ(g.total_bytes(), 3 * mesh.adj.size());
   EXPECT_EQ(rank_degrees, mesh_degrees);
+  // The blocks are cut a block a thread: one thread gives the same graph.
+  const Graph one_thread = [&] {
+    const detail::ThreadsScope scope(1);
+    return make_irregular(spec);
+  }();
+  EXPECT_EQ(one_thread.offsets, g.offsets);
+  EXPECT_EQ(one_thread.targets, g.targets);
+  EXPECT_EQ(one_thread.bytes, g.bytes);
 }
 
 TEST(Generate, GeometricBytesFallWithDistance) {

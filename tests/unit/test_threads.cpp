@@ -4,12 +4,15 @@
 
 #include <algorithm>
 #include <atomic>
+#include <numeric>
 #include <optional>
 #include <stdexcept>
 
 #include "core/workers.hpp"
 #include "graph/undirected.hpp"
 #include "helpers.hpp"
+#include "machine/node_geometry.hpp"
+#include "map/engine.hpp"
 #include "rankmap/baseline.hpp"
 #include "rankmap/generate.hpp"
 #include "rankmap/map.hpp"
@@ -130,6 +133,37 @@ TEST(Threads, SameUndirectedGraphForAnyNumberOfThreads) {
         EXPECT_EQ(u.adjncy, first->adjncy) << threads;
       else
         first = std::move(u);
+    }
+  }
+}
+
+// The hierarchy (4,096 nodes) and the joint recursive bisection (512
+// nodes) cut a level's groups a group a thread once the level has 2^18 edge
+// ends: a 32,768-rank particle graph has 327,000. Every node gets exactly
+// its ranks, and the parts are the same for 1, 2 and 3 threads.
+TEST(Threads, SameCutsOfTheHierarchyForAnyNumberOfThreads) {
+  const detail::UndirectedGraph g = detail::make_undirected(make_geometric({32768, 10, 1000, 9}));
+  ASSERT_GE(g.xadj[g.n], std::uint64_t{1} << 18);
+  const Machine wide = test::make_machine("[16, 16, 16]", "", "n[0000-4095]", "package:1 core:8 pu:1");
+  const Machine few = test::make_machine("[8, 8, 8]", "", "n[000-511]", "package:1 core:64 pu:1");
+  for (const Machine* m : {&wide, &few}) {
+    const Allocation a = make_allocation(*m, {});
+    const detail::NodeGeometry geo(*m, a);
+    const std::vector<std::uint32_t> sizes(a.nodes.size(), g.n / static_cast<std::uint32_t>(a.nodes.size()));
+    std::vector<int> used(a.nodes.size());
+    std::iota(used.begin(), used.end(), 0);
+    std::optional<std::vector<int>> first;
+    for (int threads : {1, 2, 3}) {
+      const detail::ThreadsScope scope(threads);
+      const std::vector<int> part = m == &wide ? detail::partition_hierarchy(g, sizes, used, geo, 4)
+                                               : detail::partition_recursive_bisection(g, sizes, used, geo, 4, 1);
+      std::vector<std::uint32_t> count(sizes.size(), 0);
+      for (int p : part) ++count[static_cast<std::size_t>(p)];
+      ASSERT_EQ(count, sizes) << threads;
+      if (first)
+        EXPECT_EQ(part, *first) << threads;
+      else
+        first = part;
     }
   }
 }

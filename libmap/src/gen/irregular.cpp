@@ -2,6 +2,7 @@
 #include <cmath>
 #include <unordered_map>
 
+#include "core/workers.hpp"
 #include "gen/points.hpp"
 #include "graph/undirected.hpp"
 #include "partition/metis.hpp"
@@ -31,15 +32,18 @@ std::vector<int> cut_into_ranks(const detail::UndirectedGraph& mesh, const Irreg
   const std::vector<int> block = detail::partition_metis_kway(mesh, block_cells, spec.seed, 1);
   std::vector<std::vector<std::uint32_t>> cells(blocks);
   for (std::uint32_t v = 0; v < mesh.n; ++v) cells[static_cast<std::size_t>(block[v])].push_back(v);
-  std::vector<int> part(mesh.n), scratch(mesh.n, -1);
-  int first_rank = 0;
-  for (std::uint32_t b = 0; b < blocks; ++b) {
-    const detail::UndirectedGraph sub = detail::induced_subgraph(mesh, cells[b], scratch);
+  // The blocks are cut a block a thread (METIS calls overlap:
+  // partition/metis_threads.hpp); each writes only its own cells.
+  std::vector<int> first_rank(blocks + 1, 0);
+  for (std::uint32_t b = 0; b < blocks; ++b) first_rank[b + 1] = first_rank[b] + static_cast<int>(block_ranks[b]);
+  std::vector<int> part(mesh.n);
+  detail::InducedSubgraphs subgraphs(mesh);
+  detail::run_jobs(detail::scoped_threads(), blocks, [&](std::size_t b) {
+    const detail::UndirectedGraph sub = subgraphs.of(cells[b]);
     const std::vector<int> sub_part = detail::partition_metis_kway(
         sub, std::vector<std::uint32_t>(block_ranks[b], spec.cells_per_rank), spec.seed + 1 + b, 1);
-    for (std::size_t i = 0; i < cells[b].size(); ++i) part[cells[b][i]] = first_rank + sub_part[i];
-    first_rank += static_cast<int>(block_ranks[b]);
-  }
+    for (std::size_t i = 0; i < cells[b].size(); ++i) part[cells[b][i]] = first_rank[b] + sub_part[i];
+  });
   return part;
 }
 

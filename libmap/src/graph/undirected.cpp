@@ -180,4 +180,21 @@ UndirectedGraph induced_subgraph(const UndirectedGraph& g, const std::vector<std
   return sub;
 }
 
+UndirectedGraph InducedSubgraphs::of(const std::vector<std::uint32_t>& vertices) {
+  std::vector<int> scratch;
+  {
+    const std::lock_guard<std::mutex> guard(lock_);
+    if (spare_.empty()) {
+      scratch.assign(g_.n, -1);
+    } else {
+      scratch = std::move(spare_.back());
+      spare_.pop_back();
+    }
+  }
+  UndirectedGraph sub = induced_subgraph(g_, vertices, scratch);
+  const std::lock_guard<std::mutex> guard(lock_);
+  spare_.push_back(std::move(scratch));
+  return sub;
+}
+
 }  // namespace rankmap::detail

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <mutex>
 #include <vector>
 
 #include "rankmap/graph.hpp"
@@ -23,5 +24,18 @@ UndirectedGraph make_undirected(const Graph& graph);
 // one entry per vertex of g, all -1; it is left that way.
 UndirectedGraph induced_subgraph(const UndirectedGraph& g, const std::vector<std::uint32_t>& vertices,
                                  std::vector<int>& scratch);
+
+// induced_subgraph() of g from several threads at once: a scratch array for
+// each subgraph being made, kept for the next.
+class InducedSubgraphs {
+ public:
+  explicit InducedSubgraphs(const UndirectedGraph& g) : g_(g) {}
+  UndirectedGraph of(const std::vector<std::uint32_t>& vertices);
+
+ private:
+  const UndirectedGraph& g_;
+  std::mutex lock_;
+  std::vector<std::vector<int>> spare_;
+};
 
 }  // namespace rankmap::detail

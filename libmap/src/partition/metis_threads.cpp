@@ -142,7 +142,7 @@ int patch_object(dl_phdr_info* info, std::size_t /*size*/, void* data) {
   auto absolute = [&](ElfW(Addr) p) { return p < info->dlpi_addr ? p + info->dlpi_addr : p; };
   const ElfW(Sym)* symbols = nullptr;
   const char* names = nullptr;
-  const ElfW(Rela)*plt = nullptr, *other = nullptr;
+  const ElfW(Rela)* plt = nullptr, *other = nullptr;
   std::size_t plt_bytes = 0, other_bytes = 0;
   for (const ElfW(Dyn)* d = dynamic; d->d_tag != DT_NULL; ++d) {
     if (d->d_tag == DT_SYMTAB) symbols = reinterpret_cast<const ElfW(Sym)*>(absolute(d->d_un.d_ptr));
@@ -195,8 +195,8 @@ bool MetisCall::may_overlap() {
     METIS_SetDefaultOptions(options);
     const MetisCall call;
     this_thread.seeded = this_thread.trapped = 0;
-    const int status = METIS_PartGraphKway(&n, &ncon, xadj, adjncy, nullptr, nullptr, nullptr, &parts, nullptr,
-                                           nullptr, options, &cut, part);
+    const int status = METIS_PartGraphKway(&n, &ncon, xadj, adjncy, nullptr, nullptr, nullptr, &parts, nullptr, nullptr,
+                                           options, &cut, part);
     return patch.set >= 3 && status == METIS_OK && this_thread.seeded > 0 && this_thread.trapped > 0;
   }();
   return answer;

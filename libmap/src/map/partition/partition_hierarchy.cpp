@@ -9,7 +9,6 @@
 //  - fanout 64: the hierarchy for thousands of nodes, where one METIS call
 //    into a part per node is too slow (METIS k-way, at most 64 parts a call).
 #include <algorithm>
-#include <mutex>
 #include <numeric>
 
 #include "core/workers.hpp"
@@ -167,24 +166,7 @@ class Hierarchy {
     return at;
   }
 
-  // induced_subgraph() with a scratch array of the whole graph's size, one
-  // for each group being cut at once, kept for the next.
-  UndirectedGraph induced(const std::vector<std::uint32_t>& ranks) {
-    std::vector<int> scratch;
-    {
-      const std::lock_guard<std::mutex> guard(scratch_lock_);
-      if (spare_scratch_.empty()) {
-        scratch.assign(g_.n, -1);
-      } else {
-        scratch = std::move(spare_scratch_.back());
-        spare_scratch_.pop_back();
-      }
-    }
-    UndirectedGraph sub = induced_subgraph(g_, ranks, scratch);
-    const std::lock_guard<std::mutex> guard(scratch_lock_);
-    spare_scratch_.push_back(std::move(scratch));
-    return sub;
-  }
+  UndirectedGraph induced(const std::vector<std::uint32_t>& ranks) { return subgraphs_.of(ranks); }
 
   // Cutting a level's groups on several threads pays from this many edge
   // ends in all of them (METIS takes about 100 ms on 2^18).
@@ -198,8 +180,7 @@ class Hierarchy {
   std::size_t fanout_;
   int cuts_;  // METIS tries per split, the best kept
   std::vector<int> part_;
-  std::mutex scratch_lock_;
-  std::vector<std::vector<int>> spare_scratch_;
+  InducedSubgraphs subgraphs_{g_};
 };
 
 }  // namespace
