@@ -1,4 +1,4 @@
-// Large .mtx, .graph and .grf files are read in pieces, a thread each
+// Large .mtx, .graph, .grf and .csv files are read in pieces, a thread each
 // (graph/row_pieces.hpp). The reference is the same reader on one thread
 // (a piece size no body reaches): the same graph, and the same first
 // error, for any number of pieces; a file out of order falls back to it.
@@ -67,7 +67,8 @@ std::vector<Format> formats() {
   const Graph g = renumber_ranks(make_irregular({300, 8, 100, 2}), 5);
   return {{"mtx", detail::read_mtx, format_mtx(g, "a comment")},
           {"graph", detail::read_metis, format_metis(g)},
-          {"grf", detail::read_scotch, format_scotch(g)}};
+          {"grf", detail::read_scotch, format_scotch(g)},
+          {"csv", detail::read_csv, format_csv(g)}};
 }
 
 }  // namespace
@@ -142,4 +143,23 @@ TEST(ReadPieces, VertexLinesCountedAsOnOneThread) {
   const std::string truncated = graph.text.substr(0, graph.text.rfind('\n', graph.text.size() - 2) + 1);
   EXPECT_NE(error_of(graph.read, truncated, 1), "");
   EXPECT_EQ(error_of(graph.read, truncated, 1), error_of(graph.read, truncated, kOneThread));
+}
+
+// A .csv file is read in pieces from its first data line when a
+// "# ranks=" line above declares the ranks (format_csv writes one); a
+// second declaration among the data, or none at all, is read on one thread,
+// which names the error or finds the largest rank.
+TEST(ReadPieces, CsvDeclarationsAsOnOneThread) {
+  const Format csv = formats()[3];
+  ASSERT_EQ(csv.text.rfind("# ranks=", 0), 0u);
+  const std::size_t lines = count_lines(csv.text);
+  const std::string second = with_line(csv.text, lines / 2, "# ranks=300\n" + line_at(csv.text, lines / 2));
+  const std::string undeclared = csv.text.substr(csv.text.find('\n') + 1);
+  const detail::ThreadsScope scope(3);
+  const std::string error = error_of(csv.read, second, 1);
+  EXPECT_NE(error.find("a second 'ranks=' line"), std::string::npos) << error;
+  EXPECT_EQ(error, error_of(csv.read, second, kOneThread));
+  expect_same_graph(csv.read(undeclared, "t", 1), csv.read(csv.text, "t", kOneThread), "undeclared");
+  const std::string comment = with_line(csv.text, lines / 2, "# a comment\n\n" + line_at(csv.text, lines / 2));
+  expect_same_graph(csv.read(comment, "t", 1), csv.read(csv.text, "t", kOneThread), "comment");
 }

@@ -2,24 +2,94 @@
 // does not start with a digit is a header. "# ranks=N" declares ranks that
 // have no traffic; otherwise the rank count is the largest rank + 1.
 #include <algorithm>
+#include <optional>
 
 #include "core/text_scanner.hpp"
 #include "graph/readers.hpp"
 
 namespace rankmap::detail {
+namespace {
 
-Graph read_csv(std::string_view text, const std::string& source) {
+struct Row {
+  std::uint32_t src, dst;
+  std::uint64_t bytes, msgs;
+};
+
+// One data line of a file of file_bytes; `declared`: the ranks a
+// "# ranks=" line above it declared, or 0.
+Row parse_row(std::string_view line, const LineScanner& in, std::size_t file_bytes, std::uint64_t declared) {
+  Fields f(line, ",");
+  std::string_view cells[4];
+  int ncells = 0;
+  std::string_view cell;
+  while (f.next(cell)) {
+    if (ncells == 4) in.fail("expected 'src,dst,bytes[,msgs]', found more than four fields");
+    const auto a = cell.find_first_not_of(" \t"), b = cell.find_last_not_of(" \t");
+    cells[ncells++] = a == std::string_view::npos ? std::string_view{} : cell.substr(a, b - a + 1);
+  }
+  if (ncells < 3) in.fail("expected 'src,dst,bytes[,msgs]', found " + std::to_string(ncells) + " fields");
+  const std::uint64_t src = parse_count(cells[0], in, "a sender rank");
+  const std::uint64_t dst = parse_count(cells[1], in, "a receiver rank");
+  if (src >= kMaxRanks || dst >= kMaxRanks)
+    in.fail("rank " + std::to_string(std::max(src, dst)) + " is out of range (0 to " + std::to_string(kMaxRanks - 1) +
+            ")");
+  // Ranks below the largest named are all allocated, as silent ones: the
+  // bound of a declared count holds here too ("0,2110110617,1" once
+  // asked for 17 GB).
+  if (std::max(src, dst) >= 64 * file_bytes + (1u << 20))
+    in.fail("rank " + std::to_string(std::max(src, dst)) + " in a file of " + std::to_string(file_bytes) +
+            " bytes: at most " + std::to_string(64 * file_bytes + (1u << 20)) + " ranks");
+  if (declared && std::max(src, dst) >= declared)
+    in.fail("rank " + std::to_string(std::max(src, dst)) + " is beyond the declared ranks=" + std::to_string(declared));
+  const std::uint64_t bytes = parse_bytes(cells[2], in, "a byte count");
+  const std::uint64_t msgs = ncells == 4 ? parse_count(cells[3], in, "a message count") : 1;
+  return {static_cast<std::uint32_t>(src), static_cast<std::uint32_t>(dst), bytes, msgs};
+}
+
+bool is_data(std::string_view line) { return !is_blank(line) && line[0] != '#'; }
+
+// The data lines from `at` on, in pieces, a thread each (row_pieces.hpp),
+// when ranks are declared above them and the edges come in (sender,
+// receiver) order, as `rankmap convert` and the shim write them. Empty
+// otherwise (a "ranks=" line among them, say); the caller then reads on
+// one thread, which also names any error.
+std::optional<Graph> read_rows_in_pieces(const LineScanner& at, std::size_t file_bytes, std::uint64_t declared,
+                                         std::size_t piece_bytes) {
+  const std::vector<Piece> pieces = counted_pieces(at, piece_bytes, [&](Piece& p) {
+    LineScanner lines(p.text, at.source());
+    std::string_view line;
+    while (lines.next(line)) p.items += is_data(line) ? 1 : 0;
+    p.lines = lines.line();
+    p.edges = p.items;
+  });
+  if (pieces.empty()) return std::nullopt;
+  return graph_from_pieces(static_cast<std::uint32_t>(declared), total_edges(pieces), pieces,
+                           [&](const Piece& piece, RowFill& fill) {
+                             LineScanner lines(piece.text, at.source(), piece.first_line);
+                             std::string_view line;
+                             while (lines.next(line)) {
+                               if (is_blank(line)) continue;
+                               if (line[0] == '#') {
+                                 if (line.find("ranks=") != std::string_view::npos) return false;
+                                 continue;
+                               }
+                               const Row r = parse_row(line, lines, file_bytes, declared);
+                               if (!fill.add(r.src, r.dst, r.bytes, r.msgs)) return false;
+                             }
+                             return true;
+                           });
+}
+
+}  // namespace
+
+Graph read_csv(std::string_view text, const std::string& source, std::size_t piece_bytes) {
   LineScanner in(text, source);
-  struct Row {
-    std::uint32_t src, dst;
-    std::uint64_t bytes, msgs;
-  };
   std::vector<Row> rows;
   std::uint64_t declared = 0, largest = 0;
   std::size_t declared_line = 0;
   bool first = true;
   std::string_view line;
-  while (in.next(line)) {
+  for (LineScanner before = in; in.next(line); before = in) {
     if (is_blank(line)) continue;
     if (line[0] == '#') {
       const auto at = line.find("ranks=");
@@ -41,34 +111,12 @@ Graph read_csv(std::string_view text, const std::string& source) {
     const bool header = first && !(line[0] >= '0' && line[0] <= '9');
     first = false;
     if (header) continue;
-    Fields f(line, ",");
-    std::string_view cells[4];
-    int ncells = 0;
-    std::string_view cell;
-    while (f.next(cell)) {
-      if (ncells == 4) in.fail("expected 'src,dst,bytes[,msgs]', found more than four fields");
-      const auto a = cell.find_first_not_of(" \t"), b = cell.find_last_not_of(" \t");
-      cells[ncells++] = a == std::string_view::npos ? std::string_view{} : cell.substr(a, b - a + 1);
-    }
-    if (ncells < 3) in.fail("expected 'src,dst,bytes[,msgs]', found " + std::to_string(ncells) + " fields");
-    const std::uint64_t src = parse_count(cells[0], in, "a sender rank");
-    const std::uint64_t dst = parse_count(cells[1], in, "a receiver rank");
-    if (src >= kMaxRanks || dst >= kMaxRanks)
-      in.fail("rank " + std::to_string(std::max(src, dst)) + " is out of range (0 to " + std::to_string(kMaxRanks - 1) +
-              ")");
-    // Ranks below the largest named are all allocated, as silent ones: the
-    // bound of a declared count holds here too ("0,2110110617,1" once
-    // asked for 17 GB).
-    if (std::max(src, dst) >= 64 * text.size() + (1u << 20))
-      in.fail("rank " + std::to_string(std::max(src, dst)) + " in a file of " + std::to_string(text.size()) +
-              " bytes: at most " + std::to_string(64 * text.size() + (1u << 20)) + " ranks");
-    if (declared && std::max(src, dst) >= declared)
-      in.fail("rank " + std::to_string(std::max(src, dst)) +
-              " is beyond the declared ranks=" + std::to_string(declared));
-    const std::uint64_t bytes = parse_bytes(cells[2], in, "a byte count");
-    const std::uint64_t msgs = ncells == 4 ? parse_count(cells[3], in, "a message count") : 1;
-    largest = std::max({largest, src, dst});
-    rows.push_back({static_cast<std::uint32_t>(src), static_cast<std::uint32_t>(dst), bytes, msgs});
+    if (rows.empty() && declared)  // the first data line
+      if (std::optional<Graph> g = read_rows_in_pieces(before, text.size(), declared, piece_bytes))
+        return std::move(*g);
+    const Row r = parse_row(line, in, text.size(), declared);
+    largest = std::max({largest, std::uint64_t{r.src}, std::uint64_t{r.dst}});
+    rows.push_back(r);
   }
   if (rows.empty() && !declared) in.fail("no edges (expected lines 'src,dst,bytes[,msgs]')");
   GraphBuilder builder(static_cast<std::uint32_t>(declared ? declared : largest + 1));

@@ -18,7 +18,7 @@ Graph read_graph_as(const std::filesystem::path& path, const std::string& ext) {
   else if (ext == ".grf")
     reader = [](std::string_view text, const std::string& source) { return detail::read_scotch(text, source); };
   else if (ext == ".csv")
-    reader = detail::read_csv;
+    reader = [](std::string_view text, const std::string& source) { return detail::read_csv(text, source); };
   else
     throw Error(path.string(), 0, "unknown graph format '" + ext + "' (expected .rmp, .mtx, .graph, .grf or .csv)");
   const detail::MappedFile file(path);

@@ -4,7 +4,7 @@
 // number (for errors) and where its edges go; the second writes them
 // straight into the graph's arrays. This holds while the edges come in
 // (sender, receiver) order without repeats, as rankmap and Scotch write
-// .mtx, .graph and .grf files; otherwise the caller reads the file on one
+// .mtx, .graph, .grf and .csv files; otherwise the caller reads the file on one
 // thread, which sorts and adds up. Internal to libmap.
 #pragma once
 
@@ -46,7 +46,7 @@ class RowFill {
  public:
   explicit RowFill(Graph& g, const Piece& piece)
       : g_(g), pos_(piece.first_edge), end_(piece.first_edge + piece.edges) {}
-  bool add(std::uint32_t src, std::uint32_t dst, std::uint64_t bytes) {
+  bool add(std::uint32_t src, std::uint32_t dst, std::uint64_t bytes, std::uint64_t msgs = 1) {
     if (pos_ == end_) return false;
     if (any_) {
       if (src < last_src_ || (src == last_src_ && dst <= last_dst_)) return false;
@@ -58,7 +58,7 @@ class RowFill {
     }
     g_.targets[pos_] = dst;
     g_.bytes[pos_] = bytes;
-    g_.msgs[pos_] = 1;
+    g_.msgs[pos_] = msgs;
     ++pos_;
     last_src_ = src;
     last_dst_ = dst;
