@@ -50,7 +50,7 @@ bool is_data(std::string_view line) { return !is_blank(line) && line[0] != '#'; 
 
 // The data lines from `at` on, in pieces, a thread each (row_pieces.hpp),
 // when ranks are declared above them and the edges come in (sender,
-// receiver) order, as `rankmap convert` and the shim write them. Empty
+// receiver) order, as rankmap writes them (format_csv). Empty
 // otherwise (a "ranks=" line among them, say); the caller then reads on
 // one thread, which also names any error.
 std::optional<Graph> read_rows_in_pieces(const LineScanner& at, std::size_t file_bytes, std::uint64_t declared,
