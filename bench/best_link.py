@@ -13,9 +13,10 @@ Usage: bench/best_link.py [RESULTS.json] [AGAIN.json ...]
 """
 import glob
 import json
-import math
 import os
 import sys
+
+from instances import geomean
 
 here = os.path.dirname(os.path.abspath(__file__))
 args = sys.argv[1:]
@@ -51,9 +52,6 @@ for i, r in enumerate(runs):
     within.append(min(m for h, m in points if h <= best * (1 + 1e-12)) / scotch)
     anywhere.append(min(m for _, m in points) / scotch)
 
-
-def geomean(values):
-    return math.exp(sum(math.log(v) for v in values) / len(values))
 
 
 print(f"best_link: {len(within)} instances, {len(settings)} peers_again settings")

@@ -13,7 +13,6 @@ Usage: bench/fattree.py [RANKMAP]    (default build/cli/rankmap)
 Writes to bench/out/fattree/ and prints a Markdown table.
 """
 import json
-import math
 import os
 import sys
 import time
@@ -21,7 +20,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "peers"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import scotch_gmap  # noqa: E402
-from instances import Instances  # noqa: E402
+from instances import Instances, geomean  # noqa: E402
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(here)
@@ -86,9 +85,6 @@ for name, r in rows:
           f"{ratio(ours['hop_bytes'], block['hop_bytes']):.3f} | {geo_hop[-1]:.3f} | {geo_link[-1]:.3f} | "
           f"{ratio(ours['max_link_bytes'], block['max_link_bytes']):.3f} | {ours['command_seconds']:.2f} | {scotch_seconds:.2f} |")
 
-
-def geomean(values):
-    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
 
 
 print(f"\nGeometric means against Scotch's best: hop-bytes {geomean(geo_hop):.3f}, max link {geomean(geo_link):.3f}.")

@@ -2,6 +2,7 @@
 graphs made by `rankmap gen`, real profiles converted to .mtx, their
 renumbered twins and random partial allocations, each written once into
 the benchmark's output directory."""
+import math
 import os
 import random
 import subprocess
@@ -13,6 +14,11 @@ def machine(name):
     """bench/machines/NAME.toml, else data/machines/NAME.toml."""
     own = os.path.join(root, "bench", "machines", name + ".toml")
     return own if os.path.exists(own) else os.path.join(root, "data", "machines", name + ".toml")
+
+
+def geomean(values):
+    """The geometric mean of the ratios (nan for none): every script's summary."""
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
 
 
 class Instances:

@@ -32,7 +32,6 @@ allocations of the same families instead, never used to choose a setting,
 into bench/out/peers-heldout/.
 """
 import json
-import math
 import os
 import subprocess
 import sys
@@ -46,7 +45,7 @@ import kahip  # noqa: E402
 import lower_bound  # noqa: E402
 import mtkahypar  # noqa: E402
 import scotch_gmap  # noqa: E402
-from instances import Instances, machine  # noqa: E402
+from instances import Instances, geomean, machine  # noqa: E402
 
 root = os.path.dirname(here)
 args = sys.argv[1:]
@@ -221,9 +220,6 @@ def score(r, peer, key="hop_bytes"):
     x = r.get(peer)
     return x[key] if x and key in x else None
 
-
-def geomean(values):
-    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
 
 
 def cell(v, r=None, peer=None):

@@ -11,10 +11,11 @@ best peer, max link / Scotch's best] per instance); prints the losses and
 both geometric means.
 """
 import json
-import math
 import os
 import subprocess
 import sys
+
+from instances import geomean
 
 here = os.path.dirname(os.path.abspath(__file__))
 args = sys.argv[1:]
@@ -59,9 +60,6 @@ for index, r in enumerate(earlier):
 with open(os.path.join(out, tag + ".json"), "w") as f:
     json.dump(rows, f, indent=1)
 
-
-def geomean(values):
-    return math.exp(sum(math.log(v) for v in values) / len(values))
 
 
 losses = [f"{name} ({h:.4f})" for name, h, _ in rows if h > 1.0]

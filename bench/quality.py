@@ -20,14 +20,13 @@ order; on the non-grid instances, as geometric means, hop-bytes at most
 0.85x and max link load at most 0.75x Scotch's best.
 """
 import json
-import math
 import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "peers"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import scotch_gmap  # noqa: E402
-from instances import Instances, machine  # noqa: E402
+from instances import Instances, geomean, machine  # noqa: E402
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(here)
@@ -146,9 +145,6 @@ for name, kind, r in rows:
           f"{link_s:.3f} | {ratio(r['fast']['hop_bytes'], block['hop_bytes']):.3f} | "
           f"{ratio(r['quality']['hop_bytes'], block['hop_bytes']):.3f} | {ours['map_seconds']:.2f} | {scotch['map_seconds']:.2f} |")
 
-
-def geomean(values):
-    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
 
 
 print()
