@@ -55,13 +55,7 @@ bool is_data(std::string_view line) { return !is_blank(line) && line[0] != '#'; 
 // one thread, which also names any error.
 std::optional<Graph> read_rows_in_pieces(const LineScanner& at, std::size_t file_bytes, std::uint64_t declared,
                                          std::size_t piece_bytes) {
-  const std::vector<Piece> pieces = counted_pieces(at, piece_bytes, [&](Piece& p) {
-    LineScanner lines(p.text, at.source());
-    std::string_view line;
-    while (lines.next(line)) p.items += is_data(line) ? 1 : 0;
-    p.lines = lines.line();
-    p.edges = p.items;
-  });
+  const std::vector<Piece> pieces = counted_edge_lines(at, piece_bytes, is_data);
   if (pieces.empty()) return std::nullopt;
   return graph_from_pieces(static_cast<std::uint32_t>(declared), total_edges(pieces), pieces,
                            [&](const Piece& piece, RowFill& fill) {

@@ -60,13 +60,7 @@ bool is_entry(std::string_view line) { return !is_blank(line) && line[0] != '%';
 // reads it on one thread, which also names any error in it.
 std::optional<Graph> read_entries_in_pieces(const LineScanner& in, std::uint64_t rows, std::uint64_t nnz, Values values,
                                             std::size_t piece_bytes) {
-  const std::vector<Piece> pieces = counted_pieces(in, piece_bytes, [&](Piece& p) {
-    LineScanner lines(p.text, in.source());
-    std::string_view line;
-    while (lines.next(line)) p.items += is_entry(line) ? 1 : 0;
-    p.lines = lines.line();
-    p.edges = p.items;
-  });
+  const std::vector<Piece> pieces = counted_edge_lines(in, piece_bytes, is_entry);
   if (pieces.empty() || total_items(pieces) != nnz) return std::nullopt;
   return graph_from_pieces(static_cast<std::uint32_t>(rows), nnz, pieces, [&](const Piece& piece, RowFill& fill) {
     LineScanner lines(piece.text, in.source(), piece.first_line);

@@ -101,6 +101,19 @@ std::vector<Piece> counted_pieces(const LineScanner& in, std::size_t piece_bytes
   return pieces;
 }
 
+// counted_pieces() of a body whose data lines are its edges, one a line
+// (.mtx, .csv): is_edge(line) tells them from comments and blank lines.
+template <class IsEdge>
+std::vector<Piece> counted_edge_lines(const LineScanner& in, std::size_t piece_bytes, IsEdge&& is_edge) {
+  return counted_pieces(in, piece_bytes, [&](Piece& p) {
+    LineScanner lines(p.text, in.source());
+    std::string_view line;
+    while (lines.next(line)) p.items += is_edge(line) ? 1 : 0;
+    p.lines = lines.line();
+    p.edges = p.items;
+  });
+}
+
 inline std::uint64_t total_items(const std::vector<Piece>& pieces) {
   return pieces.empty() ? 0 : pieces.back().first_item + pieces.back().items;
 }
