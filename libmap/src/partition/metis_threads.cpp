@@ -43,6 +43,17 @@ namespace {
 
 using Handler = void (*)(int);
 
+// The relocations that fill a GOT entry with a function's address, on the
+// 64-bit machines this is built for; elsewhere nothing is patched and
+// METIS's calls take turns.
+#if defined(__x86_64__)
+constexpr unsigned kJumpSlot = R_X86_64_JUMP_SLOT, kGlobDat = R_X86_64_GLOB_DAT;
+#elif defined(__aarch64__)
+constexpr unsigned kJumpSlot = R_AARCH64_JUMP_SLOT, kGlobDat = R_AARCH64_GLOB_DAT;
+#else
+constexpr unsigned kJumpSlot = ~0u, kGlobDat = ~0u;
+#endif
+
 struct ThisThread {
   bool in_metis = false;
   GlibcRandom random;
@@ -125,6 +136,7 @@ void point_entry(void** entry, void* to, ElfW(Addr) relro_begin, ElfW(Addr) relr
 
 int patch_object(dl_phdr_info* info, std::size_t /*size*/, void* data) {
   auto* patch = static_cast<Patch*>(data);
+  if (kJumpSlot == ~0u) return 1;  // a machine this does not know
   const ElfW(Dyn)* dynamic = nullptr;
   ElfW(Addr) relro_begin = 0, relro_end = 0;
   bool holds_metis = false;
@@ -160,8 +172,8 @@ int patch_object(dl_phdr_info* info, std::size_t /*size*/, void* data) {
     if (!table) continue;
     for (std::size_t i = 0; i < bytes / sizeof(ElfW(Rela)); ++i) {
       const ElfW(Rela)& r = table[i];
-      const auto type = ELF64_R_TYPE(r.r_info);
-      if (type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT) continue;
+      const auto type = static_cast<unsigned>(ELF64_R_TYPE(r.r_info));
+      if (type != kJumpSlot && type != kGlobDat) continue;
       const char* name = names + symbols[ELF64_R_SYM(r.r_info)].st_name;
       for (const auto& [wanted, to] : redirects)
         if (std::strcmp(name, wanted) == 0) {
