@@ -83,7 +83,10 @@ Graph read_csv(std::string_view text, const std::string& source, std::size_t pie
   std::size_t declared_line = 0;
   bool first = true;
   std::string_view line;
-  for (LineScanner before = in; in.next(line); before = in) {
+  // Where the first data line starts, the pieces begin (kept only until
+  // then: a copy a line would copy the file name a line).
+  LineScanner before = in;
+  for (; in.next(line); before = rows.empty() ? in : before) {
     if (is_blank(line)) continue;
     if (line[0] == '#') {
       const auto at = line.find("ranks=");
