@@ -162,6 +162,7 @@ UndirectedGraph make_undirected(const Graph& g) {
   });
   return u;
 }
+
 UndirectedGraph induced_subgraph(const UndirectedGraph& g, const std::vector<std::uint32_t>& vertices,
                                  std::vector<int>& scratch) {
   for (std::size_t i = 0; i < vertices.size(); ++i) scratch[vertices[i]] = static_cast<int>(i);
