@@ -12,7 +12,6 @@
 #include <numeric>
 
 #include "core/workers.hpp"
-
 #include "map/kinds/network_kind.hpp"
 #include "map/stages.hpp"
 #include "partition/metis.hpp"
