@@ -41,6 +41,16 @@ std::uint64_t edge_hop_bytes(const Edges& edges, const NodeGeometry& geo, const 
   return total;
 }
 
+// Hop-bytes of a node for every rank, summed over g's edges (each seen
+// from both ends).
+std::uint64_t graph_hop_bytes(const UndirectedGraph& g, const NodeGeometry& geo, const std::vector<int>& node) {
+  std::uint64_t total = 0;
+  for (std::uint32_t r = 0; r < g.n; ++r)
+    for (std::uint64_t e = g.xadj[r]; e < g.xadj[r + 1]; ++e)
+      total += g.weight[e] * static_cast<std::uint64_t>(geo.hops(node[r], node[g.adjncy[e]]));
+  return total / 2;
+}
+
 // The least hop-bytes of 6 ranks, two on each of 3 nodes: every way tried.
 std::uint64_t least_two_a_node(const Edges& edges, const NodeGeometry& geo) {
   std::uint64_t least = UINT64_MAX;
@@ -186,28 +196,138 @@ TEST(Stages, RankSwapsMoveClustersWhereSingleRanksAreStuck) {
 }
 
 // On large graphs each pass first tests every rank for a gain on several
-// threads and skips the ranks without one that no swap has come near: the
-// same swaps as the plain pass, which is the reference here (an irregular
-// graph dealt at random to 4x4x4 nodes, where hundreds of swaps happen).
-TEST(Stages, RankSwapsScanFirstMakesThePlainPassesSwaps) {
+// threads and skips the ranks without one that no swap has come near,
+// visits the ranks a stretch of the numbering apart, and searches for a
+// round of them in parallel, keeping a search only where no swap since
+// touched what it read. The swaps must be those of the plain pass in that
+// order, written out again here without any of that: every rank, one at
+// a time, offered to the 3 nodes it gains most on (most first, then the
+// lower node), swapped with the first partner there that lowers its and
+// the partner's cost most, both costs recounted after a trial swap. On an
+// irregular graph dealt at random to 4x4x4 nodes, hundreds of swaps.
+std::vector<int> plain_rank_swaps(const UndirectedGraph& g, const NodeGeometry& geo, std::vector<int> node, int passes,
+                                  std::uint64_t strands) {
+  std::vector<std::vector<std::uint32_t>> on(static_cast<std::size_t>(geo.size()));
+  for (std::uint32_t r = 0; r < g.n; ++r) on[node[r]].push_back(r);
+  auto cost = [&](std::uint32_t v) {
+    long long c = 0;
+    for (std::uint64_t e = g.xadj[v]; e < g.xadj[v + 1]; ++e)
+      c += static_cast<long long>(g.weight[e]) * geo.hops(node[v], node[g.adjncy[e]]);
+    return c;
+  };
+  const std::uint64_t stride = (g.n + strands - 1) / strands;
+  for (int pass = 0; pass < passes; ++pass) {
+    bool swapped = false;
+    for (std::uint64_t p = 0; p < stride * strands; ++p) {
+      const auto r = static_cast<std::uint32_t>(p % strands * stride + p / strands);
+      if (r >= g.n) continue;
+      const int x = node[r];
+      const long long here = cost(r);
+      std::map<int, long long> gain;  // node -> what r alone gains there
+      for (std::uint64_t e = g.xadj[r]; e < g.xadj[r + 1]; ++e) {
+        const int t = node[g.adjncy[e]];
+        node[r] = t;
+        if (t != x && cost(r) < here) gain[t] = here - cost(r);
+        node[r] = x;
+      }
+      std::vector<std::pair<long long, int>> targets;  // (-gain, node): most gain, then lower node
+      for (auto [t, gn] : gain) targets.emplace_back(-gn, t);
+      std::sort(targets.begin(), targets.end());
+      targets.resize(std::min<std::size_t>(targets.size(), 3));
+      long long best = 0;
+      int best_y = -1;
+      std::size_t best_i = 0;
+      for (auto [unused, y] : targets) {
+        for (std::size_t i = 0; i < on[y].size(); ++i) {
+          const std::uint32_t s = on[y][i];
+          const long long before = here + cost(s);
+          std::swap(node[r], node[s]);
+          const long long delta = cost(r) + cost(s) - before;
+          std::swap(node[r], node[s]);
+          if (delta < best) best = delta, best_y = y, best_i = i;
+        }
+      }
+      if (best_y < 0) continue;
+      const std::uint32_t s = on[best_y][best_i];
+      *std::find(on[x].begin(), on[x].end(), r) = s;
+      on[best_y][best_i] = r;
+      std::swap(node[r], node[s]);
+      swapped = true;
+    }
+    if (!swapped) break;
+  }
+  return node;
+}
+
+TEST(Stages, RankSwapsAreThePlainPasssForAnyRoundAndThreads) {
   const Machine m = test::make_machine("[4, 4, 4]", "", "n[00-63]", "core:8");
   const Allocation a = make_allocation(m, {});
   const NodeGeometry geo(m, a);
-  const UndirectedGraph g = make_undirected(make_irregular({512, 16, 100, 6}));
-  std::vector<int> start(g.n);
-  for (std::uint32_t r = 0; r < g.n; ++r) start[r] = static_cast<int>(r / 8);
-  std::shuffle(start.begin(), start.end(), std::mt19937(3));
-  std::vector<int> plain = start;
-  const int passes = refine_rank_swaps(g, geo, plain, 10, UINT64_MAX);
-  ASSERT_GE(passes, 2);
-  std::size_t moved = 0;
-  for (std::uint32_t r = 0; r < g.n; ++r) moved += plain[r] != start[r];
-  ASSERT_GT(moved, 100u);
-  for (int threads : {1, 2, 3}) {
-    const ThreadsScope scope(threads);
-    std::vector<int> scanned = start;
-    EXPECT_EQ(refine_rank_swaps(g, geo, scanned, 10, 0), passes) << threads;
-    EXPECT_EQ(scanned, plain) << threads;
+  for (std::uint64_t seed : {6, 7}) {
+    const UndirectedGraph g = make_undirected(make_irregular({512, 16, 100, seed}));
+    std::vector<int> start(g.n);
+    for (std::uint32_t r = 0; r < g.n; ++r) start[r] = static_cast<int>(r / 8);
+    std::shuffle(start.begin(), start.end(), std::mt19937(static_cast<unsigned>(seed)));
+    // Small graphs: index order, one rank at a time.
+    const std::vector<int> in_order = plain_rank_swaps(g, geo, start, 10, 1);
+    std::size_t moved = 0;
+    for (std::uint32_t r = 0; r < g.n; ++r) moved += in_order[r] != start[r];
+    ASSERT_GT(moved, 100u);
+    std::vector<int> small = start;
+    refine_rank_swaps(g, geo, small, 10, UINT64_MAX);
+    EXPECT_EQ(small, in_order) << seed;
+    // Large graphs (here from 0 edge ends): a stretch apart, in rounds.
+    const std::vector<int> spread = plain_rank_swaps(g, geo, start, 10, kSwapStrands);
+    EXPECT_NE(spread, in_order);
+    for (std::size_t at_once : {1, 16, 128, 512})
+      for (int threads : {1, 2, 3}) {
+        const ThreadsScope scope(threads);
+        std::vector<int> large = start;
+        refine_rank_swaps(g, geo, large, 10, 0, at_once);
+        EXPECT_EQ(large, spread) << seed << ": " << at_once << " at once on " << threads << " threads";
+      }
+  }
+}
+
+// The same for the placement swaps: 64 parts of an irregular graph on a
+// 4x4x4 torus, placed at random, every part's partner looked for in one
+// round (hop-bytes scored from the ranks' edges).
+TEST(Stages, PlacementSwapRoundsOnlyMakeSwapsThatStillGain) {
+  const Machine m = test::make_machine("[4, 4, 4]", "", "n[00-63]", "core:4");
+  const Allocation a = make_allocation(m, {});
+  const NodeGeometry geo(m, a);
+  std::vector<int> used(64);
+  std::iota(used.begin(), used.end(), 0);
+  const std::vector<std::uint32_t> sizes(64, 4);
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+    const UndirectedGraph g = make_undirected(make_irregular({256, 16, 100, seed}));
+    const std::vector<int> part = partition_metis_kway(g, sizes, seed, 1);
+    const PartGraph q = make_part_graph(g, part, 64);
+    auto hop_bytes = [&](const std::vector<int>& slot) {  // from the ranks' edges
+      std::vector<int> node(g.n);
+      for (std::uint32_t r = 0; r < g.n; ++r) node[r] = used[slot[part[r]]];
+      return graph_hop_bytes(g, geo, node);
+    };
+    std::vector<int> start(64);
+    std::iota(start.begin(), start.end(), 0);
+    std::shuffle(start.begin(), start.end(), std::mt19937(static_cast<unsigned>(seed)));
+    std::vector<int> once;
+    for (int threads : {1, 2, 3}) {
+      const ThreadsScope scope(threads);
+      std::vector<int> slot = start;
+      std::uint64_t before = hop_bytes(slot);
+      for (int pass = 0; pass < 3; ++pass) {
+        refine_placement(q, sizes, used, geo, slot, 1, 64);
+        const std::uint64_t now = hop_bytes(slot);
+        EXPECT_LT(now, before) << seed << " pass " << pass;
+        before = now;
+      }
+      std::vector<int> sorted = slot;
+      std::sort(sorted.begin(), sorted.end());
+      EXPECT_EQ(sorted, used) << seed;  // still one part a node
+      if (once.empty()) once = slot;
+      EXPECT_EQ(slot, once) << seed << " on " << threads << " threads";
+    }
   }
 }
 

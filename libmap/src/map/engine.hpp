@@ -82,9 +82,16 @@ std::optional<GridShape> recovered_shape(const UndirectedGraph& g, const Recover
 // hop-bytes falls, each with a partner on one of the three nodes it gains
 // most on; returns passes made. From `scan_from` edge ends, each pass first
 // tests every rank for a gain on several threads and skips those without
-// one (the same swaps: tests compare it with the plain pass).
+// one (the same swaps: tests compare it with the plain pass), visits the
+// ranks a stretch of the numbering apart (below), and searches for `at_once` of
+// them in parallel (0: 128), keeping a search only where no swap since
+// touched what it read: the swaps are the one-at-a-time pass's in that
+// order, whatever `at_once` and the threads.
 int refine_rank_swaps(const UndirectedGraph& g, const NodeGeometry& geo, std::vector<int>& node_of_rank, int passes,
-                      std::uint64_t scan_from = kParallelEdges);
+                      std::uint64_t scan_from = kParallelEdges, std::size_t at_once = 0);
+// The stretches of the numbering that order: rank p % 128 * stride + p / 128
+// is visited p-th (stride: the ranks over 128, rounded up).
+constexpr std::uint64_t kSwapStrands = 128;
 
 // Moves single ranks between nodes so that every node ends with its size:
 // round cycles of nodes whose moves gain in sum, then in up to `rounds`
@@ -134,8 +141,12 @@ std::vector<int> place_cuthill_mckee(const PartGraph& q, const std::vector<std::
 std::uint64_t placement_hop_bytes(const PartGraph& q, const std::vector<int>& slot_of_part,
                                   const std::vector<int>& used_nodes, const NodeGeometry& geometry);
 // Swaps parts of equal size while hop-bytes falls; returns the passes made.
+// Looks for the swaps of `round_size` parts at a time on several threads,
+// each made only if it still gains after the ones before it (0: 256 on
+// allocations of over 4,096 nodes, else 1, the plain pass).
 int refine_placement(const PartGraph& q, const std::vector<std::uint32_t>& sizes, const std::vector<int>& used_nodes,
-                     const NodeGeometry& geometry, std::vector<int>& slot_of_part, int passes);
+                     const NodeGeometry& geometry, std::vector<int>& slot_of_part, int passes,
+                     std::size_t round_size = 0);
 
 // Then swaps that lower the most loaded link under the routing order,
 // spending at most 1 % more hop-bytes; `graph` and `part` give the directed

@@ -6,14 +6,21 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 #include <queue>
 #include <unordered_map>
 
+#include "core/proposal_rounds.hpp"
 #include "map/kinds/network_kind.hpp"
 #include "map/stages.hpp"
 
 namespace rankmap::detail {
 namespace {
+
+// Allocations of more nodes than this are large: swaps look at fewer
+// partners, and for a round of 256 parts at a time.
+constexpr int kLargePlacement = 4096;
+constexpr std::size_t kPlacementRound = 256;
 
 // Used nodes by coordinate index, and their neighbours (network_kind.hpp).
 class UsedNodeIndex {
@@ -173,12 +180,13 @@ std::vector<int> place_greedy(const PartGraph& q, const std::vector<std::uint32_
 }
 
 int refine_placement(const PartGraph& q, const std::vector<std::uint32_t>& sizes, const std::vector<int>& used,
-                     const NodeGeometry& geo, std::vector<int>& slot, int passes) {
+                     const NodeGeometry& geo, std::vector<int>& slot, int passes, std::size_t round_size) {
   // Look around this many of a part's heaviest partners (fewer on large
   // allocations, where a pass visits tens of thousands of parts).
-  const std::size_t kPartners = q.parts > 4096 ? 4 : 8;
+  const bool large = q.parts > kLargePlacement;
+  const std::size_t kPartners = large ? 4 : 8;
   const UsedNodeIndex index(used, geo);
-  std::vector<int> part_at(q.parts), seen(q.parts, -1);
+  std::vector<int> part_at(q.parts);
   for (int p = 0; p < q.parts; ++p) part_at[slot[p]] = p;
   auto weight_between = [&](int a, int b) -> std::uint64_t {
     auto first = q.adjncy.begin() + static_cast<std::ptrdiff_t>(q.xadj[a]);
@@ -186,47 +194,64 @@ int refine_placement(const PartGraph& q, const std::vector<std::uint32_t>& sizes
     auto it = std::lower_bound(first, last, b);
     return it != last && *it == b ? q.weight[static_cast<std::size_t>(it - q.adjncy.begin())] : 0;
   };
-  std::vector<std::pair<std::uint64_t, int>> partners;
-  int pass = 0, stamp = 0;
-  for (; pass < passes; ++pass) {
-    bool improved = false;
-    for (int a = 0; a < q.parts; ++a) {
-      const int x = slot[a];
-      const std::uint64_t a_here = part_cost(q, a, x, slot, used, geo);
-      if (a_here == 0) continue;
-      ++stamp;
-      int best_b = -1;
-      long long best_delta = 0;
-      auto consider = [&](int y) {
-        if (seen[y] == stamp) return;
-        seen[y] = stamp;
-        const int b = part_at[y];
-        if (b == a || sizes[b] != sizes[a]) return;
-        const long long before = static_cast<long long>(a_here + part_cost(q, b, y, slot, used, geo));
-        const long long after =
-            static_cast<long long>(part_cost(q, a, y, slot, used, geo) + part_cost(q, b, x, slot, used, geo) +
-                                   2 * weight_between(a, b) * static_cast<std::uint64_t>(geo.hops(used[x], used[y])));
-        const long long delta = after - before;
-        if (delta < best_delta || (delta == best_delta && delta < 0 && b < best_b)) best_delta = delta, best_b = b;
-      };
-      // Move a next to one of its heaviest partners.
-      partners.clear();
-      for (std::uint64_t e = q.xadj[a]; e < q.xadj[a + 1]; ++e) partners.emplace_back(q.weight[e], q.adjncy[e]);
-      const std::size_t keep = std::min(kPartners, partners.size());
-      std::partial_sort(
-          partners.begin(), partners.begin() + static_cast<std::ptrdiff_t>(keep), partners.end(),
-          [](const auto& u, const auto& v) { return u.first != v.first ? u.first > v.first : u.second < v.second; });
-      for (std::size_t i = 0; i < keep; ++i) index.near(geo.coord_index(used[slot[partners[i].second]]), consider);
-      if (best_b >= 0) {
-        const int y = slot[best_b];
-        std::swap(slot[a], slot[best_b]);
-        part_at[x] = best_b;
-        part_at[y] = a;
-        improved = true;
-      }
-    }
-    if (!improved) break;
-  }
+  // What swapping parts a and b, at nodes x and y, changes.
+  auto swap_delta = [&](int a, int b, int x, int y, std::uint64_t a_here) {
+    const long long before = static_cast<long long>(a_here + part_cost(q, b, y, slot, used, geo));
+    const long long after =
+        static_cast<long long>(part_cost(q, a, y, slot, used, geo) + part_cost(q, b, x, slot, used, geo) +
+                               2 * weight_between(a, b) * static_cast<std::uint64_t>(geo.hops(used[x], used[y])));
+    return after - before;
+  };
+  // On large allocations the partners of a round of parts are looked for
+  // on several threads (proposal_rounds.hpp).
+  if (round_size == 0) round_size = large ? kPlacementRound : 1;
+  struct Search {
+    std::vector<int> seen;  // stamp of the last search that looked at a node
+    int stamp = 0;
+    std::vector<std::pair<std::uint64_t, int>> partners;
+  };
+  std::vector<Search> scratch(ranges_for(round_size, large), Search{std::vector<int>(q.parts, -1), 0, {}});
+  auto propose = [&](std::size_t part, Search& search) -> std::optional<int> {
+    const int a = static_cast<int>(part), x = slot[a];
+    const std::uint64_t a_here = part_cost(q, a, x, slot, used, geo);
+    if (a_here == 0) return std::nullopt;
+    const int stamp = ++search.stamp;
+    int best_b = -1;
+    long long best_delta = 0;
+    auto consider = [&](int y) {
+      if (search.seen[y] == stamp) return;
+      search.seen[y] = stamp;
+      const int b = part_at[y];
+      if (b == a || sizes[b] != sizes[a]) return;
+      const long long delta = swap_delta(a, b, x, y, a_here);
+      if (delta < best_delta || (delta == best_delta && delta < 0 && b < best_b)) best_delta = delta, best_b = b;
+    };
+    // Move a next to one of its heaviest partners.
+    auto& partners = search.partners;
+    partners.clear();
+    for (std::uint64_t e = q.xadj[a]; e < q.xadj[a + 1]; ++e) partners.emplace_back(q.weight[e], q.adjncy[e]);
+    const std::size_t keep = std::min(kPartners, partners.size());
+    std::partial_sort(
+        partners.begin(), partners.begin() + static_cast<std::ptrdiff_t>(keep), partners.end(),
+        [](const auto& u, const auto& v) { return u.first != v.first ? u.first > v.first : u.second < v.second; });
+    for (std::size_t i = 0; i < keep; ++i) index.near(geo.coord_index(used[slot[partners[i].second]]), consider);
+    return best_b >= 0 ? std::optional<int>(best_b) : std::nullopt;
+  };
+  // A swap found earlier in its round is made only if it still lowers
+  // hop-bytes where a and b now are.
+  auto make = [&](std::size_t part, int b) {
+    const int a = static_cast<int>(part), x = slot[a], y = slot[b];
+    if (swap_delta(a, b, x, y, part_cost(q, a, x, slot, used, geo)) >= 0) return false;
+    std::swap(slot[a], slot[b]);
+    part_at[x] = b;
+    part_at[y] = a;
+    return true;
+  };
+  int pass = 0;
+  for (; pass < passes; ++pass)
+    if (!proposal_rounds<int>(
+            static_cast<std::size_t>(q.parts), round_size, scratch, [](std::size_t) { return true; }, propose, make))
+      break;
   return pass;
 }
 
