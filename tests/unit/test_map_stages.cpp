@@ -280,7 +280,7 @@ TEST(Stages, RankSwapsAreThePlainPasssForAnyRoundAndThreads) {
     const std::vector<int> spread = plain_rank_swaps(g, geo, start, 10, kSwapStrands);
     EXPECT_NE(spread, in_order);
     for (std::size_t at_once : {1, 16, 128, 512})
-      for (int threads : {1, 2, 3}) {
+      for (int threads : {1, 2, 3, 8}) {
         const ThreadsScope scope(threads);
         std::vector<int> large = start;
         refine_rank_swaps(g, geo, large, 10, 0, at_once);
@@ -289,9 +289,13 @@ TEST(Stages, RankSwapsAreThePlainPasssForAnyRoundAndThreads) {
   }
 }
 
-// The same for the placement swaps: 64 parts of an irregular graph on a
-// 4x4x4 torus, placed at random, every part's partner looked for in one
-// round (hop-bytes scored from the ranks' edges).
+// On large allocations the placement swaps look for a round of parts'
+// partners at once, against the placement as the round found it, and make
+// each swap only if it still gains. With every part's partner looked for
+// in one round (64 parts of an irregular graph on a 4x4x4 torus, placed at
+// random) most are stale by the time they are made: every pass must still
+// lower hop-bytes (scored from the ranks' edges), keep one part a node,
+// and give the same placement on any number of threads.
 TEST(Stages, PlacementSwapRoundsOnlyMakeSwapsThatStillGain) {
   const Machine m = test::make_machine("[4, 4, 4]", "", "n[00-63]", "core:4");
   const Allocation a = make_allocation(m, {});
@@ -312,7 +316,7 @@ TEST(Stages, PlacementSwapRoundsOnlyMakeSwapsThatStillGain) {
     std::iota(start.begin(), start.end(), 0);
     std::shuffle(start.begin(), start.end(), std::mt19937(static_cast<unsigned>(seed)));
     std::vector<int> once;
-    for (int threads : {1, 2, 3}) {
+    for (int threads : {1, 2, 3, 8}) {
       const ThreadsScope scope(threads);
       std::vector<int> slot = start;
       std::uint64_t before = hop_bytes(slot);
