@@ -1,12 +1,12 @@
-// A pass of local moves (swaps of parts between nodes) on several threads, with
-// the same result for any number of them. Internal to libmap.
+// A pass of local moves (swaps of parts between nodes) on several
+// threads, with the same result for any number of them. Internal to
+// libmap.
 //
-// The pass visits items in index order. A round takes the next
-// `round_size` items that `wanted` accepts at that moment; `propose` finds
-// each one's move in parallel, every thread reading the state as the round
-// found it; `make` then makes the moves one by one in item order, each
-// checked again against the state the moves before it left (it may refuse
-// one that no longer gains). Finding a move reads far (a part's partner
+// The pass visits items in index order. For a round of the next
+// `round_size` items, `propose` finds each one's move in parallel, every
+// thread reading the state as the round found it; `make` then makes the
+// moves one by one in item order, each checked again against the state
+// the moves before it left (it may refuse one that no longer gains). Finding a move reads far (a part's partner
 // searched on the nodes around its heaviest partners); checking and making
 // it costs a few degrees, so the serial part is small. Mt-KaHyPar's
 // deterministic preset also refines in synchronous sub-rounds: moves found
@@ -23,7 +23,7 @@
 
 namespace rankmap::detail {
 
-// wanted(i) -> bool; propose(i, Scratch&) -> std::optional<Proposal>, which
+// propose(i, Scratch&) -> std::optional<Proposal>, which
 // must leave its scratch as it found it; make(i, const Proposal&) -> bool,
 // whether the move was made. `scratch` holds one per thread that may run
 // (a round uses at most scratch.size() ranges). An item whose move was
@@ -31,9 +31,9 @@ namespace rankmap::detail {
 // state its round's moves left (on a 65,536-node placement that took the
 // loss in hop-bytes against the plain pass from 0.48 % to 0.15 %). True
 // when a move was made.
-template <class Proposal, class Scratch, class Wanted, class Propose, class Make>
-bool proposal_rounds(std::size_t items, std::size_t round_size, std::vector<Scratch>& scratch, Wanted&& wanted,
-                     Propose&& propose, Make&& make) {
+template <class Proposal, class Scratch, class Propose, class Make>
+bool proposal_rounds(std::size_t items, std::size_t round_size, std::vector<Scratch>& scratch, Propose&& propose,
+                     Make&& make) {
   std::vector<std::size_t> round, again;
   std::vector<char> retried;  // per item of the round: its second try
   std::vector<std::optional<Proposal>> found;
@@ -43,8 +43,7 @@ bool proposal_rounds(std::size_t items, std::size_t round_size, std::vector<Scra
     again.clear();
     retried.assign(round.size(), 1);
     const std::size_t carried = round.size();
-    for (; next < items && round.size() < round_size + carried; ++next)
-      if (wanted(next)) round.push_back(next), retried.push_back(0);
+    for (; next < items && round.size() < round_size + carried; ++next) round.push_back(next), retried.push_back(0);
     found.assign(round.size(), std::nullopt);
     const std::size_t ranges = std::min(scratch.size(), round.size());
     for_each_range(round.size(), ranges, [&](std::size_t range, std::size_t begin, std::size_t end) {

@@ -249,9 +249,7 @@ int refine_placement(const PartGraph& q, const std::vector<std::uint32_t>& sizes
   };
   int pass = 0;
   for (; pass < passes; ++pass)
-    if (!proposal_rounds<int>(
-            static_cast<std::size_t>(q.parts), round_size, scratch, [](std::size_t) { return true; }, propose, make))
-      break;
+    if (!proposal_rounds<int>(static_cast<std::size_t>(q.parts), round_size, scratch, propose, make)) break;
   return pass;
 }
 
