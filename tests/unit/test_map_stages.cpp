@@ -205,6 +205,7 @@ TEST(Stages, RankSwapsMoveClustersWhereSingleRanksAreStuck) {
 // lower node), swapped with the first partner there that lowers its and
 // the partner's cost most, both costs recounted after a trial swap. On an
 // irregular graph dealt at random to 4x4x4 nodes, hundreds of swaps.
+namespace {
 std::vector<int> plain_rank_swaps(const UndirectedGraph& g, const NodeGeometry& geo, std::vector<int> node, int passes,
                                   std::uint64_t strands) {
   std::vector<std::vector<std::uint32_t>> on(static_cast<std::size_t>(geo.size()));
@@ -258,6 +259,8 @@ std::vector<int> plain_rank_swaps(const UndirectedGraph& g, const NodeGeometry& 
   }
   return node;
 }
+
+}  // namespace
 
 TEST(Stages, RankSwapsAreThePlainPasssForAnyRoundAndThreads) {
   const Machine m = test::make_machine("[4, 4, 4]", "", "n[00-63]", "core:8");
