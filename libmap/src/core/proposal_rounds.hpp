@@ -9,9 +9,9 @@
 // the moves before it left (it may refuse one that no longer gains). Finding a move reads far (a part's partner
 // searched on the nodes around its heaviest partners); checking and making
 // it costs a few degrees, so the serial part is small. Mt-KaHyPar's
-// deterministic preset also refines in synchronous sub-rounds: moves found
-// in parallel against a fixed state, then applied in a fixed order. Rounds
-// of one item are the plain serial pass.
+// deterministic label propagation also works in synchronous sub-rounds:
+// moves computed in parallel against the sub-round's state, then applied
+// by a fixed rule. Rounds of one item are the plain serial pass.
 #pragma once
 
 #include <algorithm>
