@@ -377,11 +377,7 @@ TEST(Stages, RankMovesKeepNodeSizesAndNeverRaiseHopBytes) {
   const Allocation a = make_allocation(m, {});
   const NodeGeometry geo(m, a);
   auto hop_bytes = [&](const UndirectedGraph& g, const std::vector<int>& node) {
-    std::uint64_t total = 0;
-    for (std::uint32_t u = 0; u < g.n; ++u)
-      for (std::uint64_t e = g.xadj[u]; e < g.xadj[u + 1]; ++e)
-        total += g.weight[e] * static_cast<std::uint64_t>(geo.hops(node[u], node[g.adjncy[e]]));
-    return total / 2;
+    return graph_hop_bytes(g, geo, node);
   };
   auto sizes_kept = [](const std::vector<int>& node) {
     std::vector<int> size(64, 0);

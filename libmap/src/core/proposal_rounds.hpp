@@ -6,12 +6,13 @@
 // `round_size` items, `propose` finds each one's move in parallel, every
 // thread reading the state as the round found it; `make` then makes the
 // moves one by one in item order, each checked again against the state
-// the moves before it left (it may refuse one that no longer gains). Finding a move reads far (a part's partner
-// searched on the nodes around its heaviest partners); checking and making
-// it costs a few degrees, so the serial part is small. Mt-KaHyPar's
-// deterministic label propagation also works in synchronous sub-rounds:
-// moves computed in parallel against the sub-round's state, then applied
-// by a fixed rule. Rounds of one item are the plain serial pass.
+// the moves before it left (it may refuse one that no longer gains).
+// Finding a move reads far (a part's partner searched on the nodes around
+// its heaviest partners); checking and making it costs a few degrees, so
+// the serial part is small. Mt-KaHyPar's deterministic label propagation
+// also works in synchronous sub-rounds: moves computed in parallel
+// against the sub-round's state, then applied by a fixed rule. Rounds of
+// one item are the plain serial pass.
 #pragma once
 
 #include <algorithm>
@@ -23,8 +24,8 @@
 
 namespace rankmap::detail {
 
-// propose(i, Scratch&) -> std::optional<Proposal>, which
-// must leave its scratch as it found it; make(i, const Proposal&) -> bool,
+// propose(i, Scratch&) -> std::optional<Proposal>, which must leave its
+// scratch as it found it; make(i, const Proposal&) -> bool,
 // whether the move was made. `scratch` holds one per thread that may run
 // (a round uses at most scratch.size() ranges). An item whose move was
 // refused is proposed once more, first in the next round, against the
@@ -35,15 +36,13 @@ template <class Proposal, class Scratch, class Propose, class Make>
 bool proposal_rounds(std::size_t items, std::size_t round_size, std::vector<Scratch>& scratch, Propose&& propose,
                      Make&& make) {
   std::vector<std::size_t> round, again;
-  std::vector<char> retried;  // per item of the round: its second try
   std::vector<std::optional<Proposal>> found;
   bool made = false;
   for (std::size_t next = 0; next < items || !again.empty();) {
     round.swap(again);
     again.clear();
-    retried.assign(round.size(), 1);
-    const std::size_t carried = round.size();
-    for (; next < items && round.size() < round_size + carried; ++next) round.push_back(next), retried.push_back(0);
+    const std::size_t carried = round.size();  // the first `carried` are second tries
+    for (; next < items && round.size() < round_size + carried; ++next) round.push_back(next);
     found.assign(round.size(), std::nullopt);
     const std::size_t ranges = std::min(scratch.size(), round.size());
     for_each_range(round.size(), ranges, [&](std::size_t range, std::size_t begin, std::size_t end) {
@@ -53,7 +52,7 @@ bool proposal_rounds(std::size_t items, std::size_t round_size, std::vector<Scra
       if (!found[k]) continue;
       if (make(round[k], *found[k]))
         made = true;
-      else if (!retried[k])
+      else if (k >= carried)
         again.push_back(round[k]);
     }
   }
