@@ -17,6 +17,7 @@ VMs-on-hosts machine):
 Prints a Markdown table; --json also writes every figure.
 
 Usage: validate.py [--build DIR] [--only NAME,...] [--json FILE] [--keep DIR] [--hop-bytes-engine]
+       validate.py --print-smpi-options
 """
 import argparse
 import json
@@ -75,6 +76,9 @@ SCENARIOS = {
     "halo3d-ft4-64KiB-rr": ("bench/machines/fattree-4x8-4to1.toml", 4, "halo3d", ["8", "4", "4", "8192"], 10, 100.0, "rr"),
     "halo3d-ft4-1MiB-random": ("bench/machines/fattree-4x8-4to1.toml", 4, "halo3d", ["8", "4", "4", "131072"], 10, 1000.0, "random"),
     "fft2d-ft4-32KiB-rr": ("bench/machines/fattree-4x8-4to1.toml", 4, "fft2d", ["16", "8", "4096"], 10, 200.0, "rr"),
+    # From block, the launcher's default (added with the fourth step, run once, kept as they came).
+    "halo3d-ft2-64KiB-block": ("bench/machines/fattree-4x8-2to1.toml", 4, "halo3d", ["8", "4", "4", "8192"], 10, 100.0),
+    "fft2d-ft4-32KiB-block": ("bench/machines/fattree-4x8-4to1.toml", 4, "fft2d", ["16", "8", "4096"], 10, 200.0),
     # The KVM seed: 4 VMs of 20 cores on 2 hosts. rr splits neighbours
     # across hosts; rankmap keeps them inside one.
     "halo3d-kvm-64KiB-rr": ("data/machines/jinr-kvm.toml", 20, "halo3d", ["5", "4", "4", "8192"], 10, 1000.0, "rr"),
@@ -144,19 +148,35 @@ def hostfile(csv_path, out_path):
     return len(nodes)
 
 
+# smpirun's options for every simulated run (tests/smpi use them too:
+# `python3 bench/smpi/validate.py --print-smpi-options`).
+SMPI_OPTIONS = [
+    # latencies come from the platform (its latency factor), bandwidth as is
+    "--cfg=smpi/bw-factor:0:1",
+    # a credit-based HPC fabric: fair sharing (no TCP RTT weighting), no ACK traffic
+    "--cfg=network/weight-S:0", "--cfg=network/crosstraffic:0", "--cfg=smpi/simulate-computation:no",
+    # every flow's share solved again at each event. SimGrid 3.32's default,
+    # the lazy update, leaves out the links of flows whose latency ends while
+    # flows the other way cross the same node ports, and lets each such flow
+    # have a whole link: an exchange between two nodes then ends at once one
+    # way (its own check under --log=ker_lmm.thres:debug: "Incorrect value
+    # (8000000000 is not smaller than 4000000000)"). SimGrid's documentation
+    # says the choice must not change the timings; the full update is the
+    # reference. bench/RESULTS.md, "Issue 35, fourth step".
+    "--cfg=network/optim:Full",
+    # collectives by Open MPI's decision rules, as in the profiled run;
+    # SimGrid 3.32's rules reduce then broadcast a small allreduce,
+    # where the profiled Open MPI 4.1 doubles recursively
+    "--cfg=smpi/coll-selector:ompi", "--cfg=smpi/allreduce:rdb",
+    # smpi_execute(s) then takes s on the platform's 1 Gflop/s hosts, however short
+    "--cfg=smpi/host-speed:1Gf", "--cfg=smpi/cpu-threshold:0",
+    "--log=root.thres:critical",
+]
+
+
 def simulate(app, args, hosts, ranks, env, platform):
-    out = run(["smpirun", "-np", str(ranks), "-hostfile", hosts, "-platform", platform,
-               # latencies come from the platform (its latency factor), bandwidth as is
-               "--cfg=smpi/bw-factor:0:1",
-               # a credit-based HPC fabric: fair sharing (no TCP RTT weighting), no ACK traffic
-               "--cfg=network/weight-S:0", "--cfg=network/crosstraffic:0", "--cfg=smpi/simulate-computation:no",
-               # collectives by Open MPI's decision rules, as in the profiled run;
-               # SimGrid 3.32's rules reduce then broadcast a small allreduce,
-               # where the profiled Open MPI 4.1 doubles recursively
-               "--cfg=smpi/coll-selector:ompi", "--cfg=smpi/allreduce:rdb",
-               # smpi_execute(s) then takes s on the platform's 1 Gflop/s hosts, however short
-               "--cfg=smpi/host-speed:1Gf", "--cfg=smpi/cpu-threshold:0",
-               "--log=root.thres:critical", app, *args], env=env)
+    out = run(["smpirun", "-np", str(ranks), "-hostfile", hosts, "-platform", platform, *SMPI_OPTIONS, app, *args],
+              env=env)
     words = out.split()
     return float(words[words.index("time") + 1])
 
@@ -259,7 +279,12 @@ def main():
     ap.add_argument("--hop-bytes-engine", action="store_true",
                     help="map the traffic as a plain graph, as the engine did before it weighed the flow model: "
                          "checks the model on mappings it would not choose")
+    ap.add_argument("--print-smpi-options", action="store_true",
+                    help="print the smpirun options of every simulated run, one a line, and stop")
     a = ap.parse_args()
+    if a.print_smpi_options:
+        print("\n".join(SMPI_OPTIONS))
+        return
     names = a.only.split(",")
     for n in names:
         if n not in SCENARIOS:

@@ -15,6 +15,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 smpicc -O1 "$src/apps/pingpong.c" -o pingpong
+mapfile -t smpi_options < <(python3 "$src/bench/smpi/validate.py" --print-smpi-options)
 export RANKMAP_SMPI_DIMS=4,4,4 RANKMAP_SMPI_NIC_NS=425 RANKMAP_SMPI_HOP_NS=129 RANKMAP_SMPI_GBPS=100
 failed=0
 # Hosts are cores, <node>-<core>. node01 is (1,0,0): 1 hop; node02 (2,0,0):
@@ -22,8 +23,7 @@ failed=0
 for spec in "node01-0 1" "node02-0 2" "node21-0 3" "node42-0 6" "node00-1 0"; do
   set -- $spec
   printf 'node00-0\n%s\n' "$1" >hosts
-  round_trip_us=$(smpirun -np 2 -hostfile hosts -platform "$platform" \
-    --cfg=smpi/bw-factor:0:1 --cfg=smpi/simulate-computation:no --log=root.thres:critical ./pingpong 8 1000 |
+  round_trip_us=$(smpirun -np 2 -hostfile hosts -platform "$platform" "${smpi_options[@]}" ./pingpong 8 1000 |
     awk '{print $2}')
   python3 - "$1" "$2" "$round_trip_us" <<'PY' || failed=1
 import sys
@@ -72,8 +72,7 @@ int main(int argc, char** argv) {
 C
 smpicc -O1 share.c -o share
 printf 'node00-0\nnode01-0\nnode03-0\n' >hosts
-ends=$(smpirun -np 3 -hostfile hosts -platform "$platform" --cfg=smpi/bw-factor:0:1 --cfg=network/weight-S:0 \
-  --cfg=network/crosstraffic:0 --cfg=smpi/simulate-computation:no --log=root.thres:critical ./share)
+ends=$(smpirun -np 3 -hostfile hosts -platform "$platform" "${smpi_options[@]}" ./share)
 python3 - $ends <<'PY' || failed=1
 import sys
 one_hop, two_hops = map(float, sys.argv[1:])
