@@ -165,24 +165,38 @@ TEST(FlowModel, TooManyFlowsIsNotComputed) {
 
 // The pipeline term by hand: 0 -> 1 -> 2, two messages a pair (K = 2), on
 // a 4-ring without bandwidth (T(h) = 800 + 100 h). With ranks on nodes
-// 0, 1, 2 every message takes 900 ns, and stage by stage (a rank waits for
-// its upstream message, computes c, and its send ends when the receiver,
-// ready from its stage's start, has it) rank 2 ends at 4c + 3600. An MPI
-// share of 2/3 then means 1 - 2c / (4c + 3600) = 2/3: c = 1800, a run of
-// 10,800 ns. With rank 2 on node 3 (1 -> 2 takes 1000 ns) the same c gives
-// 11,000 ns, worked through the same recurrence.
+// 0, 1, 2 every message takes 900 ns. Stage by stage a rank waits for its
+// upstream message, computes c, and sends; a message leaves once its
+// receiver is ready (from its stage's start).
+// - 64 KiB messages (rendezvous): a send ends when the receiver has the
+//   message, so rank 2 ends at 4c + 3600. An MPI share of 2/3 then means
+//   1 - 2c / (4c + 3600) = 2/3: c = 1800, a run of 10,800 ns. With rank 2
+//   on node 3 (1 -> 2 takes 1000 ns) the same c gives 11,000 ns.
+// - 8-byte messages (eager, as SMPI's detached sends): the sender goes on
+//   at once. Stage 0: rank 1 has its message at c + 900 and sends at
+//   2c + 900; rank 2 ends at 3c + 1800. Stage 1: rank 0 sends at
+//   max(2c, 2c + 900), rank 1 ends computing at 3c + 1800 and sends then
+//   (rank 2's stage starts at 3c + 1800), rank 2 ends at 4c + 2700: c =
+//   1350, 8,100 ns. With rank 2 on node 3: stage 0 ends at 3c + 1900,
+//   stage 1 sends to rank 2 at 3c + 1900, which ends at 4c + 2900: 8,300 ns.
 TEST(PipelineModel, ChainOfThreeByHand) {
   const Machine m = test::make_machine("[4]", "", "n[0-3]");
   const Allocation a = make_allocation(m, {});
-  const Graph g = edges(3, {{0, 1, 16, 2}, {1, 2, 16, 2}});
-  ASSERT_TRUE(is_pipeline(g));
-  const PipelineTimes t =
-      pipeline_times(g, m, a, Mapping{{{0, 0}, {1, 0}, {3, 0}}}, Mapping{{{0, 0}, {1, 0}, {2, 0}}}, 2.0 / 3);
+  const Mapping apart{{{0, 0}, {1, 0}, {3, 0}}}, line{{{0, 0}, {1, 0}, {2, 0}}};
+  const Graph rendezvous = edges(3, {{0, 1, 2 * 65536, 2}, {1, 2, 2 * 65536, 2}});
+  ASSERT_TRUE(is_pipeline(rendezvous));
+  PipelineTimes t = pipeline_times(rendezvous, m, a, apart, line, 2.0 / 3);
   ASSERT_TRUE(t.computed);
   EXPECT_EQ(t.stages, 2);
   EXPECT_NEAR(t.compute_ns, 1800, 1e-6);
   EXPECT_NEAR(t.baseline_ns, 10800, 1e-6);
   EXPECT_NEAR(t.mapping_ns, 11000, 1e-6);
+
+  t = pipeline_times(edges(3, {{0, 1, 16, 2}, {1, 2, 16, 2}}), m, a, apart, line, 2.0 / 3);
+  ASSERT_TRUE(t.computed);
+  EXPECT_NEAR(t.compute_ns, 1350, 1e-6);
+  EXPECT_NEAR(t.baseline_ns, 8100, 1e-6);
+  EXPECT_NEAR(t.mapping_ns, 8300, 1e-6);
 }
 
 // Exchanges are not pipelines: a pair both ways, or one-way pairs in a cycle.

@@ -159,10 +159,12 @@ FlowTimes flow_times(const Graph& p2p, const Graph& collective, const Machine& m
 // picture. Then the run is K stages (K as in the flow model); in each, a
 // rank receives from its upstream ranks in rank order, each message
 // leaving when both ends are ready and taking T(h) + size / bw, computes
-// for c, then sends downstream in rank order, each send ending when the
-// message is received (as in SMPI, and in MPI's rendezvous protocol). c is
-// solved so that the baseline's MPI share is p_mpi; the gain is then the
-// run times' relative difference. Collectives are not counted.
+// for c, then sends downstream in rank order: a send of kEagerLimitBytes or
+// more ends when the message is received (MPI's rendezvous protocol), a
+// smaller one is buffered and the sender goes on (SMPI's detached sends,
+// MPI's eager protocol). c is solved so that the baseline's MPI share is
+// p_mpi; the gain is then the run times' relative difference. Collectives
+// are not counted.
 bool is_pipeline(const Graph& p2p);
 struct PipelineTimes {
   bool computed = false;                   // false: not a pipeline, or K x pairs over 4M (too long to solve for c)

@@ -79,23 +79,27 @@ class Pipeline {
       std::size_t at;  // this pair's place in down[from]
       double time;
     };
+    struct Down {
+      std::uint32_t to;
+      double time;
+      bool eager;  // under kEagerLimitBytes: buffered, the sender goes on
+      bool operator<(const Down& o) const { return to < o.to; }
+    };
     std::vector<std::vector<Up>> up;
-    std::vector<std::vector<std::pair<std::uint32_t, double>>> down;  // (receiver, time), rank order
+    std::vector<std::vector<Down>> down;  // rank order
   };
   Timed timed(const Mapping& mapping) const {
     const double bytes_per_ns = net_.link_gbps / 8;
-    Timed t{std::vector<std::vector<Timed::Up>>(ranks_),
-            std::vector<std::vector<std::pair<std::uint32_t, double>>>(ranks_)};
+    Timed t{std::vector<std::vector<Timed::Up>>(ranks_), std::vector<std::vector<Timed::Down>>(ranks_)};
     for (const Edge& e : edges_) {
       const int a = mapping.ranks[e.from].node, b = mapping.ranks[e.to].node;
       double time = a == b ? net_.local_ns() : message_time_ns(net_, geometry_.hops(a, b));
       if (bytes_per_ns > 0) time += e.bytes / bytes_per_ns;
-      t.down[e.from].push_back({e.to, time});
+      t.down[e.from].push_back({e.to, time, e.bytes < kEagerLimitBytes});
     }
     for (std::uint32_t r = 0; r < ranks_; ++r) {
       std::sort(t.down[r].begin(), t.down[r].end());
-      for (std::size_t i = 0; i < t.down[r].size(); ++i)
-        t.up[t.down[r][i].first].push_back({r, i, t.down[r][i].second});
+      for (std::size_t i = 0; i < t.down[r].size(); ++i) t.up[t.down[r][i].to].push_back({r, i, t.down[r][i].time});
     }
     return t;  // up[r] is in sender order: senders were visited in rank order
   }
@@ -103,7 +107,8 @@ class Pipeline {
   // The last rank's end of stage K: in each stage a rank receives from its
   // upstream ranks in rank order (each message leaves when both ends are
   // ready: max(posted, sent) + its time), computes, then sends downstream in
-  // rank order, each send ending when its receiver has the message.
+  // rank order, a rendezvous send ending when its receiver has the message,
+  // an eager one at once.
   double run_ns(const Timed& t, double compute_ns) const {
     std::vector<double> free(ranks_, 0), stage_start(ranks_, 0);
     std::vector<std::vector<double>> sent(ranks_);  // this stage's departure per downstream
@@ -116,9 +121,10 @@ class Pipeline {
         at += compute_ns;
         for (std::size_t i = 0; i < t.down[r].size(); ++i) {
           // The receiver is ready no earlier than its stage starts.
-          const double start = std::max(at, stage_start[t.down[r][i].first]);
+          const Timed::Down& d = t.down[r][i];
+          const double start = std::max(at, stage_start[d.to]);
           sent[r][i] = start;
-          at = start + t.down[r][i].second;
+          if (!d.eager) at = start + d.time;
         }
         free[r] = at;
       }
