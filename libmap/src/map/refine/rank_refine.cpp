@@ -4,118 +4,30 @@
 // offered to the three nodes it would gain most on, and the swaps run on
 // clusters of a node's ranks before single ranks (RankSwaps, below).
 #include <algorithm>
-#include <array>
 
-#include "core/sparse_accumulator.hpp"
 #include "core/workers.hpp"
+#include "map/refine/rank_swap_search.hpp"
 #include "map/stages.hpp"
 
 namespace rankmap::detail {
-namespace {
-
-// Nodes searched for a partner, per rank: the ones it gains most on.
-constexpr std::size_t kTargets = 3;
-
-}  // namespace
 
 int refine_rank_swaps(const UndirectedGraph& g, const NodeGeometry& geo, std::vector<int>& node_of_rank, int passes,
                       std::uint64_t scan_from, std::size_t at_once) {
   std::vector<std::vector<std::uint32_t>> on(geo.size());
   for (std::uint32_t r = 0; r < g.n; ++r) on[node_of_rank[r]].push_back(r);
-  // Cost of rank v if it sat on node x: its bytes times hops to each partner.
-  auto cost = [&](std::uint32_t v, int x) {
-    std::uint64_t c = 0;
-    for (std::uint64_t e = g.xadj[v]; e < g.xadj[v + 1]; ++e)
-      c += g.weight[e] * static_cast<std::uint64_t>(geo.hops(x, node_of_rank[g.adjncy[e]]));
-    return c;
-  };
-  // Whether some node r's partners sit on would cost r less than its own
-  // does: only then is a partner looked for.
-  auto may_gain = [&](std::uint32_t r, SparseAccumulator<std::uint32_t>& nodes) {
-    const int x = node_of_rank[r];
-    for (std::uint64_t e = g.xadj[r]; e < g.xadj[r + 1]; ++e)
-      nodes.add(static_cast<std::uint32_t>(node_of_rank[g.adjncy[e]]), 1);
-    const std::uint64_t r_x = cost(r, x);
-    bool gain = false;
-    for (std::uint32_t t : nodes.keys())
-      gain = gain || (static_cast<int>(t) != x && cost(r, static_cast<int>(t)) < r_x);
-    nodes.clear();
-    return gain;
-  };
-  // On millions of ranks each pass starts with that test for every rank,
-  // a range a thread (a grid's layout of Fugaku's 7.6M ranks gave a serial
-  // pass of 13 s, nearly all of it ranks without a gain). The pass then
-  // skips a rank without one unless a swap has since moved it or a
-  // partner: its gains depend on nothing else, so the swaps are the plain
-  // pass's.
+  const RankSwapSearch finder(g, geo, node_of_rank, on);
+  using Found = RankSwapSearch::Found;
+  // On millions of ranks each pass starts with a test of every rank for a
+  // gain (RankSwapSearch::may_gain), a range a thread (a grid's layout of
+  // Fugaku's 7.6M ranks gave a serial pass of 13 s, nearly all of it ranks
+  // without a gain). The pass then skips a rank without one unless a swap
+  // has since moved it or a partner: its gains depend on nothing else, so
+  // the swaps are the plain pass's.
   const bool scan = g.xadj[g.n] >= scan_from;
   std::vector<char> gainful(scan ? g.n : 0), moved_near(scan ? g.n : 0);
   auto moved = [&](std::uint32_t v) {
     moved_near[v] = 1;
     for (std::uint64_t e = g.xadj[v]; e < g.xadj[v + 1]; ++e) moved_near[g.adjncy[e]] = 1;
-  };
-  // What the search for r's swap read and found: the nodes it searched,
-  // and the best swap (partner s on node y, at on[y][i]), if one gains.
-  struct Found {
-    std::array<int, kTargets> targets{};
-    std::size_t searched = 0;
-    bool swap = false;
-    int y = -1;
-    std::uint32_t s = 0;
-    std::size_t i = 0;
-  };
-  struct Search {
-    SparseAccumulator<std::uint64_t> conn;         // r's bytes to each node
-    std::vector<std::pair<long long, int>> gains;  // (r's gain on node, node)
-  };
-  auto search = [&](std::uint32_t r, Search& scratch) {
-    Found found;
-    const int x = node_of_rank[r];
-    // The other node r talks to most is where a swap can help.
-    for (std::uint64_t e = g.xadj[r]; e < g.xadj[r + 1]; ++e)
-      scratch.conn.add(static_cast<std::uint32_t>(node_of_rank[g.adjncy[e]]), g.weight[e]);
-    // Nodes r would gain most on, given where its partners are: each is
-    // searched for the partner whose swap lowers hop-bytes most.
-    const long long r_x = static_cast<long long>(cost(r, x));
-    auto& gains = scratch.gains;
-    gains.clear();
-    for (std::uint32_t node : scratch.conn.keys()) {
-      const int t = static_cast<int>(node);
-      if (t == x) continue;
-      const long long r_t = static_cast<long long>(cost(r, t));
-      // Only swaps that r gains from are looked for: scanning a node's
-      // ranks for every boundary rank made a pass over a million ranks
-      // take 20 s, and a partner that gains more finds the swap from its
-      // own side.
-      if (r_t < r_x) gains.emplace_back(r_x - r_t, t);
-    }
-    scratch.conn.clear();
-    found.searched = std::min(gains.size(), kTargets);
-    std::partial_sort(
-        gains.begin(), gains.begin() + static_cast<std::ptrdiff_t>(found.searched), gains.end(),
-        [](const auto& u, const auto& v) { return u.first != v.first ? u.first > v.first : u.second < v.second; });
-    long long best = 0;
-    for (std::size_t k = 0; k < found.searched; ++k) {
-      const int y = found.targets[k] = gains[k].second;
-      const long long r_y = r_x - gains[k].first, hops_xy = geo.hops(x, y);
-      for (std::size_t i = 0; i < on[y].size(); ++i) {
-        // s's cost on x and on y, and its bytes with r, in one walk of
-        // its edges: these walks are most of the pass.
-        const std::uint32_t s = on[y][i];
-        std::uint64_t s_x = 0, s_y = 0, w_rs = 0;
-        for (std::uint64_t e = g.xadj[s]; e < g.xadj[s + 1]; ++e) {
-          const std::uint32_t u = g.adjncy[e];
-          const int at = node_of_rank[u];
-          s_x += g.weight[e] * static_cast<std::uint64_t>(geo.hops(x, at));
-          s_y += g.weight[e] * static_cast<std::uint64_t>(geo.hops(y, at));
-          if (u == r) w_rs = g.weight[e];
-        }
-        const long long delta = r_y + static_cast<long long>(s_x) - r_x - static_cast<long long>(s_y) +
-                                2 * static_cast<long long>(w_rs) * hops_xy;
-        if (delta < best) best = delta, found.swap = true, found.y = y, found.s = s, found.i = i;
-      }
-    }
-    return found;
   };
 
   // On large graphs the pass visits the ranks in a spread order, a rank
@@ -148,7 +60,7 @@ int refine_rank_swaps(const UndirectedGraph& g, const NodeGeometry& geo, std::ve
       if (node_touched[f.targets[k]]) return false;
     return true;
   };
-  std::vector<Search> scratch(ranges_for(round, round > 1), Search{SparseAccumulator<std::uint64_t>(geo.size()), {}});
+  std::vector<RankSwapSearch::Scratch> scratch(ranges_for(round, round > 1), finder.scratch());
   std::vector<std::uint32_t> early;  // the round's ranks searched in parallel
   std::vector<Found> found;
   auto wanted = [&](std::uint32_t r) { return !scan || gainful[r] || moved_near[r]; };
@@ -159,7 +71,7 @@ int refine_rank_swaps(const UndirectedGraph& g, const NodeGeometry& geo, std::ve
       std::fill(moved_near.begin(), moved_near.end(), 0);
       for_each_range(g.n, ranges_for(g.n, true), [&](std::size_t, std::size_t begin, std::size_t end) {
         SparseAccumulator<std::uint32_t> nodes(geo.size());
-        for (std::size_t r = begin; r < end; ++r) gainful[r] = may_gain(static_cast<std::uint32_t>(r), nodes);
+        for (std::size_t r = begin; r < end; ++r) gainful[r] = finder.may_gain(static_cast<std::uint32_t>(r), nodes);
       });
     }
     for (std::uint64_t first = 0; first < stride * strands; first += round) {
@@ -171,7 +83,7 @@ int refine_rank_swaps(const UndirectedGraph& g, const NodeGeometry& geo, std::ve
         found.resize(early.size());
         for_each_range(early.size(), std::min(scratch.size(), early.size()),
                        [&](std::size_t range, std::size_t begin, std::size_t end) {
-                         for (std::size_t k = begin; k < end; ++k) found[k] = search(early[k], scratch[range]);
+                         for (std::size_t k = begin; k < end; ++k) found[k] = finder.search(early[k], scratch[range]);
                        });
       }
       std::size_t k = 0;  // the next of `early`
@@ -181,7 +93,7 @@ int refine_rank_swaps(const UndirectedGraph& g, const NodeGeometry& geo, std::ve
         const bool searched = k < early.size() && early[k] == r;
         k += searched;
         if (!wanted(r)) continue;
-        const Found f = searched && untouched(r, found[k - 1]) ? found[k - 1] : search(r, scratch[0]);
+        const Found f = searched && untouched(r, found[k - 1]) ? found[k - 1] : finder.search(r, scratch[0]);
         if (!f.swap) continue;
         const int x = node_of_rank[r];
         if (round > 1) {  // the costs of r, s and their partners change
