@@ -160,7 +160,7 @@ SMPI_OPTIONS = [
     # flows the other way cross the same node ports, and lets each such flow
     # have a whole link: an exchange between two nodes then ends at once one
     # way (its own check under --log=ker_lmm.thres:debug: "Incorrect value
-    # (8000000000 is not smaller than 4000000000)"). SimGrid's documentation
+    # (16000000000 is not smaller than 4000000000)"). SimGrid's documentation
     # says the choice must not change the timings; the full update is the
     # reference. bench/RESULTS.md, "Issue 35, fourth step".
     "--cfg=network/optim:Full",
