@@ -16,6 +16,7 @@ trap 'rm -rf "$work"' EXIT
 cd "$work"
 smpicc -O1 "$src/apps/pingpong.c" -o pingpong
 mapfile -t smpi_options < <(python3 "$src/bench/smpi/validate.py" --print-smpi-options)
+((${#smpi_options[@]})) || { echo "$0: validate.py --print-smpi-options printed nothing" >&2; exit 1; }
 export RANKMAP_SMPI_DIMS=4,4,4 RANKMAP_SMPI_NIC_NS=425 RANKMAP_SMPI_HOP_NS=129 RANKMAP_SMPI_GBPS=100
 failed=0
 # Hosts are cores, <node>-<core>. node01 is (1,0,0): 1 hop; node02 (2,0,0):

@@ -28,6 +28,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 mapfile -t smpi_options < <(python3 "$src/bench/smpi/validate.py" --print-smpi-options)
+((${#smpi_options[@]})) || { echo "$0: validate.py --print-smpi-options printed nothing" >&2; exit 1; }
 smpicc -O1 "$src/apps/pingpong.c" -o pingpong
 failed=0
 # machine file, host pair, expected one-way ns, the first link's Gbit/s
