@@ -376,9 +376,6 @@ TEST(Stages, RankMovesKeepNodeSizesAndNeverRaiseHopBytes) {
   const Machine m = test::make_machine("[4, 4, 4]", "", "n[00-63]", "core:8");
   const Allocation a = make_allocation(m, {});
   const NodeGeometry geo(m, a);
-  auto hop_bytes = [&](const UndirectedGraph& g, const std::vector<int>& node) {
-    return graph_hop_bytes(g, geo, node);
-  };
   auto sizes_kept = [](const std::vector<int>& node) {
     std::vector<int> size(64, 0);
     for (int x : node) ++size[static_cast<std::size_t>(x)];
@@ -392,12 +389,12 @@ TEST(Stages, RankMovesKeepNodeSizesAndNeverRaiseHopBytes) {
     for (std::uint32_t r = 0; r < g.n; ++r) swapped[r] = static_cast<int>(r / 8);
     std::shuffle(swapped.begin(), swapped.end(), std::mt19937(static_cast<unsigned>(seed)));
     refine_rank_swaps(g, geo, swapped, 100);
-    const std::uint64_t before = hop_bytes(g, swapped);
+    const std::uint64_t before = graph_hop_bytes(g, geo, swapped);
 
     std::vector<int> cycled = swapped;
     const int cycles = refine_rank_moves(g, geo, cycled, budget, 0);
     EXPECT_TRUE(sizes_kept(cycled)) << seed;
-    const std::uint64_t after_cycles = hop_bytes(g, cycled);
+    const std::uint64_t after_cycles = graph_hop_bytes(g, geo, cycled);
     EXPECT_LE(after_cycles, before) << seed;
     EXPECT_EQ(cycles > 0, after_cycles < before) << seed;
     cycles_gained += after_cycles < before;
@@ -405,7 +402,7 @@ TEST(Stages, RankMovesKeepNodeSizesAndNeverRaiseHopBytes) {
     std::vector<int> moved = swapped;
     const int kept = refine_rank_moves(g, geo, moved, budget, 8) - cycles;
     EXPECT_TRUE(sizes_kept(moved)) << seed;
-    const std::uint64_t after_rounds = hop_bytes(g, moved);
+    const std::uint64_t after_rounds = graph_hop_bytes(g, geo, moved);
     EXPECT_LE(after_rounds, after_cycles) << seed;
     EXPECT_EQ(kept > 0, after_rounds < after_cycles) << seed;
     rounds_gained += after_rounds < after_cycles;
@@ -415,8 +412,8 @@ TEST(Stages, RankMovesKeepNodeSizesAndNeverRaiseHopBytes) {
     for (int rounds = 1; rounds <= 8; ++rounds) {
       std::vector<int> node = swapped;
       refine_rank_moves(g, geo, node, budget, rounds);
-      EXPECT_LE(hop_bytes(g, node), last) << seed << " " << rounds;
-      last = hop_bytes(g, node);
+      EXPECT_LE(graph_hop_bytes(g, geo, node), last) << seed << " " << rounds;
+      last = graph_hop_bytes(g, geo, node);
     }
   }
   EXPECT_GE(cycles_gained, 2);

@@ -78,6 +78,16 @@ std::optional<RecoveredGrid> recover_grid(const UndirectedGraph& g);
 // step apart on each axis of it, read through position_of_rank.
 std::optional<GridShape> recovered_shape(const UndirectedGraph& g, const RecoveredGrid& grid);
 
+// What vertex v's edges cost if v sat on node x: their bytes times the
+// hops to where each partner is now. The rank refiners' unit of gain.
+inline std::uint64_t hop_bytes_on(const UndirectedGraph& g, const NodeGeometry& geo,
+                                  const std::vector<int>& node_of_rank, std::uint32_t v, int x) {
+  std::uint64_t c = 0;
+  for (std::uint64_t e = g.xadj[v]; e < g.xadj[v + 1]; ++e)
+    c += g.weight[e] * static_cast<std::uint64_t>(geo.hops(x, node_of_rank[g.adjncy[e]]));
+  return c;
+}
+
 // Swaps single ranks (or vertices of a contracted graph) between nodes while
 // hop-bytes falls, each with a partner on one of the three nodes it gains
 // most on; returns passes made. From `scan_from` edge ends, each pass first

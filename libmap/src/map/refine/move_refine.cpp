@@ -302,11 +302,8 @@ class MoveSearch {
   }
 
   long long rank_cost(std::uint32_t v, int x) {
-    long long c = 0;
     spent_ += g_.xadj[v + 1] - g_.xadj[v];
-    for (std::uint64_t e = g_.xadj[v]; e < g_.xadj[v + 1]; ++e)
-      c += static_cast<long long>(g_.weight[e]) * geo_.hops(x, node_of_rank_[g_.adjncy[e]]);
-    return c;
+    return static_cast<long long>(hop_bytes_on(g_, geo_, node_of_rank_, v, x));
   }
 
   // After a cycle: the nodes' rank lists, then the moves of every node that

@@ -5,13 +5,6 @@
 
 namespace rankmap::detail {
 
-std::uint64_t RankSwapSearch::cost(std::uint32_t v, int x) const {
-  std::uint64_t c = 0;
-  for (std::uint64_t e = g_.xadj[v]; e < g_.xadj[v + 1]; ++e)
-    c += g_.weight[e] * static_cast<std::uint64_t>(geo_.hops(x, node_of_rank_[g_.adjncy[e]]));
-  return c;
-}
-
 bool RankSwapSearch::may_gain(std::uint32_t r, SparseAccumulator<std::uint32_t>& nodes) const {
   const int x = node_of_rank_[r];
   for (std::uint64_t e = g_.xadj[r]; e < g_.xadj[r + 1]; ++e)

@@ -41,8 +41,8 @@ class RankSwapSearch {
       : g_(g), geo_(geo), node_of_rank_(node_of_rank), on_(on) {}
 
   Scratch scratch() const { return {SparseAccumulator<std::uint64_t>(geo_.size()), {}}; }
-  // Rank v's cost if it sat on node x: its bytes times hops to each partner.
-  std::uint64_t cost(std::uint32_t v, int x) const;
+  // Rank v's cost if it sat on node x (hop_bytes_on).
+  std::uint64_t cost(std::uint32_t v, int x) const { return hop_bytes_on(g_, geo_, node_of_rank_, v, x); }
   // Whether a node r's partners sit on would cost r less than its own: only
   // then is a partner looked for.
   bool may_gain(std::uint32_t r, SparseAccumulator<std::uint32_t>& nodes) const;
