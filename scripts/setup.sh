@@ -24,6 +24,7 @@ packages=(
   clang-format clang-tidy   # tests/lint: the layout and the static checks
   help2man man-db           # man pages from --help, and `man` to read them
   libtbb12                  # the Mt-KaHyPar peer binary's runtime: bench/peers.py
+  lammps                    # a real application that assumes reorder does nothing: reorder_openmpi
 )
 
 missing=()

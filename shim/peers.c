@@ -73,6 +73,7 @@ int rm_comm_cached(MPI_Comm comm, rm_comm_info* info, int** slot) {
     *info = (rm_comm_info){rm_world_size, world_rank, rm_world_size, 0, NULL};
     return 0;
   }
+  rm_reorder_touch(comm); /* a send or a collective on it */
   void* value = NULL;
   int found = 0;
   if (PMPI_Comm_get_attr(comm, comm_key, &value, &found) == MPI_SUCCESS && found) {

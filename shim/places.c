@@ -1,8 +1,9 @@
 /* Where processes run, for reorder.c: this process's host and first bound
- * CPU, hosts numbered in order of first appearance, and (with
- * RANKMAP_MACHINE set) every world process's place, learnt once at
- * MPI_Init so that MPI_Cart_map and MPI_Graph_map, which need not be
- * called by every process, can answer without communicating.
+ * CPU, hosts numbered in order of first appearance, and (when the
+ * processes agreed on RANKMAP_MACHINE, agree.c) every world process's
+ * place, learnt once at MPI_Init on the shim's own communicator, so that
+ * MPI_Cart_map and MPI_Graph_map, which need not be called by every
+ * process, can answer without communicating.
  *
  * The world's places are kept small: each process sends a 64-bit hash of
  * its host name and its CPU (16 bytes), and one process a host sends the
@@ -132,11 +133,11 @@ static int hash_order(const void* items, int a, int b) {
 double rm_places_seconds;
 
 void rm_places_start(void) {
-  const char* machine = getenv("RANKMAP_MACHINE");
-  if (!machine || !*machine) return;
+  if (!rm_machine_text) return;
+  const MPI_Comm world = rm_private_world;
   const double t0 = PMPI_Wtime();
   int size = 0;
-  PMPI_Comm_size(MPI_COMM_WORLD, &size);
+  PMPI_Comm_size(world, &size);
   rm_place mine;
   rm_my_place(&mine);
   const rm_small_place small = {fnv1a(mine.host), mine.cpu, 0};
@@ -146,29 +147,29 @@ void rm_places_start(void) {
   int* starts = malloc((size_t)size * sizeof *starts);
   /* Every process must hold the tables before any sends: else none learns. */
   int held = all && node && counts && starts, everyone = 0;
-  PMPI_Allreduce(&held, &everyone, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  PMPI_Allreduce(&held, &everyone, 1, MPI_INT, MPI_MIN, world);
   char(*hosts)[RM_HOST_MAX] = NULL;
   int nodes = -1;
   if (everyone) {
-    PMPI_Allgather(&small, (int)sizeof small, MPI_BYTE, all, (int)sizeof small, MPI_BYTE, MPI_COMM_WORLD);
+    PMPI_Allgather(&small, (int)sizeof small, MPI_BYTE, all, (int)sizeof small, MPI_BYTE, world);
     const rm_key_order order = {hash_order, all};
     nodes = number_by_key(size, &order, node);
     hosts = nodes > 0 ? malloc((size_t)nodes * sizeof *hosts) : NULL;
   }
   held = hosts != NULL, everyone = 0;
-  PMPI_Allreduce(&held, &everyone, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  PMPI_Allreduce(&held, &everyone, 1, MPI_INT, MPI_MIN, world);
   if (everyone) {
     /* The first process of each host sends its name. */
     int32_t next = 0;
     int rank = 0;
-    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    PMPI_Comm_rank(world, &rank);
     for (int p = 0; p < size; ++p) {
       const int first = node[p] == next;
       counts[p] = first ? RM_HOST_MAX : 0;
       starts[p] = first ? next * RM_HOST_MAX : 0;
       next += first;
     }
-    PMPI_Allgatherv(mine.host, counts[rank], MPI_CHAR, hosts, counts, starts, MPI_CHAR, MPI_COMM_WORLD);
+    PMPI_Allgatherv(mine.host, counts[rank], MPI_CHAR, hosts, counts, starts, MPI_CHAR, world);
     world_places = all, world_node = node, world_hosts = hosts;
     all = NULL, node = NULL, hosts = NULL;
   }

@@ -16,13 +16,18 @@
  *
  * It lives in the profiling shim, so that one preloaded library profiles
  * and reorders in the same run; librankmap is linked only through its C
- * API. Safe by construction: reorder = 0, no RANKMAP_MACHINE, an
+ * API. Safe by construction: reorder = 0, processes that did not all name
+ * the same machine file at MPI_Init (agree.c), MPI_COMM_NULL, an
  * inter-communicator, a topology of another size than the communicator,
- * a host the machine file does not name, or any failure of the mapping
- * gives exactly the MPI's own call (one line on rank 0's stderr says why,
- * once a process). Only calls the standard already makes collective
- * communicate on the old communicator: the map calls, which it does not,
- * answer alone from the places learnt at MPI_Init (places.c). */
+ * weights on some processes and MPI_UNWEIGHTED on others, a host the
+ * machine file does not name, or any failure of the mapping gives exactly
+ * the MPI's own call (one line on rank 0's stderr says why, once a process
+ * for each reason). Only calls the standard already makes collective
+ * communicate, and then on a duplicate of the old communicator that is the
+ * shim's own, never on one the application uses; the map calls, which the
+ * standard does not make collective, answer alone from the places learnt
+ * at MPI_Init (places.c). A reordered communicator freed before anyone
+ * communicated on it stops the job (reorder_watch.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,12 +35,18 @@
 #include "rankmap/rankmap.h"
 #include "shim.h"
 
+/* Each reason once a process (a job may meet several), on rank 0 only. */
 static void say_once(int rank, const char* why) {
-  static int said = 0;
-  if (rank == 0 && !said) {
-    said = 1;
-    fprintf(stderr, "rankmap: reorder: %s; the MPI's own order is kept\n", why);
-  }
+  enum { kReasons = 32 };
+  static uint64_t said[kReasons];
+  static int count;
+  if (rank != 0) return;
+  uint64_t h = 1469598103934665603ULL;
+  for (const char* c = why; *c; ++c) h = (h ^ (unsigned char)*c) * 1099511628211ULL;
+  for (int i = 0; i < count; ++i)
+    if (said[i] == h) return;
+  if (count < kReasons) said[count++] = h;
+  fprintf(stderr, "rankmap: reorder: %s; the MPI's own order is kept\n", why);
 }
 
 /* The topology's graph, built the same on every process from what the
@@ -63,7 +74,7 @@ static int map_places(int size, const int32_t* node, const int32_t* cpu, const c
   int reordered = 0;
   if (!process_of_rank) {
     snprintf(why, why_size, "out of memory");
-  } else if (rankmap_machine_load(getenv("RANKMAP_MACHINE"), &machine, &err) != RANKMAP_OK ||
+  } else if (rankmap_machine_parse(rm_machine_text, &machine, &err) != RANKMAP_OK ||
              rankmap_allocation_create(machine, hosts, 0, 0, &allocation, &err) != RANKMAP_OK ||
              rankmap_context_create("default", 1, &context, &err) != RANKMAP_OK ||
              /* Every rank computes the same order at once: one thread each
@@ -189,12 +200,16 @@ static int split_in_order(MPI_Comm comm, const int* order, MPI_Comm* out) {
  * the reason not to, rank 0 says so once; the caller makes the MPI's own
  * call. */
 static int wanted(MPI_Comm comm, int reorder, int expected) {
-  if (!reorder) return 0;
-  const char* machine = getenv("RANKMAP_MACHINE");
-  if (!machine || !*machine) return 0;
+  if (!reorder || !rm_machine_text) return 0; /* not every process named the same machine: agree.c */
   int inter = 0, size = 0, rank = 0;
-  if (comm != MPI_COMM_NULL) PMPI_Comm_rank(comm, &rank);
-  if (comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) {
+  if (comm == MPI_COMM_NULL) {
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    say_once(rank, "MPI_COMM_NULL is not a communicator");
+    return 0;
+  }
+  rm_reorder_touch(comm); /* a topology made on a reordered communicator uses its ranks */
+  PMPI_Comm_rank(comm, &rank);
+  if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) {
     say_once(rank, "an inter-communicator");
     return 0;
   }
@@ -236,25 +251,28 @@ int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int period
   const long long n = cart_cells(ndims, dims);
   if (ndims < 1 || !dims || !periods || n > 1 << 30 || !wanted(comm, reorder, (int)n))
     return PMPI_Cart_create(comm, ndims, dims, periods, reorder, comm_cart);
+  MPI_Comm work;
+  if (PMPI_Comm_dup(comm, &work) != MPI_SUCCESS) return PMPI_Cart_create(comm, ndims, dims, periods, reorder, comm_cart);
   int size = 0;
-  PMPI_Comm_size(comm, &size);
+  PMPI_Comm_size(work, &size);
   int* order = malloc((size_t)size * sizeof *order);
   const rm_cart cart = {ndims, dims, periods};
   /* Every process takes part (malloc failing makes it decline, not skip). */
   int dummy[1];
-  const int reordered = choose_order(comm, build_cart, &cart, order ? order : dummy);
-  if (!reordered || !order) {
-    free(order);
-    return PMPI_Cart_create(comm, ndims, dims, periods, reorder, comm_cart);
-  }
+  const int reordered = choose_order(work, build_cart, &cart, order ? order : dummy) && order;
   MPI_Comm ordered;
   const double since = PMPI_Wtime();
-  int rc = split_in_order(comm, order, &ordered);
+  int rc = reordered ? split_in_order(work, order, &ordered) : MPI_ERR_OTHER;
   free(order);
-  if (rc != MPI_SUCCESS) return PMPI_Cart_create(comm, ndims, dims, periods, reorder, comm_cart);
-  rc = PMPI_Cart_create(ordered, ndims, dims, periods, 0, comm_cart);
-  PMPI_Comm_free(&ordered);
-  say_times(comm, since);
+  if (rc == MPI_SUCCESS) {
+    rc = PMPI_Cart_create(ordered, ndims, dims, periods, 0, comm_cart);
+    PMPI_Comm_free(&ordered);
+    if (rc == MPI_SUCCESS) rm_watch_reordered(*comm_cart);
+    say_times(work, since);
+  } else {
+    rc = PMPI_Cart_create(comm, ndims, dims, periods, reorder, comm_cart);
+  }
+  PMPI_Comm_free(&work);
   return rc;
 }
 
@@ -299,20 +317,24 @@ int MPI_Graph_create(MPI_Comm comm, int nnodes, const int index[], const int edg
                      MPI_Comm* comm_graph) {
   if (nnodes < 1 || !index || !edges || !wanted(comm, reorder, nnodes))
     return PMPI_Graph_create(comm, nnodes, index, edges, reorder, comm_graph);
+  MPI_Comm work;
+  if (PMPI_Comm_dup(comm, &work) != MPI_SUCCESS)
+    return PMPI_Graph_create(comm, nnodes, index, edges, reorder, comm_graph);
   int* order = malloc((size_t)nnodes * sizeof *order);
   const rm_graph_arg graph = {nnodes, index, edges};
   int dummy[1];
-  const int reordered = choose_order(comm, build_graph, &graph, order ? order : dummy);
-  if (!reordered || !order) {
-    free(order);
-    return PMPI_Graph_create(comm, nnodes, index, edges, reorder, comm_graph);
-  }
+  const int reordered = choose_order(work, build_graph, &graph, order ? order : dummy) && order;
   MPI_Comm ordered;
-  int rc = split_in_order(comm, order, &ordered);
+  int rc = reordered ? split_in_order(work, order, &ordered) : MPI_ERR_OTHER;
   free(order);
-  if (rc != MPI_SUCCESS) return PMPI_Graph_create(comm, nnodes, index, edges, reorder, comm_graph);
-  rc = PMPI_Graph_create(ordered, nnodes, index, edges, 0, comm_graph);
-  PMPI_Comm_free(&ordered);
+  if (rc == MPI_SUCCESS) {
+    rc = PMPI_Graph_create(ordered, nnodes, index, edges, 0, comm_graph);
+    PMPI_Comm_free(&ordered);
+    if (rc == MPI_SUCCESS) rm_watch_reordered(*comm_graph);
+  } else {
+    rc = PMPI_Graph_create(comm, nnodes, index, edges, reorder, comm_graph);
+  }
+  PMPI_Comm_free(&work);
   return rc;
 }
 
@@ -378,62 +400,93 @@ static int* gather_lists(MPI_Comm comm, int size, int count, const int* values, 
   return all;
 }
 
+/* How one side (in or out) of a process states its weights. A side of
+ * degree 0 says nothing: the standard lets it pass MPI_WEIGHTS_EMPTY,
+ * MPI_UNWEIGHTED or any array. */
+enum { RM_SIDE_SILENT = 0, RM_SIDE_UNWEIGHTED = 1, RM_SIDE_WEIGHTED = 2, RM_SIDE_INVALID = 4 };
+static int side_kind(int degree, const int* weights) {
+  if (degree <= 0) return RM_SIDE_SILENT;
+  if (weights == MPI_UNWEIGHTED) return RM_SIDE_UNWEIGHTED;
+  if (weights == MPI_WEIGHTS_EMPTY || !weights) return RM_SIDE_INVALID;
+  return RM_SIDE_WEIGHTED;
+}
+
 int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int sources[], const int sourceweights[],
                                    int outdegree, const int destinations[], const int destweights[], MPI_Info info,
                                    int reorder, MPI_Comm* comm_dist_graph) {
   int rank = 0, size = 0;
   if (comm != MPI_COMM_NULL) PMPI_Comm_rank(comm, &rank), PMPI_Comm_size(comm, &size);
-  if (!wanted(comm, reorder, size)) {
+  MPI_Comm work;
+  if (!wanted(comm, reorder, size) || PMPI_Comm_dup(comm, &work) != MPI_SUCCESS) {
     return PMPI_Dist_graph_create_adjacent(comm, indegree, sources, sourceweights, outdegree, destinations, destweights,
                                            info, reorder, comm_dist_graph);
   }
-  const int weighted = sourceweights != MPI_UNWEIGHTED && destweights != MPI_UNWEIGHTED &&
-                       sourceweights != MPI_WEIGHTS_EMPTY && destweights != MPI_WEIGHTS_EMPTY;
+  /* Weightedness belongs to the call, not to one process: the process that
+   * takes role r states role r's edges, so it must be given role r's
+   * weights, or MPI_UNWEIGHTED everywhere, never another process's
+   * sentinel. Weights on some processes and MPI_UNWEIGHTED on others (or
+   * MPI_WEIGHTS_EMPTY for edges) is left to the MPI's own call. */
+  const int mine = side_kind(indegree, sourceweights) | side_kind(outdegree, destweights);
+  int kinds = 0;
+  PMPI_Allreduce(&mine, &kinds, 1, MPI_INT, MPI_BOR, work);
+  const int mixed = (kinds & RM_SIDE_INVALID) || ((kinds & RM_SIDE_WEIGHTED) && (kinds & RM_SIDE_UNWEIGHTED));
+  const int weighted = (kinds & RM_SIDE_WEIGHTED) != 0;
   int* counts[4];
   int* starts[4];
   int* lists[4] = {NULL, NULL, NULL, NULL};
-  int good = 1;
+  int good = !mixed;
   for (int i = 0; i < 4; ++i) {
     counts[i] = malloc((size_t)size * sizeof(int));
     starts[i] = malloc((size_t)size * sizeof(int));
     if (!counts[i] || !starts[i]) good = 0;
   }
-  /* Out-lists, out-weights, in-lists, in-weights: every role's. */
-  if (good) {
-    lists[0] = gather_lists(comm, size, outdegree, destinations, counts[0], starts[0]);
-    lists[1] = gather_lists(comm, size, weighted ? outdegree : 0, weighted ? destweights : NULL, counts[1], starts[1]);
-    lists[2] = gather_lists(comm, size, indegree, sources, counts[2], starts[2]);
-    lists[3] = gather_lists(comm, size, weighted ? indegree : 0, weighted ? sourceweights : NULL, counts[3], starts[3]);
+  /* Out-lists, out-weights, in-lists, in-weights: every role's (mixed is
+   * the same on every process, so either all gather or none). */
+  int have = 0;
+  if (!mixed) {
+    int everyone_good = 0;
+    PMPI_Allreduce(&good, &everyone_good, 1, MPI_INT, MPI_MIN, work);
+    if (everyone_good) {
+      lists[0] = gather_lists(work, size, outdegree, destinations, counts[0], starts[0]);
+      lists[1] = gather_lists(work, size, weighted ? outdegree : 0, weighted ? destweights : NULL, counts[1], starts[1]);
+      lists[2] = gather_lists(work, size, indegree, sources, counts[2], starts[2]);
+      lists[3] = gather_lists(work, size, weighted ? indegree : 0, weighted ? sourceweights : NULL, counts[3], starts[3]);
+    }
+    have = everyone_good && lists[0] && lists[2] && (!weighted || (lists[1] && lists[3]));
   }
-  int have = good && lists[0] && lists[2] && (!weighted || (lists[1] && lists[3]));
   int everyone = 0;
-  PMPI_Allreduce(&have, &everyone, 1, MPI_INT, MPI_MIN, comm);
+  if (!mixed) PMPI_Allreduce(&have, &everyone, 1, MPI_INT, MPI_MIN, work);
   int* order = malloc((size_t)size * sizeof *order);
   int reordered = 0;
-  if (everyone) {
+  if (mixed) {
+    say_once(rank, "weights on some processes and MPI_UNWEIGHTED (or MPI_WEIGHTS_EMPTY for edges) on others");
+  } else if (everyone) {
     const rm_dist_arg graph = {size, counts[0], starts[0], lists[0], weighted ? lists[1] : NULL};
     int dummy[1];
-    reordered = choose_order(comm, build_dist, &graph, order ? order : dummy) && order;
+    reordered = choose_order(work, build_dist, &graph, order ? order : dummy) && order;
   } else {
     say_once(rank, "out of memory gathering the graph");
   }
   int rc;
   MPI_Comm ordered;
-  if (reordered && split_in_order(comm, order, &ordered) == MPI_SUCCESS) {
+  if (reordered && split_in_order(work, order, &ordered) == MPI_SUCCESS) {
     int role = 0;
     PMPI_Comm_rank(ordered, &role);
     /* Role r's edges, in role numbers = ranks of the new communicator. */
-    rc = PMPI_Dist_graph_create_adjacent(ordered, counts[2][role], lists[2] + starts[2][role],
-                                         weighted ? lists[3] + starts[3][role] : sourceweights, counts[0][role],
-                                         lists[0] + starts[0][role],
-                                         weighted ? lists[1] + starts[1][role] : destweights, info, 0, comm_dist_graph);
+    const int in = counts[2][role], out = counts[0][role];
+    const int* in_weights = !weighted ? MPI_UNWEIGHTED : in > 0 ? lists[3] + starts[3][role] : MPI_WEIGHTS_EMPTY;
+    const int* out_weights = !weighted ? MPI_UNWEIGHTED : out > 0 ? lists[1] + starts[1][role] : MPI_WEIGHTS_EMPTY;
+    rc = PMPI_Dist_graph_create_adjacent(ordered, in, lists[2] + starts[2][role], in_weights, out,
+                                         lists[0] + starts[0][role], out_weights, info, 0, comm_dist_graph);
     PMPI_Comm_free(&ordered);
+    if (rc == MPI_SUCCESS) rm_watch_reordered(*comm_dist_graph);
   } else {
     rc = PMPI_Dist_graph_create_adjacent(comm, indegree, sources, sourceweights, outdegree, destinations, destweights,
                                          info, reorder, comm_dist_graph);
   }
   free(order);
   for (int i = 0; i < 4; ++i) free(counts[i]), free(starts[i]), free(lists[i]);
+  PMPI_Comm_free(&work);
   return rc;
 }
 
@@ -482,7 +535,8 @@ int MPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int d
                           const int weights[], MPI_Info info, int reorder, MPI_Comm* comm_dist_graph) {
   int rank = 0, size = 0;
   if (comm != MPI_COMM_NULL) PMPI_Comm_rank(comm, &rank), PMPI_Comm_size(comm, &size);
-  if (!wanted(comm, reorder, size) || n < 0)
+  MPI_Comm work;
+  if (!wanted(comm, reorder, size) || n < 0 || PMPI_Comm_dup(comm, &work) != MPI_SUCCESS)
     return PMPI_Dist_graph_create(comm, n, sources, degrees, destinations, weights, info, reorder, comm_dist_graph);
   const int weighted = weights != MPI_UNWEIGHTED && weights != MPI_WEIGHTS_EMPTY;
   long long mine = 0;
@@ -497,31 +551,33 @@ int MPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int d
     }
   int* counts = rank == 0 ? malloc((size_t)size * sizeof *counts) : NULL;
   int* starts = rank == 0 ? malloc((size_t)size * sizeof *starts) : NULL;
-  PMPI_Gather(&count, 1, MPI_INT, counts, 1, MPI_INT, 0, comm);
+  PMPI_Gather(&count, 1, MPI_INT, counts, 1, MPI_INT, 0, work);
   long long total = 0;
   for (int p = 0; rank == 0 && p < size; ++p) starts[p] = (int)total, total += counts[p];
   int* all = rank == 0 && total < (1LL << 30) ? malloc((size_t)(total > 0 ? total : 1) * sizeof *all) : NULL;
   int held = (triples != NULL) && (rank != 0 || (counts && starts && all)), everyone = 0;
-  PMPI_Allreduce(&held, &everyone, 1, MPI_INT, MPI_MIN, comm);
+  PMPI_Allreduce(&held, &everyone, 1, MPI_INT, MPI_MIN, work);
   int* order = malloc((size_t)size * sizeof *order);
   int reordered = 0;
   if (everyone) {
-    PMPI_Gatherv(triples, count, MPI_INT, all, counts, starts, MPI_INT, 0, comm);
+    PMPI_Gatherv(triples, count, MPI_INT, all, counts, starts, MPI_INT, 0, work);
     const rm_dist_general graph = {size, (int)(total / 3), all};
     int dummy[1];
-    reordered = choose_order(comm, build_dist_general, &graph, order ? order : dummy) && order;
+    reordered = choose_order(work, build_dist_general, &graph, order ? order : dummy) && order;
   } else {
     say_once(rank, "out of memory gathering the graph");
   }
   free(triples), free(counts), free(starts), free(all);
   int rc;
   MPI_Comm ordered;
-  if (reordered && split_in_order(comm, order, &ordered) == MPI_SUCCESS) {
+  if (reordered && split_in_order(work, order, &ordered) == MPI_SUCCESS) {
     rc = PMPI_Dist_graph_create(ordered, n, sources, degrees, destinations, weights, info, 0, comm_dist_graph);
     PMPI_Comm_free(&ordered);
+    if (rc == MPI_SUCCESS) rm_watch_reordered(*comm_dist_graph);
   } else {
     rc = PMPI_Dist_graph_create(comm, n, sources, degrees, destinations, weights, info, reorder, comm_dist_graph);
   }
   free(order);
+  PMPI_Comm_free(&work);
   return rc;
 }

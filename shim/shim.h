@@ -124,8 +124,15 @@ void rm_my_place(rm_place* place);
  * *hosts: those hosts as a comma list (malloc'd). Returns how many hosts,
  * or -1 out of memory. */
 int rm_number_hosts(rm_place* places, int n, int32_t* node, char** hosts);
-/* With RANKMAP_MACHINE set, learns every world process's place; collective
- * over MPI_COMM_WORLD, once, at MPI_Init. */
+/* At MPI_Init, by every process (agree.c): the shim's own duplicate of
+ * MPI_COMM_WORLD, on which it makes every collective of its own, and the
+ * machine file's text when every process names the same one (else NULL:
+ * no reordering). */
+extern MPI_Comm rm_private_world;
+extern const char* rm_machine_text;
+void rm_agree_start(void);
+/* When the processes agreed on a machine, learns every world process's
+ * place; collective over rm_private_world, once, at MPI_Init. */
 void rm_places_start(void);
 extern double rm_places_seconds; /* what it took */
 /* The same as rm_number_hosts for the `size` processes of comm, with their
@@ -244,6 +251,16 @@ rm_call_table rm_calls_take(void); /* at the end of the profile */
 void rm_calls_free(void);
 /* A freed communicator's slot (-1: it had none), for the next one to take. */
 void rm_call_slot_free(int slot);
+
+/* Reordered communicators freed unused (reorder_watch.c): the job stops
+ * rather than hang. rm_watch_reordered is collective over `made`; any call
+ * that communicates on a communicator, or derives one from it, touches it. */
+void rm_watch_reordered(MPI_Comm made);
+extern int rm_watching;
+void rm_reorder_touch_slow(MPI_Comm comm);
+static inline void rm_reorder_touch(MPI_Comm comm) {
+  if (rm_watching) rm_reorder_touch_slow(comm);
+}
 
 /* Neighbourhood: out-neighbours of a topology communicator. */
 int rm_out_neighbours(MPI_Comm comm, int** out, int* count); /* caller frees *out */

@@ -199,6 +199,7 @@ void rm_start(int thread_level) {
   started = 1;
   multiple = thread_level == MPI_THREAD_MULTIPLE;
   rm_peers_init();
+  rm_agree_start();
   rm_places_start();
   learn_predefined_sizes();
   start_seconds = now_seconds();

@@ -31,6 +31,7 @@ failed=0
 ok() { passed=$((passed + 1)); echo "ok: $*"; }
 bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
 export FAKESSH_TMP=$work
+export TOPO_VARY=""  # topology_reorder.c: a per-rank RANKMAP_MACHINE, for the agreement case
 cp "$here/../data/fake-switch-4.toml" four.toml
 sed 's/fake\[0-3\]/other[0-3]/' four.toml >other.toml
 case $mpi in
@@ -44,7 +45,10 @@ case $mpi in
       --host fake0:4,fake1:4,fake2:4,fake3:4 --map-by node -np 16)
     # launch MACHINE PROGRAM ARGS: under the shim, reordering by MACHINE.
     launch() {
-      RANKMAP_MACHINE=$1 timeout 120 "${launcher[@]}" -x LD_PRELOAD="$shim" -x RANKMAP_MACHINE "./$2" "${@:3}"
+      local program=$2
+      [ "${program#/}" = "$program" ] && program=./$program
+      RANKMAP_MACHINE=$1 timeout 120 "${launcher[@]}" -x LD_PRELOAD="$shim" -x RANKMAP_MACHINE -x TOPO_VARY \
+        -x OMP_NUM_THREADS=1 "$program" "${@:3}"
     }
     ;;
   mpich)
@@ -69,7 +73,8 @@ check() {
   sum_on=$(sed -n 's/.*checksum \([0-9]*\)$/\1/p' "$kind-on.out")
   if grep -q "^$kind reorder=0: $off of $edges edges cross hosts; topology consistent" "$kind-off.out" &&
     grep -q "^$kind reorder=1: $on of $edges edges cross hosts; topology consistent" "$kind-on.out" &&
-    [ -n "$sum_on" ] && [ "$sum_on" = "$sum_off" ] && ! grep -q "rankmap: reorder" "$kind-on.out"; then
+    [ -n "$sum_on" ] && [ "$sum_on" = "$sum_off" ] &&
+    ! grep "rankmap: reorder" "$kind-on.out" | grep -v "weights on some processes\|MPI_COMM_NULL" | grep -q .; then
     ok "$kind: $off of $edges edges cross hosts in the launch order, $on reordered (the fewest); checksum $sum_on"
   else
     bad "$kind"; cat "$kind-off.out" "$kind-on.out"
@@ -78,6 +83,24 @@ check() {
 check cart 16 8 24
 check graph 16 4 16
 check dist 16 4 16
+# The same reorder=1 run then states the odd ring (even processes without
+# edges) in every mix of weights: each process checks the degree,
+# neighbours and weights of the role it got and exchanges through the new
+# communicator. A degree-0 process's MPI_WEIGHTS_EMPTY or MPI_UNWEIGHTED
+# must never reach a process with edges (that crashed Open MPI's shim);
+# weights on some edges and MPI_UNWEIGHTED on others are the MPI's own
+# call, said once.
+mixes_ok=1
+for mix in all empty-on-degree-0 unweighted-on-degree-0 arrays-on-degree-0 unweighted empty-and-unweighted; do
+  grep -q "^weights $mix: consistent, reordered$" dist-on.out || mixes_ok=0
+done
+grep -q "^weights mixed: consistent, the MPI's own order$" dist-on.out || mixes_ok=0
+[ "$(grep -c "rankmap: reorder: weights on some processes and MPI_UNWEIGHTED" dist-on.out)" = 1 ] || mixes_ok=0
+if [ $mixes_ok = 1 ]; then
+  ok "weights in every mix: each role's own, or MPI_UNWEIGHTED everywhere; a mixed call is the MPI's own, said once"
+else
+  bad "weights in every mix"; cat dist-on.out
+fi
 check distgen 16 4 16
 check cartmap 16 8 24
 check graphmap 16 4 16
@@ -126,6 +149,12 @@ for f in mpif f08; do
   fortran $f cart 16 8 24
   fortran $f graph 16 4 16
   fortran $f dist 16 4 16
+  if grep -q "^fortran weights empty-on-degree-0: consistent, reordered$" "f-$f-dist-on.out" &&
+    grep -q "^fortran weights unweighted-on-degree-0: consistent, reordered$" "f-$f-dist-on.out"; then
+    ok "Fortran ($f): MPI_WEIGHTS_EMPTY and MPI_UNWEIGHTED on the processes without edges"
+  else
+    bad "Fortran ($f) weights"; cat "f-$f-dist-on.out"
+  fi
   fortran $f distgen 16 4 16
   fortran $f cartmap 16 8 24
   fortran $f graphmap 16 4 16
@@ -139,12 +168,78 @@ if grep -q "^cart reorder=1: 16 of 24 edges cross hosts; topology consistent" un
 else
   bad "an unknown host"; cat unknown.out
 fi
-# No RANKMAP_MACHINE: the MPI's own call, not a word.
-launch "" topo cart 1 >none.out 2>&1
-if grep -q "^cart reorder=1: 16 of 24 edges cross hosts; topology consistent" none.out && ! grep -q "rankmap" none.out; then
-  ok "without RANKMAP_MACHINE: the MPI's own call"
+# RANKMAP_MACHINE unset on process 5 and another machine file on process 6:
+# every process still agrees at MPI_Init, on a communicator of the shim's
+# own, so the application's first allreduce is right, MPI_Cart_map hands out
+# a permutation (the MPI's own) and rank 0 says why in one line.
+TOPO_VARY="5:unset,6:$work/other.toml" launch "$work/four.toml" topo agree 1 >agree.out 2>&1
+if grep -q "^agree: allreduce 120 (want 120); Cart_map a permutation$" agree.out &&
+  grep -q "^cart reorder=1: 16 of 24 edges cross hosts; topology consistent" agree.out &&
+  [ "$(grep -c "rankmap: reorder: RANKMAP_MACHINE is not the same machine file on every process" agree.out)" = 1 ] &&
+  [ "$(grep -c "rankmap" agree.out)" = 1 ]; then
+  ok "RANKMAP_MACHINE on some processes only: the application's sums right, the MPI's own order, one line"
 else
-  bad "without RANKMAP_MACHINE"; cat none.out
+  bad "RANKMAP_MACHINE on some processes only"; cat agree.out
+fi
+
+# LAMMPS's pattern (ProcMap::cart_map): the grid's neighbours used on
+# MPI_COMM_WORLD after the reordered grid is freed unused. The job must
+# stop at once with one line, never hang at its first exchange.
+launch "$work/four.toml" topo freed 1 >freed.out 2>&1
+status=$?
+if [ $status != 0 ] && [ $status != 124 ] && ! grep -q "^freed: the exchange" freed.out &&
+  [ "$(grep -c "rankmap: reorder: the application freed its reordered communicator without communicating on it" freed.out)" = 1 ]; then
+  ok "a reordered grid freed unused, its ranks used on MPI_COMM_WORLD: stopped at once (status $status), one line"
+else
+  bad "a reordered grid freed unused (status $status)"; cat freed.out
+fi
+# The same without RANKMAP_MACHINE: the MPI's own call, not a word, and the
+# exchange meets.
+launch "" topo freed 1 >freed-off.out 2>&1
+if grep -q "^freed: the exchange on MPI_COMM_WORLD met its neighbours$" freed-off.out && ! grep -q rankmap freed-off.out; then
+  ok "the same without RANKMAP_MACHINE runs"
+else
+  bad "freed grid without RANKMAP_MACHINE"; cat freed-off.out
+fi
+
+# Debian's LAMMPS itself (it links Open MPI): `map cart/reorder` stops at
+# once with the line, where it hung at its first exchange; `map cart`, what
+# the line recommends, runs to its end under the same shim and machine.
+if [ "$mpi" = openmpi ]; then
+  for map in cart/reorder cart; do
+    cat >"in.$(echo $map | tr / -)" <<LAMMPS
+processors * * * map $map
+units lj
+atom_style atomic
+lattice fcc 0.8442
+region box block 0 8 0 8 0 8
+create_box 1 box
+create_atoms 1 box
+mass 1 1.0
+velocity all create 3.0 87287
+pair_style lj/cut 2.5
+pair_coeff 1 1 1.0 1.0 2.5
+fix 1 all nve
+run 20
+LAMMPS
+  done
+  # Scattered as the 4x4 grid above (round-robin is already the best order
+  # for LAMMPS's 2x2x4 grid, and rankmap keeps it).
+  lammps() {
+    RANKMAP_MACHINE=$work/four.toml timeout 120 mpirun.openmpi --mca plm_rsh_agent "$here/fakessh" --mca btl self,tcp \
+      --hostfile seq.hosts --map-by seq -np 16 -x LD_PRELOAD="$shim" -x RANKMAP_MACHINE -x OMP_NUM_THREADS=1 \
+      /usr/bin/lmp -log none -in "$1"
+  }
+  lammps in.cart-reorder >lammps-reorder.out 2>&1
+  status=$?
+  lammps in.cart >lammps-cart.out 2>&1
+  if [ $status != 0 ] && [ $status != 124 ] && ! grep -q "Setting up Verlet run" lammps-reorder.out &&
+    [ "$(grep -c "rankmap: reorder: the application freed its reordered communicator" lammps-reorder.out)" = 1 ] &&
+    grep -q "^Loop time of .* on 16 procs for 20 steps" lammps-cart.out; then
+    ok "LAMMPS map cart/reorder: stopped at once (status $status) with one line; map cart runs to its end"
+  else
+    bad "LAMMPS (status $status)"; cat lammps-reorder.out lammps-cart.out
+  fi
 fi
 
 # Bound processes: 16 on the 8 hosts of 2 cores of a 2x2x2 torus, each

@@ -13,7 +13,12 @@
 !            MPI_Graph_map (REORDER 1), MPI_Comm_split by the new rank and
 !            the create call with reorder = .false.
 ! It prints "fortran KIND reorder=R: C of E edges cross hosts; topology
-! consistent" (or INCONSISTENT).
+! consistent" (or INCONSISTENT). dist with REORDER 1 then states a graph
+! whose even processes have no edges (the odd ones a ring, each joined to
+! the odd processes 2 before and after), weighted on the odd processes and
+! MPI_WEIGHTS_EMPTY, then MPI_UNWEIGHTED, on the even ones; each process
+! checks the degree, neighbours and weights of the role it got, and rank 0
+! prints "fortran weights MIX: consistent, reordered".
 program topology_reorder_f
 #ifdef USE_F08
   use mpi_f08
@@ -28,6 +33,7 @@ program topology_reorder_f
   integer :: ierr, world, rank, size, dims(2), coords(2), r, cut, edges, good, all_good
   integer :: index(n), ring(2 * n), mine(2), weights(2), got(2), gotw(2), srcs(2), srcw(2)
   integer :: indeg, outdeg, degree(1), me(1), newrank
+  integer :: mix, ends(2), iw(2), ow(2), moved, any_moved
   logical :: periods(2), reorder, weighted
   character(len=32) :: kind, arg, host
   character(len=32) :: hosts(n)
@@ -129,5 +135,51 @@ program topology_reorder_f
     end if
   end if
   call mpi_comm_free(comm, ierr)
+  if (trim(kind) == 'dist' .and. reorder) then
+    do mix = 1, 2
+      ends = (/ mod(world + n - 2, n), mod(world + 2, n) /)
+      ow = (/ world + 1000, world + 2000 /)
+      iw = (/ world + 3000, world + 4000 /)
+      if (mod(world, 2) == 1) then
+        call mpi_dist_graph_create_adjacent(MPI_COMM_WORLD, 2, ends, iw, 2, ends, ow, MPI_INFO_NULL, .true., comm, ierr)
+      else if (mix == 1) then
+        call mpi_dist_graph_create_adjacent(MPI_COMM_WORLD, 0, ends, MPI_WEIGHTS_EMPTY, 0, ends, MPI_WEIGHTS_EMPTY, &
+                                            MPI_INFO_NULL, .true., comm, ierr)
+      else
+        call mpi_dist_graph_create_adjacent(MPI_COMM_WORLD, 0, ends, MPI_UNWEIGHTED, 0, ends, MPI_UNWEIGHTED, &
+                                            MPI_INFO_NULL, .true., comm, ierr)
+      end if
+      call mpi_comm_rank(comm, rank, ierr)
+      good = 1
+      moved = 0
+      if (rank /= world) moved = 1
+      call mpi_dist_graph_neighbors_count(comm, indeg, outdeg, weighted, ierr)
+      if (mod(rank, 2) == 1) then
+        if (indeg /= 2 .or. outdeg /= 2 .or. .not. weighted) then
+          good = 0
+        else
+          call mpi_dist_graph_neighbors(comm, 2, srcs, srcw, 2, got, gotw, ierr)
+          if (got(1) /= mod(rank + n - 2, n) .or. got(2) /= mod(rank + 2, n) .or. any(srcs /= got) .or. &
+              gotw(1) /= rank + 1000 .or. gotw(2) /= rank + 2000 .or. srcw(1) /= rank + 3000 .or. &
+              srcw(2) /= rank + 4000) good = 0
+        end if
+      else if (indeg /= 0 .or. outdeg /= 0) then
+        good = 0
+      end if
+      call mpi_reduce(good, all_good, 1, MPI_INTEGER, MPI_MIN, 0, MPI_COMM_WORLD, ierr)
+      call mpi_reduce(moved, any_moved, 1, MPI_INTEGER, MPI_MAX, 0, MPI_COMM_WORLD, ierr)
+      if (world == 0) then
+        if (mix == 1) host = 'empty-on-degree-0'
+        if (mix == 2) host = 'unweighted-on-degree-0'
+        if (all_good == 1 .and. any_moved == 1) then
+          print '(a,a,a)', 'fortran weights ', trim(host), ': consistent, reordered'
+        else
+          print '(a,a,a,i0,a,i0)', 'fortran weights ', trim(host), ': INCONSISTENT ', all_good, ' moved ', any_moved
+        end if
+      end if
+      call mpi_barrier(comm, ierr)
+      call mpi_comm_free(comm, ierr)
+    end do
+  end if
   call mpi_finalize(ierr)
 end program topology_reorder_f

@@ -17,7 +17,16 @@
  *   cartmap, graphmap: the cart and graph cases built by hand as the
  *          standard describes, MPI_Cart_map / MPI_Graph_map (REORDER 1)
  *          then MPI_Comm_split by the new rank and the create call with
- *          reorder = 0. */
+ *          reorder = 0.
+ *   dist with REORDER 1 then also states a graph whose even processes
+ *          have no edges, in every mix of weights (weight_mixes below).
+ *   freed: the cart case as LAMMPS's ProcMap::cart_map does it: coordinates
+ *          and neighbours read from the new communicator, which is freed,
+ *          then an exchange with those neighbours on MPI_COMM_WORLD.
+ *   agree: an allreduce on MPI_COMM_WORLD first, then MPI_Cart_map on
+ *          every process and MPI_Cart_create, as cart.
+ * With TOPO_VARY=R:unset,S:PATH, process R unsets RANKMAP_MACHINE and
+ * process S sets it to PATH before MPI_Init (a per-rank environment). */
 #define _GNU_SOURCE
 #include <mpi.h>
 #include <sched.h>
@@ -28,7 +37,135 @@
 
 enum { kN = 16, kHost = 64 };
 
+/* The launcher's rank before MPI_Init (Open MPI, MPICH's Hydra). */
+static int launch_rank(void) {
+  const char* r = getenv("OMPI_COMM_WORLD_RANK");
+  if (!r) r = getenv("PMI_RANK");
+  return r ? atoi(r) : -1;
+}
+
+static void vary_environment(void) {
+  const char* vary = getenv("TOPO_VARY");
+  char list[512];
+  snprintf(list, sizeof list, "%s", vary ? vary : "");
+  for (char *save = NULL, *item = strtok_r(list, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+    int who = -1, at = 0;
+    if (sscanf(item, "%d:%n", &who, &at) != 1 || at == 0 || who != launch_rank()) continue;
+    if (strcmp(item + at, "unset") == 0)
+      unsetenv("RANKMAP_MACHINE");
+    else
+      setenv("RANKMAP_MACHINE", item + at, 1);
+  }
+}
+
+/* Role r's edges in the graph of weight_mixes: the odd processes form a
+ * ring, each joined to the odd processes 2 before and after it; the even
+ * ones have none. Returns the degree (in and out alike). */
+static int odd_ring(int r, int ends[2]) {
+  if (r % 2 == 0) return 0;
+  ends[0] = (r + kN - 2) % kN, ends[1] = (r + 2) % kN;
+  return 2;
+}
+
+/* One MPI_Dist_graph_create_adjacent of the odd ring with reorder = 1,
+ * each process stating its weights as `how` says for it:
+ *   'w' weights (out: role + 1000 + 1000 i, in: role + 3000 + 1000 i),
+ *   'e' MPI_WEIGHTS_EMPTY, 'u' MPI_UNWEIGHTED, 'a' an array (degree 0).
+ * Each process then checks, for the rank r it got, that the MPI reports
+ * role r's degree, neighbours and weights (none when unweighted), and
+ * sends r to its out-neighbours through the new communicator: what it
+ * receives must sum to its in-neighbours' ranks. expect_weighted: 1 or 0,
+ * or -1 for the MPI's own call, whose weights are each process's own.
+ * Rank 0 of the world prints one line. */
+static void weight_mix(const char* name, const char* how, int expect_weighted) {
+  int world = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &world);
+  int ends[2] = {0, 0}, in_w[2], out_w[2], spare[2] = {7, 7};
+  const int degree = odd_ring(world, ends);
+  for (int i = 0; i < 2; ++i) out_w[i] = world + 1000 + 1000 * i, in_w[i] = world + 3000 + 1000 * i;
+  const char mode = how[world];
+  const int* iw = mode == 'w' ? in_w : mode == 'e' ? MPI_WEIGHTS_EMPTY : mode == 'u' ? MPI_UNWEIGHTED : spare;
+  const int* ow = mode == 'w' ? out_w : mode == 'e' ? MPI_WEIGHTS_EMPTY : mode == 'u' ? MPI_UNWEIGHTED : spare;
+  MPI_Comm comm;
+  const int rc = MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, degree, ends, iw, degree, ends, ow, MPI_INFO_NULL, 1,
+                                                &comm);
+  int good = rc == MPI_SUCCESS, moved = 0;
+  if (good) {
+    int r = 0, in = -1, out = -1, weighted = -1, role_ends[2] = {0, 0};
+    MPI_Comm_rank(comm, &r);
+    moved = r != world;
+    const int role_degree = odd_ring(r, role_ends);
+    MPI_Dist_graph_neighbors_count(comm, &in, &out, &weighted);
+    /* A process without edges may be weighted or not: only those with edges say. */
+    good = in == role_degree && out == role_degree &&
+           (expect_weighted < 0 || role_degree == 0 || (weighted != 0) == expect_weighted);
+    int sources[2] = {-1, -1}, dests[2] = {-1, -1}, sw[2] = {-1, -1}, dw[2] = {-1, -1};
+    if (good && role_degree > 0) {
+      MPI_Dist_graph_neighbors(comm, 2, sources, weighted ? sw : MPI_UNWEIGHTED, 2, dests,
+                               weighted ? dw : MPI_UNWEIGHTED);
+      for (int i = 0; i < 2; ++i) {
+        good = good && sources[i] == role_ends[i] && dests[i] == role_ends[i];
+        if (weighted && expect_weighted > 0) good = good && dw[i] == r + 1000 + 1000 * i && sw[i] == r + 3000 + 1000 * i;
+      }
+    }
+    int theirs[2] = {0, 0};
+    MPI_Request requests[4];
+    for (int i = 0; i < role_degree; ++i) {
+      MPI_Irecv(&theirs[i], 1, MPI_INT, role_ends[i], 1, comm, &requests[i]);
+      MPI_Isend(&r, 1, MPI_INT, role_ends[i], 1, comm, &requests[role_degree + i]);
+    }
+    MPI_Waitall(2 * role_degree, requests, MPI_STATUSES_IGNORE);
+    if (role_degree > 0) good = good && theirs[0] + theirs[1] == role_ends[0] + role_ends[1];
+    MPI_Comm_free(&comm);
+  }
+  int all_good = 0, any_moved = 0;
+  MPI_Reduce(&good, &all_good, 1, MPI_INT, MPI_LAND, 0, MPI_COMM_WORLD);
+  MPI_Reduce(&moved, &any_moved, 1, MPI_INT, MPI_LOR, 0, MPI_COMM_WORLD);
+  if (world == 0)
+    printf("weights %s: %s, %s\n", name, all_good ? "consistent" : "INCONSISTENT",
+           any_moved ? "reordered" : "the MPI's own order");
+  fflush(stdout);
+}
+
+/* Every mix of weights on the odd ring (even processes have no edges). */
+static void weight_mixes(void) {
+  weight_mix("all", "wwwwwwwwwwwwwwww", 1);
+  weight_mix("empty-on-degree-0", "ewewewewewewewew", 1);
+  weight_mix("unweighted-on-degree-0", "uwuwuwuwuwuwuwuw", 1);
+  weight_mix("arrays-on-degree-0", "awawawawawawawaw", 1);
+  weight_mix("unweighted", "uuuuuuuuuuuuuuuu", 0);
+  weight_mix("empty-and-unweighted", "eueueueueueueueu", 0);
+  /* Weights on some edges, MPI_UNWEIGHTED on others: the MPI's own call. */
+  weight_mix("mixed", "eweweweweweueueu", -1);
+  /* MPI_COMM_NULL is no communicator: the MPI's own error. */
+  int world = 0, dims[1] = {kN}, periods[1] = {1};
+  MPI_Comm_rank(MPI_COMM_WORLD, &world);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  MPI_Comm none = MPI_COMM_NULL;
+  const int rc = MPI_Cart_create(MPI_COMM_NULL, 1, dims, periods, 1, &none);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+  if (world == 0) printf("null: %s\n", rc != MPI_SUCCESS ? "the MPI's error" : "ACCEPTED");
+}
+
+/* LAMMPS's ProcMap::cart_map: the neighbours of the reordered grid, used
+ * on MPI_COMM_WORLD after the grid is freed. */
+static void freed_grid(void) {
+  int dims[2] = {2, 8}, periods[2] = {1, 1}, world = 0, down = 0, up = 0, coords[2];
+  MPI_Comm_rank(MPI_COMM_WORLD, &world);
+  MPI_Comm cart;
+  MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 1, &cart);
+  MPI_Cart_get(cart, 2, dims, periods, coords);
+  MPI_Cart_shift(cart, 1, 1, &down, &up);
+  MPI_Comm_free(&cart);
+  int from_down = -1;
+  MPI_Sendrecv(&world, 1, MPI_INT, up, 2, &from_down, 1, MPI_INT, down, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  int good = from_down == down, all_good = 0;
+  MPI_Reduce(&good, &all_good, 1, MPI_INT, MPI_LAND, 0, MPI_COMM_WORLD);
+  if (world == 0) printf("freed: the exchange on MPI_COMM_WORLD %s\n", all_good ? "met its neighbours" : "went wrong");
+}
+
 int main(int argc, char** argv) {
+  vary_environment();
   MPI_Init(&argc, &argv);
   int world = 0, size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &world);
@@ -38,6 +175,26 @@ int main(int argc, char** argv) {
   if (size != kN) {
     if (world == 0) fprintf(stderr, "topology_reorder: run with %d processes\n", kN);
     MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  if (strcmp(kind, "freed") == 0) {
+    freed_grid();
+    MPI_Finalize();
+    return 0;
+  }
+  if (strcmp(kind, "agree") == 0) {
+    /* The application's own sum comes first, and must be right. */
+    int sum = 0, want = kN * (kN - 1) / 2;
+    MPI_Allreduce(&world, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    /* Cart_map chooses without communicating: the new ranks must still be
+     * a permutation. */
+    int dims[2] = {2, 8}, periods[2] = {1, 1}, newrank = -1, ranks[kN], seen[kN] = {0}, unique = 1;
+    MPI_Cart_map(MPI_COMM_WORLD, 2, dims, periods, &newrank);
+    MPI_Gather(&newrank, 1, MPI_INT, ranks, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    for (int p = 0; world == 0 && p < kN; ++p) {
+      if (ranks[p] < 0 || ranks[p] >= kN || seen[ranks[p]]++) unique = 0;
+    }
+    if (world == 0) printf("agree: allreduce %d (want %d); Cart_map %s\n", sum, want, unique ? "a permutation" : "DUPLICATES");
+    kind = "cart";
   }
   MPI_Comm comm;
   int neighbours[4], count = 0, good = 1;
@@ -163,6 +320,7 @@ int main(int argc, char** argv) {
   }
   MPI_Comm_free(&comm);
   if (old != MPI_COMM_WORLD) MPI_Comm_free(&old);
+  if (reorder && strcmp(kind, "dist") == 0) weight_mixes();
   MPI_Finalize();
   return 0;
 }
