@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
@@ -15,6 +16,7 @@
 #include "job.hpp"
 #include "launch_command.hpp"
 #include "launcher_options.hpp"
+#include "private_folder.hpp"
 #include "profile_cache.hpp"
 #include "rankmap/batch.hpp"
 #include "rankmap/context.hpp"
@@ -46,44 +48,73 @@ void say(const RunOptions& o, const std::string& line) {
 
 // The ranks: -np, else the launcher's, else the batch job's task count,
 // else the given profile's.
-std::size_t rank_count(const RunOptions& o, const std::optional<BatchAllocation>& batch, std::size_t profile_ranks) {
+// The ranks: -np, else the launcher's own count, else the batch job's,
+// else the profile's. Only a launcher's options count: a bare program's
+// "-n 3" is the program's own argument.
+std::size_t rank_count(const RunOptions& o, const JobCommand& job, const std::optional<BatchAllocation>& batch,
+                       std::size_t profile_ranks) {
+  std::vector<std::string> launcher{job.program};
+  launcher.insert(launcher.end(), job.options.begin(), job.options.end());
+  const std::size_t asked = launcher_ranks(launcher);
+  if (o.np && asked && o.np != asked)
+    throw Error(ErrorKind::argument, Parameter{"np"},
+                std::to_string(o.np) + " ranks, but the launcher's own options ask for " + std::to_string(asked) +
+                    "; give the count once");
   if (o.np) return o.np;
-  if (const std::size_t n = launcher_ranks(o.command)) return n;
+  if (asked) return asked;
   if (batch && batch->ranks) return batch->ranks;
   if (profile_ranks) return profile_ranks;
   throw Error(ErrorKind::argument, Parameter{"np"},
               "how many ranks? give -np N (or the launcher's -np, or run inside a batch job with a task count)");
 }
 
-// A private folder for the launch files: --keep DIR (made if missing), or
-// a fresh mkdtemp one that is removed after the run.
-std::filesystem::path files_dir(const RunOptions& o) {
+// What the run's one line says, from the report's JSON: checked, so that a
+// cached report that is not rankmap's is an error naming it, never an
+// internal one.
+struct RunSummary {
+  double hop_bytes = 0, baseline_hop_bytes = 0;
+  int nodes = 0, baseline_nodes = 0;
+  std::optional<double> gain;
+};
+RunSummary summary_of(const std::string& json_text, const std::string& name) {
+  const nlohmann::json doc = nlohmann::json::parse(json_text, nullptr, false);
+  auto number = [&](const nlohmann::json& v, const char* what) {
+    if (!v.is_number()) throw Error(name, 0, std::string("expected a report with a number '") + what + "'");
+    return v.get<double>();
+  };
+  if (!doc.is_object() || !doc.contains("baseline") || !doc["baseline"].is_object())
+    throw Error(name, 0, "expected a report of rankmap's (a JSON object with 'baseline')");
+  RunSummary r;
+  r.hop_bytes = number(doc.value("hop_bytes", nlohmann::json()), "hop_bytes");
+  r.baseline_hop_bytes = number(doc["baseline"].value("hop_bytes", nlohmann::json()), "baseline.hop_bytes");
+  r.nodes = static_cast<int>(number(doc.value("nodes", nlohmann::json()), "nodes"));
+  r.baseline_nodes = static_cast<int>(number(doc["baseline"].value("nodes", nlohmann::json()), "baseline.nodes"));
+  if (doc.contains("predicted_gain") && doc["predicted_gain"].is_number()) r.gain = doc["predicted_gain"].get<double>();
+  return r;
+}
+
+// The folder for the launch files: --keep DIR (made if missing, kept), or
+// a private one under $TMPDIR that goes away with the run, with an error
+// before it, or with a signal; a dry run's stays, for the user to read.
+struct FilesDir {
+  std::unique_ptr<PrivateFolder> own;
+  std::filesystem::path path;
+};
+FilesDir files_dir(const RunOptions& o) {
+  FilesDir d;
   if (!o.keep.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(o.keep, ec);
     if (!std::filesystem::is_directory(o.keep, ec))
       throw Error(o.keep, 0, "cannot be made a directory for the launch files (--keep DIR)", ErrorKind::io);
-    return std::filesystem::absolute(o.keep);
+    d.path = std::filesystem::absolute(o.keep);
+    return d;
   }
-  std::string pattern = (std::filesystem::temp_directory_path() / "rankmap-run-XXXXXX").string();
-  if (!::mkdtemp(pattern.data()))
-    throw Error(pattern, 0, "cannot make a private folder for the launch files", ErrorKind::io);
-  return pattern;
+  d.own = std::make_unique<PrivateFolder>("rankmap-run-");
+  d.path = d.own->path();
+  if (o.dry_run) d.own->keep();
+  return d;
 }
-
-// A folder of rankmap's own goes away with the run, or with an error
-// before it; --keep's and a dry run's stay.
-struct RemovedAfter {
-  std::filesystem::path dir;
-  RemovedAfter(const RunOptions& o, const std::filesystem::path& folder)
-      : dir(o.keep.empty() && !o.dry_run ? folder : std::filesystem::path()) {}
-  RemovedAfter(const RemovedAfter&) = delete;
-  RemovedAfter& operator=(const RemovedAfter&) = delete;
-  ~RemovedAfter() {
-    std::error_code ec;
-    if (!dir.empty()) std::filesystem::remove_all(dir, ec);
-  }
-};
 
 // Runs the launcher, passing SIGINT, SIGTERM and SIGHUP on: the job's exit
 // status. A launcher may exit 0 once its ranks are stopped (MPICH's
@@ -128,8 +159,8 @@ std::string shim_mpi(const std::string& mpi, const JobCommand& job, const std::s
 int run_reordering(const RunOptions& o, const JobCommand& job, const std::string& mpi, std::size_t ranks,
                    const HostSlots& hosts) {
   const CommandLine launched = default_run(job, ranks, hosts);
-  const std::filesystem::path dir = files_dir(o);
-  const RemovedAfter removed_after(o, dir);
+  const FilesDir files = files_dir(o);
+  const std::filesystem::path& dir = files.path;
   const std::filesystem::path profile = dir / "profile.rmp";
   check_outputs({profile});
   auto env = launched.env;
@@ -159,7 +190,9 @@ int run_run(const RunOptions& o) {
   // job's (load() reads it), else every node.
   MachineOptions machine_options = o.machine;
   machine_options.quiet = o.quiet;
-  const std::optional<BatchAllocation> launcher_hosts = read_launcher_hosts(o.command);
+  std::vector<std::string> launcher_words{job.program};  // the launcher's words, never the program's
+  launcher_words.insert(launcher_words.end(), job.options.begin(), job.options.end());
+  const std::optional<BatchAllocation> launcher_hosts = read_launcher_hosts(launcher_words);
   const std::optional<BatchAllocation> batch = read_batch_allocation(process_environment());  // read once
   if (machine_options.nodes.empty() && launcher_hosts) {
     // Their names as the machine file has them (short names for full ones).
@@ -174,81 +207,123 @@ int run_run(const RunOptions& o) {
     say(o, std::to_string(allocation.size()) + " nodes from " + machine_options.nodes_source);
 
   if (o.reorder) {
-    const std::size_t ranks = rank_count(o, batch, 0);
+    const std::size_t ranks = rank_count(o, job, batch, 0);
     return run_reordering(o, job, shim_mpi(mpi, job, "its shim"), ranks,
                           hosts_from_rankmap ? slots_by_host(machine, allocation) : HostSlots{});
   }
 
+  const std::filesystem::path cache_dir = o.cache.empty() ? default_cache_dir() : std::filesystem::path(o.cache);
   // The profile: given, cached, or made now by a first run.
   std::string profile_path = o.profile;
   std::optional<CachedProfile> cached;
+  std::optional<LoadedGraph> loaded;
   std::size_t ranks = 0;
+  bool profile_now = false;
   if (profile_path.empty()) {
-    ranks = rank_count(o, batch, 0);
+    ranks = rank_count(o, job, batch, 0);
     mpi = shim_mpi(mpi, job, "its profile");
-    cached = find_cached_profile(o.cache.empty() ? default_cache_dir() : std::filesystem::path(o.cache),
-                                 job.application, ranks, mpi);
+    cached = find_cached_profile(cache_dir, job.application, ranks, mpi);
+    if (!cached->usable) say(o, "cache: " + cached->why + "; the job runs without it");
     profile_path = cached->profile.string();
     if (cached->hit && !o.profile_first) {
-      say(o, "profile: cache hit " + profile_path);
-    } else {
-      const CommandLine first =
-          default_run(job, ranks, hosts_from_rankmap ? slots_by_host(machine, allocation) : HostSlots{});
-      if (o.dry_run) {
-        std::cout << "# no profile of this job yet: rankmap run profiles it first with\n"
-                  << shell_line(first) << "\n# then maps it and launches it with a launch file\n";
-        return 0;
+      // A damaged entry (truncated, foreign) is said once and made again.
+      try {
+        loaded = load_graph(profile_path);
+        say(o, "profile: cache hit " + profile_path);
+      } catch (const Error& e) {
+        say(o, "profile: the cached " + profile_path + " cannot be read (" + e.what() + "); profiling the job again");
       }
-      say(o, "profiling first (no profile of this job in " + cached->profile.parent_path().string() +
-                 "): " + shell_line(first));
-      find_shim(mpi);
-      Profile made;
-      if (const int code = profile_job(first.argv, mpi, cached->profile, made); code != 0) return code;
+    }
+    profile_now = !loaded;
+  }
+  const CommandLine first =
+      default_run(job, ranks, hosts_from_rankmap ? slots_by_host(machine, allocation) : HostSlots{});
+  if (profile_now && o.dry_run) {
+    std::cout << "# no profile of this job yet: rankmap run profiles it first with\n"
+              << shell_line(first) << "\n# then maps it and launches it with a launch file\n";
+    return 0;
+  }
+  const FilesDir files = files_dir(o);
+  const std::filesystem::path& dir = files.path;
+  if (profile_now) {
+    say(o, "profiling first (no profile of this job in " + cached->profile.parent_path().string() +
+               "): " + shell_line(first));
+    find_shim(mpi);
+    // Into the run's own folder first: a cache that cannot be written (a
+    // full file system) still gives this run its profile.
+    const std::filesystem::path fresh = dir / "profile.rmp";
+    Profile made;
+    if (const int code = profile_job(first.argv, mpi, fresh, made); code != 0) return code;
+    profile_path = fresh.string();
+    try {
+      if (!cached->usable) throw Error(cache_dir.string(), 0, cached->why, ErrorKind::io);
+      write_files_atomically(cached->profile, {{"", read_text_file(fresh)}});
       remember_profile(*cached);
+      profile_path = cached->profile.string();
       say(o, "profiled: " + std::to_string(made.ranks.size()) + " ranks; kept as " + profile_path);
+    } catch (const Error& e) {
+      say(o, "profiled: " + std::to_string(made.ranks.size()) + " ranks, but the profile could not be kept in the " +
+                 "cache (" + e.what() + "); the job runs mapped all the same");
     }
   }
 
-  const auto [graph, p_mpi, p2p, collective, calls] = load_graph(profile_path);
-  if (!ranks) ranks = rank_count(o, batch, graph.ranks);
+  if (!loaded) loaded = load_graph(profile_path);
+  const auto& [graph, p_mpi, p2p, collective, calls] = *loaded;
+  if (!ranks) ranks = rank_count(o, job, batch, graph.ranks);
   if (graph.ranks != ranks)
     throw Error(profile_path, 0,
                 "has " + std::to_string(graph.ranks) + " ranks, the job " + std::to_string(ranks) +
                     " (-np); profile the job at its size (--profile-first)");
 
   Context context = create_context(o.preset);
+  // The launcher's own --oversubscribe is the user's choice: rankmap maps
+  // as the launcher will run, ranks sharing slots.
+  for (const std::string& word : job.options)
+    if (launcher_option_is(job.launcher, word, job.launcher == Launcher::slurm ? "-s|--oversubscribe"
+                                                : job.launcher == Launcher::openmpi ? "--oversubscribe"
+                                                                                    : ""))
+      context.oversubscribe = true;
   context.seed = o.seed;
   context.threads = o.threads;
-  const std::filesystem::path dir = files_dir(o);
-  const RemovedAfter removed_after(o, dir);
   const Launcher launcher = job.launcher;
   const std::filesystem::path launch_file = dir / launch_file_name(launcher);
   check_outputs({launch_file, dir / "report.json", dir / "report.txt", dir / "mapping.csv"});
 
   // The mapping: cached under everything that decides it, else made now
   // (seconds for a profile on a large machine, as the flow model times
-  // each candidate) and kept.
-  std::string key = "rankmap run mapping key 1\nversion " + std::string(rankmap_version()) + "\nprofile " +
+  // each candidate) and kept. The key holds the slots each node actually
+  // gives (from --ppn or the batch job's tasks per node alike).
+  std::string key = "rankmap run mapping key 2\nversion " + std::string(rankmap_version()) + "\nprofile " +
                     file_identity(profile_path) + "\n";
   for (const auto& file : machine.files) key += "machine " + file_identity(file) + "\n";
   std::vector<std::string> hosts;
-  for (int node : allocation.nodes) hosts.push_back(machine.nodes[static_cast<std::size_t>(node)].host);
-  key += "nodes " + compress_hostlist(hosts) + "\nppn " + std::to_string(machine_options.ppn) + "\nhwthreads " +
-         std::to_string(machine_options.hwthreads) + "\ncpus_per_rank " +
-         std::to_string(machine_options.cpus_per_rank) + "\nranks " + std::to_string(ranks) + "\n" +
-         dump_context(context);
-  CachedMapping kept_mapping =
-      find_cached_mapping(o.cache.empty() ? default_cache_dir() : std::filesystem::path(o.cache), key);
+  std::string slots;
+  for (std::size_t k = 0; k < allocation.size(); ++k) {
+    hosts.push_back(machine.nodes[static_cast<std::size_t>(allocation.nodes[k])].host);
+    slots += (k ? "," : "") + std::to_string(allocation.slots(k).size());
+  }
+  key += "nodes " + compress_hostlist(hosts) + "\nslots " + slots + "\nhwthreads " +
+         std::to_string(allocation.hwthreads) + "\ncpus_per_rank " + std::to_string(allocation.cpus_per_rank) +
+         "\nranks " + std::to_string(ranks) + "\n" + dump_context(context);
+  CachedMapping kept_mapping = find_cached_mapping(cache_dir, key);
   Mapping mapping;
   std::string json_text, table, csv_text;
+  std::optional<RunSummary> summary;
   if (kept_mapping.hit) {
-    mapping = read_launch_file(kept_mapping.csv, LaunchFormat::csv, machine, allocation);
-    verify_mapping(mapping, allocation, ranks, kept_mapping.csv.string());
-    json_text = read_text_file(kept_mapping.json);
-    table = read_text_file(kept_mapping.table);
-    csv_text = read_text_file(kept_mapping.csv);
-    say(o, "mapping: cache hit " + kept_mapping.csv.string());
-  } else {
+    // A damaged entry (truncated, empty or foreign JSON) is said and made again.
+    try {
+      mapping = read_launch_file(kept_mapping.csv, LaunchFormat::csv, machine, allocation);
+      verify_mapping(mapping, allocation, ranks, kept_mapping.csv.string());
+      json_text = read_text_file(kept_mapping.json);
+      table = read_text_file(kept_mapping.table);
+      csv_text = read_text_file(kept_mapping.csv);
+      summary = summary_of(json_text, kept_mapping.json.string());
+      say(o, "mapping: cache hit " + kept_mapping.csv.string());
+    } catch (const Error& e) {
+      say(o, std::string("mapping: the cached entry cannot be read (") + e.what() + "); mapping again");
+    }
+  }
+  if (!summary) {
     const MapResult result =
         map_explained(graph, machine, allocation, context, {}, TrafficKinds{&p2p, &collective, &calls});
     mapping = result.mapping;
@@ -268,22 +343,25 @@ int run_run(const RunOptions& o) {
     // The table map prints, kept as report.txt beside the JSON.
     table = report(graph, machine, allocation, mapping, request);
     csv_text = render_launch_files(LaunchFormat::csv, machine, allocation, mapping).at(0).text;
-    remember_mapping(kept_mapping, csv_text, json_text, table);
+    summary = summary_of(json_text, "the report");
+    try {
+      if (kept_mapping.usable) remember_mapping(kept_mapping, csv_text, json_text, table);
+    } catch (const Error& e) {
+      say(o, std::string("mapping: could not be kept in the cache (") + e.what() + ")");
+    }
   }
   write_launch_files(
       launch_file, launch_format_of(launcher), machine, allocation, mapping,
       {{"", json_text, dir / "report.json"}, {"", table, dir / "report.txt"}, {"", csv_text, dir / "mapping.csv"}});
 
   // One line: nodes, hop-bytes against block, the predicted gain, the files.
-  const nlohmann::json doc = nlohmann::json::parse(json_text);
-  const double base = doc["baseline"]["hop_bytes"].get<double>();
-  const double gain = doc["predicted_gain"].is_number() ? doc["predicted_gain"].get<double>() : 0.0;
+  const double base = summary->baseline_hop_bytes;
+  const double gain = summary->gain.value_or(0.0);
   char figures[200];
   std::snprintf(figures, sizeof figures, "%zu ranks on %d nodes (block: %d), hop-bytes %.3fx block", ranks,
-                doc["nodes"].get<int>(), doc["baseline"]["nodes"].get<int>(),
-                base > 0 ? doc["hop_bytes"].get<double>() / base : 1.0);
+                summary->nodes, summary->baseline_nodes, base > 0 ? summary->hop_bytes / base : 1.0);
   char predicted[120] = ", no predicted gain (no p_mpi)";
-  if (doc["predicted_gain"].is_number())
+  if (summary->gain)
     std::snprintf(predicted, sizeof predicted, ", predicted gain %+.2f %%%s", 100 * gain,
                   gain < 0 ? " (the model predicts it slower than block)" : "");
   const std::string line = std::string(figures) + predicted + "; files in " + dir.string() +

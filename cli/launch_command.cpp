@@ -31,17 +31,22 @@ std::string launcher_of(const std::string& mpi) {
   return resolve(suffixed) != suffixed ? suffixed : mpi == "openmpi" ? "mpirun" : "mpiexec";
 }
 
-// The user's options without `names` (and their values).
-std::vector<std::string> without(const std::vector<std::string>& options,
-                                 std::initializer_list<std::string_view> names) {
+// The user's options without those among `names` ('|'-separated aliases)
+// and their values; each option's values go with it.
+std::vector<std::string> without(const std::vector<std::string>& options, Launcher launcher, std::string_view names) {
   std::vector<std::string> kept;
   for (std::size_t i = 0; i < options.size(); ++i) {
     const std::string& word = options[i];
-    const std::string key = word.substr(0, word.find('='));
-    const std::size_t values = word.find('=') == std::string::npos ? launcher_option_values(word) : 0;
-    if (!one_of(key, names))
+    const bool joined = word.find('=') != std::string::npos;
+    const std::size_t values = joined ? 0 : launcher_option_values(launcher, word);
+    std::string name = word.substr(0, word.find('='));
+    // srun's "-n4": its one-letter name.
+    if (launcher == Launcher::slurm && !joined && values == 0 && word.size() > 2 && word[1] != '-' &&
+        launcher_option_values(launcher, word.substr(0, 2)) > 0)
+      name = word.substr(0, 2);
+    if (!launcher_option_is(launcher, name, names))
       for (std::size_t k = 0; k <= values && i + k < options.size(); ++k) kept.push_back(options[i + k]);
-    i += values;  // the values go with their option
+    i += values;
   }
   return kept;
 }
@@ -49,27 +54,32 @@ std::vector<std::string> without(const std::vector<std::string>& options,
 // Without the rank count: rankmap gives it.
 std::vector<std::string> without_count(const std::vector<std::string>& options, Launcher launcher) {
   switch (launcher) {
-    case Launcher::openmpi: return without(options, {"-np", "-n", "--np", "-c", "--n"});
-    case Launcher::mpich: return without(options, {"-n", "-np"});
+    case Launcher::openmpi: return without(options, launcher, "-c|-np|--np|-n|--n");
+    case Launcher::mpich: return without(options, launcher, "-n|-np");
     case Launcher::slurm: break;
   }
-  return without(options, {"-n", "--ntasks"});
+  return without(options, launcher, "-n|--ntasks");
 }
 
 // Without what places ranks otherwise: the launch file places them now.
 std::vector<std::string> without_placement(const std::vector<std::string>& options, Launcher launcher) {
   switch (launcher) {
     case Launcher::openmpi:
-      return without(without_count(options, launcher),
-                     {"--rankfile", "-rf", "--map-by", "-map-by", "--bind-to", "-bind-to", "--rank-by", "-rank-by",
-                      "-N", "--npernode", "-npernode"});
+      return without(without_count(options, launcher), launcher,
+                     "-rf|--rankfile|--map-by|--bind-to|--rank-by|-N|-npernode|--npernode|-npersocket|--npersocket|"
+                     "--ppr|-pernode|--pernode|-bynode|--bynode|-byslot|--byslot|-bycore|--bycore|-bind-to-core|"
+                     "--bind-to-core|-bind-to-socket|--bind-to-socket|-cpus-per-proc|--cpus-per-proc|"
+                     "-cpus-per-rank|--cpus-per-rank|-cpu-list|--cpu-list|-cpu-set|--cpu-set");
     case Launcher::mpich:
-      return without(without_count(options, launcher),
-                     {"-f", "-machinefile", "-hosts", "-host", "-bind-to", "-map-by", "-ppn", "--bind-to", "--map-by"});
+      // The machinefile takes the place of every host file or list (Hydra
+      // refuses two).
+      return without(without_count(options, launcher), launcher,
+                     "-f|-hostfile|-machinefile|-machine|-machines|-machinelist|-hosts|-hostlist|-bind-to|-map-by|"
+                     "-ppn");
     case Launcher::slurm: break;
   }
-  return without(without_count(options, launcher),
-                 {"-m", "--distribution", "--cpu-bind", "--cpu_bind", "-w", "--nodelist", "--ntasks-per-node"});
+  return without(without_count(options, launcher), launcher,
+                 "-m|--distribution|--cpu-bind|--cpu_bind|-w|--nodelist|--ntasks-per-node");
 }
 
 std::string value_of(const std::string& env_text, const std::string& name) {
@@ -161,7 +171,8 @@ CommandLine mapped_run(const JobCommand& job, std::size_t ranks, const std::stri
   const std::string cpus = value_of(env_text, "SRUN_CPUS_PER_TASK");
   line.argv = joined({job.program},
                      cpus.empty() ? without_placement(job.options, job.launcher)
-                                  : without(without_placement(job.options, job.launcher), {"-c", "--cpus-per-task"}));
+                                  : without(without_placement(job.options, job.launcher), job.launcher,
+                                            "-c|--cpus-per-task"));
   const std::string n = std::to_string(ranks);
   switch (job.launcher) {
     case Launcher::openmpi: line.argv.insert(line.argv.end(), {"-np", n, "--rankfile", launch_file}); break;

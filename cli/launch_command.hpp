@@ -8,11 +8,10 @@
 #include <utility>
 #include <vector>
 
+#include "launcher_options.hpp"
 #include "rankmap/launch.hpp"
 
 namespace rankmap::cli {
-
-enum class Launcher { openmpi, mpich, slurm };
 
 struct JobCommand {
   Launcher launcher = Launcher::openmpi;

@@ -2,16 +2,13 @@
 
 #include <algorithm>
 #include <charconv>
-#include <string_view>
+#include <filesystem>
 
+#include "job.hpp"
 #include "rankmap/error.hpp"
 
 namespace rankmap::cli {
 namespace {
-
-bool one_of(std::string_view word, std::initializer_list<std::string_view> names) {
-  return std::find(names.begin(), names.end(), word) != names.end();
-}
 
 // A positive count, or 0.
 int count_of(std::string_view text) {
@@ -20,97 +17,131 @@ int count_of(std::string_view text) {
   return ec == std::errc() && p == text.data() + text.size() && v > 0 ? v : 0;
 }
 
+// Calls `f` with each '|'-separated alias until it returns true.
+template <typename F>
+bool any_alias(std::string_view names, F f) {
+  for (std::size_t at = 0; at <= names.size();) {
+    const std::size_t end = std::min(names.find('|', at), names.size());
+    if (f(names.substr(at, end - at))) return true;
+    at = end + 1;
+  }
+  return false;
+}
+
+std::string_view without_dashes(std::string_view word) {
+  while (word.starts_with('-')) word.remove_prefix(1);
+  return word;
+}
+
+bool alias_matches(Launcher launcher, std::string_view option, std::string_view alias) {
+  if (option == alias) return true;
+  switch (launcher) {
+    // Hydra strips an option's dashes, one or two.
+    case Launcher::mpich: return option.starts_with('-') && without_dashes(option) == without_dashes(alias);
+    // Open MPI takes a long option with one dash or two (-map-by, --map-by);
+    // a one-letter option is only ever itself.
+    case Launcher::openmpi:
+      return option.starts_with('-') && without_dashes(alias).size() > 1 &&
+             without_dashes(option) == without_dashes(alias);
+    case Launcher::slurm: break;
+  }
+  return false;  // srun: getopt's exact names
+}
+
+// srun's "-n4": a one-letter option that takes a value, with it joined.
+bool joined_short(Launcher launcher, const std::string& word) {
+  if (launcher != Launcher::slurm || word.size() <= 2 || word[0] != '-' || word[1] == '-') return false;
+  return launcher_option_values(launcher, word.substr(0, 2)) > 0;
+}
+
+// The words before `program` that are options, with their values skipped:
+// calls f(index) on each option.
+template <typename F>
+void each_option(const std::vector<std::string>& command, std::size_t program, Launcher launcher, F f) {
+  for (std::size_t i = 1; i < program; ++i) {
+    f(i);
+    if (command[i].find('=') == std::string::npos) i += launcher_option_values(launcher, command[i]);
+  }
+}
+
 }  // namespace
 
-std::size_t launcher_option_values(const std::string& option) {
-  if (one_of(option, {"--mca", "-mca", "--gmca", "-gmca", "--omca", "-genv", "-env"})) return 2;
-  // Open MPI's mpirun, MPICH's mpiexec and srun.
-  return one_of(option, {"-np",
-                         "-n",
-                         "-c",
-                         "--np",
-                         "--n",
-                         "-N",
-                         "--npernode",
-                         "-npernode",
-                         "--map-by",
-                         "-map-by",
-                         "--bind-to",
-                         "-bind-to",
-                         "--rank-by",
-                         "-x",
-                         "--rankfile",
-                         "-rf",
-                         "--hostfile",
-                         "-hostfile",
-                         "--machinefile",
-                         "-machinefile",
-                         "-f",
-                         "--host",
-                         "-host",
-                         "-H",
-                         "-hosts",
-                         "-launcher",
-                         "-launcher-exec",
-                         "-ppn",
-                         "-wdir",
-                         "--wdir",
-                         "--prefix",
-                         "--output-filename",
-                         "-iface",
-                         "--cpu-bind",
-                         "--distribution",
-                         "-m",
-                         "--nodes",
-                         "--ntasks",
-                         "--ntasks-per-node",
-                         "-w",
-                         "--nodelist",
-                         "--default-hostfile"})
-             ? 1
-             : 0;
+Launcher launcher_of_command(const std::string& program) {
+  if (std::filesystem::path(program).filename() == "srun") return Launcher::slurm;
+  return launcher_mpi(program) == "mpich" ? Launcher::mpich : Launcher::openmpi;
+}
+
+bool launcher_option_is(Launcher launcher, const std::string& option, std::string_view names) {
+  return any_alias(names, [&](std::string_view alias) { return alias_matches(launcher, option, alias); });
+}
+
+std::size_t launcher_option_values(Launcher launcher, const std::string& option) {
+  if (!option.starts_with('-') || option.find('=') != std::string::npos || joined_short(launcher, option)) return 0;
+  for (const LauncherOption& o : launcher_option_table(launcher))
+    if (launcher_option_is(launcher, option, o.names)) return o.values;
+  return 0;
 }
 
 std::size_t launcher_program_index(const std::vector<std::string>& command) {
+  if (command.empty()) return 0;
+  const Launcher launcher = launcher_of_command(command[0]);
   for (std::size_t i = 1; i < command.size(); ++i) {
     if (!command[i].starts_with('-')) return i;
-    i += launcher_option_values(command[i]);
+    if (command[i].find('=') == std::string::npos) i += launcher_option_values(launcher, command[i]);
   }
   return command.size();
 }
 
 std::size_t launcher_ranks(const std::vector<std::string>& command) {
+  if (command.empty()) return 0;
+  const Launcher launcher = launcher_of_command(command[0]);
+  // srun's -c is --cpus-per-task, mpirun's a rank count.
+  const std::string_view counts = launcher == Launcher::openmpi ? "-c|-np|--np|-n|--n"
+                                  : launcher == Launcher::mpich ? "-n|-np"
+                                                                : "-n|--ntasks";
   const std::size_t program = launcher_program_index(command);
-  for (std::size_t i = 1; i < program; ++i) {
+  std::size_t ranks = 0;
+  each_option(command, program, launcher, [&](std::size_t i) {
     const std::string& word = command[i];
-    for (std::string_view joined : {"--ntasks=", "--np=", "-np=", "--n="})
-      if (word.starts_with(joined)) {
-        if (const int v = count_of(std::string_view(word).substr(joined.size()))) return static_cast<std::size_t>(v);
-        throw Error(std::string(joined.substr(0, joined.size() - 1)), 0,
-                    "expected a positive count of ranks, got '" + word + "'");
-      }
-    if (one_of(word, {"-np", "-n", "--np", "-c", "--n", "--ntasks"}) && i + 1 < program) {
-      if (const int v = count_of(command[i + 1])) return static_cast<std::size_t>(v);
-      throw Error(word, 0, "expected a positive count of ranks, got '" + command[i + 1] + "'");
+    const std::size_t eq = word.find('=');
+    std::string value;
+    std::string name = word.substr(0, eq);
+    if (eq != std::string::npos) {
+      value = word.substr(eq + 1);
+    } else if (joined_short(launcher, word)) {
+      name = word.substr(0, 2), value = word.substr(2);
+    } else if (i + 1 < program) {
+      value = command[i + 1];
     }
-    i += launcher_option_values(word);
-  }
-  return 0;
+    if (!launcher_option_is(launcher, name, counts)) return;
+    const int v = count_of(value);
+    if (!v) throw Error(name, 0, "expected a positive count of ranks, got '" + value + "'");
+    ranks = static_cast<std::size_t>(v);  // the last one given, as the launchers read them
+  });
+  return ranks;
 }
 
 std::optional<BatchAllocation> read_launcher_hosts(const std::vector<std::string>& command) {
+  if (command.empty()) return std::nullopt;
+  const Launcher launcher = launcher_of_command(command[0]);
+  const std::string_view files = launcher == Launcher::openmpi
+                                     ? "-hostfile|--hostfile|-machinefile|--machinefile|-default-hostfile"
+                                     : "-f|-hostfile|-machinefile|-machine|-machines|-machinelist";
+  const std::string_view lists = launcher == Launcher::openmpi ? "-H|-host|--host" : "-hosts|-hostlist";
+  if (launcher == Launcher::slurm) return std::nullopt;  // srun's hosts are the job's
   const std::size_t program = launcher_program_index(command);
-  for (std::size_t i = 1; i + 1 < program; ++i) {
+  std::optional<BatchAllocation> found;
+  each_option(command, program, launcher, [&](std::size_t i) {
     const std::string& word = command[i];
-    if (one_of(word, {"--hostfile", "-hostfile", "--machinefile", "-machinefile", "-f", "--default-hostfile"})) {
-      BatchAllocation a = read_host_file(command[i + 1]);
-      a.source = word + " " + command[i + 1];
-      return a;
+    if (found || i + 1 >= program) return;
+    if (launcher_option_is(launcher, word, files)) {
+      found = read_host_file(command[i + 1]);
+      found->source = word + " " + command[i + 1];
+    } else if (launcher_option_is(launcher, word, lists)) {
+      found = parse_host_slots(command[i + 1], word);
     }
-    if (one_of(word, {"--host", "-host", "-H", "-hosts"})) return parse_host_slots(command[i + 1], word);
-    i += launcher_option_values(word);
-  }
-  return std::nullopt;
+  });
+  return found;
 }
 
 }  // namespace rankmap::cli

@@ -3,8 +3,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 #include "job.hpp"
 #include "rankmap/error.hpp"
@@ -22,15 +24,35 @@ std::string hash_hex(const std::string& text) {
   return hex;
 }
 
-void require_private_dir(const std::filesystem::path& dir) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (!ec) ::chmod(dir.c_str(), 0700);
+// The cache folder, checked with lstat before anything is done to it: a
+// folder rankmap did not just make is never changed (a chmod of /tmp, of a
+// symlink's target or of another user's folder would lock others out), only
+// used when it is this user's own private directory, else refused in one
+// line. A missing one is made, mode 0700; returns why it cannot be (empty
+// when it is there).
+std::string require_private_dir(const std::filesystem::path& dir) {
+  auto refuse = [&](const std::string& why) {
+    throw Error(dir.string(), 0, why + "; choose a private cache of your own (--cache DIR or RANKMAP_CACHE_DIR)",
+                ErrorKind::io);
+  };
   struct stat st {};
-  if (::lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
-    throw Error(dir.string(), 0, "cannot be made a directory for the profile cache (--cache DIR)", ErrorKind::io);
-  if (st.st_uid != ::geteuid())
-    throw Error(dir.string(), 0, "belongs to another user; choose a cache of your own (--cache DIR)", ErrorKind::io);
+  if (::lstat(dir.c_str(), &st) != 0) {
+    if (errno != ENOENT) refuse(std::string("cannot be examined (") + std::strerror(errno) + ")");
+    std::error_code ec;
+    if (dir.has_parent_path()) std::filesystem::create_directories(dir.parent_path(), ec);
+    if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST)
+      return dir.string() + " cannot be made (" + std::strerror(errno) + ")";
+    if (::lstat(dir.c_str(), &st) != 0) refuse(std::string("cannot be examined (") + std::strerror(errno) + ")");
+  }
+  if (S_ISLNK(st.st_mode)) refuse("is a symbolic link");
+  if (!S_ISDIR(st.st_mode)) refuse("is not a directory");
+  if (st.st_uid != ::geteuid()) refuse("belongs to another user");
+  if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
+    char mode[8];
+    std::snprintf(mode, sizeof mode, "%o", static_cast<unsigned>(st.st_mode & 07777));
+    refuse(std::string("is writable by other users (mode ") + mode + ")");
+  }
+  return "";
 }
 
 }  // namespace
@@ -44,7 +66,7 @@ std::filesystem::path default_cache_dir() {
 
 CachedProfile find_cached_profile(const std::filesystem::path& dir, const std::vector<std::string>& application,
                                   std::size_t ranks, const std::string& mpi) {
-  require_private_dir(dir);
+  const std::string why = require_private_dir(dir);
   std::string key = "rankmap run profile key 1\n";
   std::error_code ec;
   const std::filesystem::path program = std::filesystem::canonical(resolve(application.at(0)), ec);
@@ -58,8 +80,8 @@ CachedProfile find_cached_profile(const std::filesystem::path& dir, const std::v
     key += "argument " + std::to_string(application[i].size()) + " " + application[i] + "\n";
   key += "ranks " + std::to_string(ranks) + "\nmpi " + mpi + "\n";
   const std::string name = hash_hex(key);
-  CachedProfile c{dir / (name + ".rmp"), dir / (name + ".key"), key, false};
-  if (std::filesystem::is_regular_file(c.profile, ec) && std::filesystem::is_regular_file(c.key_file, ec)) {
+  CachedProfile c{dir / (name + ".rmp"), dir / (name + ".key"), key, false, why.empty(), why};
+  if (c.usable && std::filesystem::is_regular_file(c.profile, ec) && std::filesystem::is_regular_file(c.key_file, ec)) {
     try {
       c.hit = read_text_file(c.key_file) == key;
     } catch (const Error&) {
@@ -81,12 +103,13 @@ std::string file_identity(const std::filesystem::path& file) {
 }
 
 CachedMapping find_cached_mapping(const std::filesystem::path& dir, const std::string& key) {
-  require_private_dir(dir);
+  const std::string why = require_private_dir(dir);
   const std::string name = "map-" + hash_hex(key);
   CachedMapping c{
-      dir / (name + ".csv"), dir / (name + ".json"), dir / (name + ".txt"), dir / (name + ".key"), key, false};
+      dir / (name + ".csv"), dir / (name + ".json"), dir / (name + ".txt"), dir / (name + ".key"), key, false,
+      why.empty(), why};
   std::error_code ec;
-  if (std::filesystem::is_regular_file(c.csv, ec) && std::filesystem::is_regular_file(c.json, ec) &&
+  if (c.usable && std::filesystem::is_regular_file(c.csv, ec) && std::filesystem::is_regular_file(c.json, ec) &&
       std::filesystem::is_regular_file(c.table, ec)) {
     try {
       c.hit = read_text_file(c.key_file) == key;

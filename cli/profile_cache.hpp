@@ -18,10 +18,14 @@ struct CachedProfile {
   std::filesystem::path key_file;  // DIR/KEY.key: the key's text, to tell a hash collision
   std::string key;                 // the text hashed
   bool hit = false;                // the profile is there, under this very key
+  bool usable = true;              // false: the cache folder cannot be made (why), so nothing is kept
+  std::string why;
 };
 
-// Looks the job up in `dir` (made, mode 0700, when missing; refused when
-// it is a symlink or another user's).
+// Looks the job up in `dir` (made, mode 0700, when missing; never changed
+// when it exists; refused, an io Error, when it is a symlink, not a
+// directory, another user's, or writable by others). A folder that cannot
+// be made (a full or read-only file system) is no hit and not usable.
 CachedProfile find_cached_profile(const std::filesystem::path& dir, const std::vector<std::string>& application,
                                   std::size_t ranks, const std::string& mpi);
 
@@ -39,6 +43,8 @@ struct CachedMapping {
   std::filesystem::path csv, json, table, key_file;
   std::string key;
   bool hit = false;
+  bool usable = true;  // as CachedProfile's
+  std::string why;
 };
 CachedMapping find_cached_mapping(const std::filesystem::path& dir, const std::string& key);
 // Writes the three files and the key, together (atomically).

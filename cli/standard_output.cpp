@@ -9,21 +9,15 @@
 
 namespace rankmap::cli {
 
-StandardOutput::~StandardOutput() {
-  std::error_code ec;
-  if (!dir_.empty()) std::filesystem::remove_all(dir_, ec);
-}
+StandardOutput::~StandardOutput() = default;  // the folder removes itself
 
 std::string StandardOutput::path_for(const std::string& given, const std::string& name, const std::string& flag) {
   if (given != "-" && given != "/dev/stdout") return given;
   if (!file_.empty())
     throw Error(ErrorKind::argument, Parameter{flag.substr(flag.find_first_not_of('-'))},
                 "standard output already takes another of this command's outputs; name a file");
-  std::string pattern = (std::filesystem::temp_directory_path() / "rankmap-stdout-XXXXXX").string();
-  if (!::mkdtemp(pattern.data()))
-    throw Error(pattern, 0, "cannot make a private folder for the output to standard output", ErrorKind::io);
-  dir_ = pattern;
-  file_ = dir_ / name;
+  dir_ = std::make_unique<PrivateFolder>("rankmap-stdout-");
+  file_ = dir_->path() / name;
   return file_.string();
 }
 
@@ -49,9 +43,7 @@ void StandardOutput::flush() {
   // The folder goes before the first byte is written: a reader that stops
   // early (| head) ends the command by SIGPIPE, which runs no destructor.
   const std::string text = read_text_file(file_);
-  std::error_code ec;
-  std::filesystem::remove_all(dir_, ec);
-  dir_.clear();
+  dir_.reset();
   std::cout << text;
   std::cout.flush();
   if (!std::cout) throw Error("standard output", 0, "cannot be written", ErrorKind::io);

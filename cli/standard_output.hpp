@@ -9,9 +9,11 @@
 #pragma once
 
 #include <filesystem>
+#include <memory>
 #include <ostream>
 #include <string>
 
+#include "private_folder.hpp"
 #include "rankmap/launch.hpp"
 
 namespace rankmap::cli {
@@ -44,7 +46,8 @@ class StandardOutput {
   void flush();
 
  private:
-  std::filesystem::path dir_, file_;
+  std::unique_ptr<PrivateFolder> dir_;  // made for the first output to standard output
+  std::filesystem::path file_;
 };
 
 }  // namespace rankmap::cli

@@ -97,5 +97,73 @@ expect_error "run: no program after the launcher" "'mpiexec.mpich' is given no p
   [ "$(cut -d: -f1 kept/machinefile | sort -u | wc -l)" = 4 ] && ok ||
   bad "run --dry-run: $(cat dry.txt err.txt)"
 
+# Issue 50: the application's options are the application's, each
+# launcher's options with values pass through, and -np given twice must
+# agree. A bare program's "-n 3" is its own: the 32 ranks are -np's.
+export RANKMAP_CACHE_DIR=$PWD/cache TMPDIR=$PWD/tmp  # a dry run's folder stays: here, not in /tmp
+mkdir tmp
+"$rankmap" run -q -m "$desmos" --profile s32.mtx --nodes 'node[00-03]' --hwthreads -np 32 --mpi openmpi --dry-run \
+  -- ./app -n 3 >bare.txt 2>err.txt
+grep -q -- "-np 32 --rankfile .* ./app -n 3$" bare.txt && ok || bad "run -- ./app -n 3: $(cat bare.txt err.txt)"
+expect_error "run: -np against the launcher's" "32 ranks, but the launcher's own options ask for 4" x -- \
+  run -m "$desmos" --profile s32.mtx --nodes 'node[00-03]' --hwthreads -np 32 --dry-run -- mpirun.openmpi -np 4 ./app
+"$rankmap" run -q -m "$desmos" --profile s32.mtx --nodes 'node[00-03]' --hwthreads --dry-run \
+  -- mpirun.openmpi --timeout 60 -wd /tmp -rank-by core -np 32 ./app -f input >ompi.txt 2>err.txt
+grep -q -- "^mpirun.openmpi --timeout 60 -wd /tmp -np 32 --rankfile [^ ]* ./app -f input$" ompi.txt && ok ||
+  bad "run -- mpirun --timeout 60: $(cat ompi.txt err.txt)"
+printf 'node00:12\nnode01:12\nnode02:12\nnode03:12\n' >hosts.txt
+"$rankmap" run -q -m "$desmos" --profile s32.mtx --hwthreads --dry-run \
+  -- mpiexec.mpich -genvlist A,B -hostfile hosts.txt -outfile-pattern out.%r -n 32 ./app >hydra.txt 2>err.txt
+grep -q -- "^mpiexec.mpich -genvlist A,B -outfile-pattern out.%r -f [^ ]*/machinefile -n 32 ./app$" hydra.txt && ok ||
+  bad "run -- mpiexec -hostfile: $(cat hydra.txt err.txt)"
+# mpirun's own --oversubscribe: 32 ranks on the 12 threads of 2 nodes.
+"$rankmap" run -q -m "$desmos" --profile s32.mtx --nodes 'node[00-01]' --dry-run \
+  -- mpirun.openmpi --oversubscribe -np 32 ./app >over.txt 2>err.txt && grep -q -- "--oversubscribe -np 32" over.txt &&
+  ok || bad "run -- mpirun --oversubscribe: $(cat over.txt err.txt)"
+# A host file's "@file" is no host (the @file form is --nodes's only).
+printf '@/etc/hostname slots=2\n' >at.txt
+expect_error "run: @file in a host file" "at.txt:1: expected a host name, got '@/etc/hostname'" x -- \
+  run -m "$desmos" --profile s32.mtx --dry-run -- mpirun.openmpi --hostfile at.txt -np 2 ./app
+# A host name ending in 22 digits: a mapping, no "internal error".
+"$rankmap" machine new -o long.toml --switch --hosts 'n1234567890123456789012[0-3]' --hwloc 'package:1 core:8' \
+  >/dev/null 2>&1
+"$rankmap" run -q -m long.toml --profile s32.mtx --dry-run -- mpirun.openmpi -np 32 ./app >long.txt 2>err.txt &&
+  grep -q -- "-np 32 --rankfile" long.txt && ok || bad "run: long host numbers: $(cat long.txt err.txt)"
+
+# The cache: never changed when it is not a private folder of this user's
+# own (lstat first, dry runs too), refused in one line; made 0700 when
+# missing.
+mkdir -m 1777 shared && mkdir -m 0755 theirs && chown nobody theirs && mkdir -m 0700 target && ln -s target link
+for bad_dir in shared theirs link; do
+  RANKMAP_CACHE_DIR=$PWD/$bad_dir expect_error "cache $bad_dir" "$bad_dir: " x -- \
+    run -m "$desmos" --profile s32.mtx --nodes 'node[00-03]' --hwthreads --dry-run -- mpirun.openmpi -np 32 ./app
+done
+[ "$(stat -c %a shared theirs target)" = "$(printf '1777\n755\n700')" ] && [ "$(stat -c %U theirs)" = nobody ] && ok ||
+  bad "the cache changed a folder: $(stat -c '%n %a %U' shared theirs target)"
+[ "$(stat -c %a cache)" = 700 ] && ok || bad "a new cache is not 0700: $(stat -c %a cache)"
+# A damaged mapping entry (its JSON emptied) is said and made again; the
+# next run hits. Another --ppn is another entry, and so is another
+# SLURM_NTASKS_PER_NODE (each hits the --ppn run of its own count).
+cached_run() { "$rankmap" run -m "$desmos" --profile s32.mtx --hwthreads --dry-run "$@" \
+  -- mpirun.openmpi -np 32 ./app 2>&1 >/dev/null; }
+cached_run --nodes 'node[00-07]' --ppn 4 >c1.txt
+for f in cache/map-*.json; do : >"$f"; done
+cached_run --nodes 'node[00-07]' --ppn 4 >c2.txt
+cached_run --nodes 'node[00-07]' --ppn 4 >c3.txt
+cached_run --nodes 'node[00-07]' --ppn 8 >c4.txt
+SLURM_JOB_ID=1 SLURM_JOB_NODELIST='node[00-07]' SLURM_NTASKS_PER_NODE=8 cached_run >c5.txt
+SLURM_JOB_ID=1 SLURM_JOB_NODELIST='node[00-07]' SLURM_NTASKS_PER_NODE=4 cached_run >c6.txt
+! grep -q "cache hit" c1.txt && grep -q "mapping: the cached entry cannot be read" c2.txt &&
+  ! grep -q "cache hit" c2.txt && grep -q "mapping: cache hit" c3.txt && ! grep -q "cache hit" c4.txt &&
+  grep -q "mapping: cache hit" c5.txt && grep -q "mapping: cache hit" c6.txt &&
+  [ "$(grep -o 'cache hit .*' c5.txt)" != "$(grep -o 'cache hit .*' c6.txt)" ] && ok ||
+  bad "the mapping cache: $(cat c1.txt c2.txt c3.txt c4.txt c5.txt c6.txt)"
+
+# A TMPDIR that does not exist: one line naming it.
+TMPDIR=$PWD/none expect_error "run: TMPDIR missing" "TMPDIR=$PWD/none: is not a directory" x -- \
+  run -m "$desmos" --profile s32.mtx --nodes 'node[00-03]' --hwthreads -- mpirun.openmpi -np 32 ./app
+TMPDIR=$PWD/none expect_error "map -o -: TMPDIR missing" "TMPDIR=$PWD/none: is not a directory" x -- \
+  map s32.mtx -m "$desmos" --nodes 'node[00-03]' --hwthreads -o -
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -36,6 +36,13 @@ void require_distinct_files(const std::vector<std::filesystem::path>& inputs,
 // can still leave one behind.
 void remove_temporary_files() noexcept;
 
+// A private folder the caller made (mkdtemp) and removes itself when done:
+// until forgotten, remove_temporary_files() also unlinks the files in it
+// and the folder. Returns a handle for forget_temporary_folder (-1 when
+// none is free: then only SIGKILL's rule holds).
+int register_temporary_folder(const std::string& path) noexcept;
+void forget_temporary_folder(int handle) noexcept;
+
 // Writes each part to a temporary file beside `base` (a mkstemp name +
 // suffix, so companions keep their names relative to each other; created
 // with O_EXCL, never through a symlink; fsync'ed), calls `check` with the

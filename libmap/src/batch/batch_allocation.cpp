@@ -32,6 +32,18 @@ std::optional<int> count_of(std::string_view text) {
   return v;
 }
 
+// A host name as launchers and DNS take them: letters, digits, '-', '.'
+// and '_', starting with a letter or digit. "@file" is --nodes's form only:
+// a host file's "@/etc/hostname" is no host.
+bool is_host_name(std::string_view host) {
+  auto fits = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.' ||
+           c == '_';
+  };
+  return !host.empty() && fits(host.front()) && host.front() != '-' && host.front() != '.' && host.front() != '_' &&
+         std::all_of(host.begin(), host.end(), fits);
+}
+
 // Hosts in order of first appearance, their slots added up.
 class HostTally {
  public:
@@ -94,6 +106,7 @@ std::optional<BatchAllocation> from_pbs(const Environment& env) {
     if (line.empty() || line.front() == '#') continue;
     if (line.find_first_of(" \t") != std::string_view::npos)
       lines.fail("expected one host name a line, got '" + std::string(line) + "'");
+    if (!is_host_name(line)) lines.fail("expected a host name, got '" + std::string(line) + "'");
     tally.add(std::string(line), 1);
   }
   if (tally.empty()) throw Error(path, 0, "names no host (PBS_NODEFILE: a host a line, once per slot)");
@@ -120,7 +133,10 @@ BatchAllocation parse_host_slots(const std::string& value, const std::string& so
       if (!v) throw Error(source, 0, "expected HOST or HOST:SLOTS, got '" + std::string(item) + "'");
       slots = *v;
     }
-    for (const std::string& host : expand_hostlist(item.substr(0, colon), source)) tally.add(host, slots);
+    for (const std::string& host : expand_hostlist(item.substr(0, colon), source)) {
+      if (!is_host_name(host)) throw Error(source, 0, "expected a host name, got '" + host + "'");
+      tally.add(host, slots);
+    }
   }
   return tally.result(source + " " + value);
 }
@@ -145,6 +161,7 @@ BatchAllocation read_host_file(const std::string& path) {
       if (!v) lines.fail("expected slots=N with a positive N, got '" + std::string(word) + "'");
       slots = *v;
     }
+    if (!is_host_name(host)) lines.fail("expected a host name, got '" + std::string(host) + "'");
     tally.add(std::string(host), slots);
   }
   if (tally.empty()) throw Error(path, 0, "names no host (a host a line: 'host slots=N' or 'host:N')");

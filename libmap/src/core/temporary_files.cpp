@@ -1,8 +1,11 @@
 #include "core/temporary_files.hpp"
 
+#include <fcntl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdint>
 #include <cstring>
 
 #include "rankmap/io.hpp"
@@ -41,11 +44,62 @@ void unregister_temporary(int slot) {
   if (slot >= 0) temp_slots[slot].state.store(kSlotFree);
 }
 
+// Private folders (a command's mkdtemp folder): the handler empties and
+// removes them. Few at once: a command makes one or two.
+constexpr std::size_t kFolderSlots = 8;
+TempSlot folder_slots[kFolderSlots];
+
+// Unlinks every entry of the folder, then the folder; only system calls
+// (getdents64 through syscall, unlinkat), so safe in a signal handler. A
+// folder holding a folder keeps it (and itself): rankmap's hold files only.
+void remove_folder(const char* path) noexcept {
+  const int fd = ::open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return;
+  alignas(8) char buffer[4096];
+  for (;;) {
+    const long got = ::syscall(SYS_getdents64, fd, buffer, sizeof buffer);
+    if (got <= 0) break;
+    for (long at = 0; at < got;) {
+      struct Entry {
+        std::uint64_t inode;
+        std::int64_t offset;
+        unsigned short length;
+        unsigned char type;
+        char name[1];
+      };
+      const auto* e = reinterpret_cast<const Entry*>(buffer + at);
+      const bool dot = e->name[0] == '.' && (e->name[1] == '\0' || (e->name[1] == '.' && e->name[2] == '\0'));
+      if (!dot) ::unlinkat(fd, e->name, 0);
+      at += e->length;
+    }
+  }
+  ::close(fd);
+  ::rmdir(path);
+}
+
 }  // namespace
 
 void remove_temporary_files() noexcept {
   for (TempSlot& slot : temp_slots)
     if (slot.state.load() == kSlotLive) ::unlink(slot.path);
+  for (TempSlot& slot : folder_slots)
+    if (slot.state.load() == kSlotLive) remove_folder(slot.path);
+}
+
+int register_temporary_folder(const std::string& path) noexcept {
+  if (path.size() >= kTempPathMax) return -1;
+  for (std::size_t i = 0; i < kFolderSlots; ++i) {
+    int expected = kSlotFree;
+    if (!folder_slots[i].state.compare_exchange_strong(expected, kSlotClaimed)) continue;
+    std::memcpy(folder_slots[i].path, path.c_str(), path.size() + 1);
+    folder_slots[i].state.store(kSlotLive);
+    return static_cast<int>(i);
+  }
+  return -1;
+}
+
+void forget_temporary_folder(int handle) noexcept {
+  if (handle >= 0 && static_cast<std::size_t>(handle) < kFolderSlots) folder_slots[handle].state.store(kSlotFree);
 }
 
 namespace detail {

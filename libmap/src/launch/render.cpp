@@ -1,5 +1,6 @@
 // Writers of every launch format (the formats are described in launch.hpp).
 #include <algorithm>
+#include <charconv>
 #include <map>
 #include <sstream>
 
@@ -93,7 +94,13 @@ std::string hosts_per_rank(const Machine& m, const Allocation& a, const Mapping&
 std::string cpu_mask(const std::string& cpus) {
   std::vector<int> bits;
   std::istringstream in(cpus);
-  for (std::string s; std::getline(in, s, ',');) bits.push_back(std::stoi(s));
+  for (std::string s; std::getline(in, s, ',');) {
+    int cpu = 0;  // rankmap's own list of CPU numbers, but checked all the same
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), cpu);
+    if (ec != std::errc() || end != s.data() + s.size() || cpu < 0 || cpu > (1 << 20))
+      throw Error("launch file", 0, "a CPU list holds '" + s + "'", ErrorKind::internal);
+    bits.push_back(cpu);
+  }
   std::string hex;
   const int top = *std::max_element(bits.begin(), bits.end());
   for (int nib = top / 4; nib >= 0; --nib) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
+#include <optional>
 
 #include "rankmap/error.hpp"
 
@@ -156,23 +157,33 @@ std::string compress_hostlist(const std::vector<std::string>& hosts) {
     // expansion pads a range only to its first number's width.
     auto unpadded = [](std::string_view d) { return d.size() == 1 || d[0] != '0'; };
     const std::string_view first_digits = digits;  // a structured binding cannot be captured (clang 14)
-    auto fits = [&](std::string_view d) {
-      return !d.empty() && (d.size() == first_digits.size() || (unpadded(d) && unpadded(first_digits)));
+    // A number too long for 64 bits (a host name may end in 20 digits) is
+    // no run's member: its host is written as it is.
+    auto value = [](std::string_view d) {
+      std::uint64_t v = 0;
+      const auto [end, ec] = std::from_chars(d.data(), d.data() + d.size(), v);
+      return ec == std::errc() && end == d.data() + d.size() ? std::optional<std::uint64_t>(v) : std::nullopt;
     };
+    auto fits = [&](std::string_view d) {
+      return !d.empty() && value(d) && (d.size() == first_digits.size() || (unpadded(d) && unpadded(first_digits)));
+    };
+    if (!value(digits)) {
+      out += hosts[i++];
+      continue;
+    }
     std::string bracket;
     std::size_t runs = 0;
     std::size_t j = i;
     while (j < hosts.size()) {
       const auto [p, d] = split_number(hosts[j]);
       if (p != prefix || !fits(d)) break;
-      const std::uint64_t first = std::stoull(std::string(d));
+      const std::uint64_t first = *value(d);
       std::size_t k = j + 1;
       std::uint64_t last = first;
       while (k < hosts.size()) {
         const auto [p2, d2] = split_number(hosts[k]);
         const bool same_width = d2.size() == d.size();
-        if (p2 != prefix || d2.empty() || !(same_width || (unpadded(d) && unpadded(d2))) ||
-            std::stoull(std::string(d2)) != last + 1)
+        if (p2 != prefix || d2.empty() || !(same_width || (unpadded(d) && unpadded(d2))) || value(d2) != last + 1)
           break;
         ++last;
         ++k;
