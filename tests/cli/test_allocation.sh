@@ -165,5 +165,32 @@ TMPDIR=$PWD/none expect_error "run: TMPDIR missing" "TMPDIR=$PWD/none: is not a 
 TMPDIR=$PWD/none expect_error "map -o -: TMPDIR missing" "TMPDIR=$PWD/none: is not a directory" x -- \
   map s32.mtx -m "$desmos" --nodes 'node[00-03]' --hwthreads -o -
 
+# SIGHUP or SIGTERM while `run` maps, or while `map -o -` works: their
+# private folders go with the process (the library's signal-safe cleanup
+# for SIGHUP; METIS traps SIGTERM for the length of its calls and returns
+# an error, after which the folders go as with any error). The mapping of
+# 16,384 geometric ranks takes seconds: the signal comes once the folder
+# is there; the launcher is none, should it ever be reached.
+"$rankmap" gen geometric --ranks 16384 -o geo.mtx -q >/dev/null
+"$rankmap" machine new -o big.toml --dims 8x8x8 --hosts 'n[000-511]' --hwloc 'package:1 core:32' >/dev/null
+signal_while_working() {
+  local sig=$1 want=$2 folder=$3
+  shift 3
+  rm -rf sig && mkdir sig
+  TMPDIR=$PWD/sig "$rankmap" "$@" >/dev/null 2>&1 &
+  local pid=$! i
+  for i in $(seq 200); do compgen -G "sig/$folder*" >/dev/null && break; sleep 0.05; done
+  kill -"$sig" $pid
+  wait $pid
+  local status=$?
+  [ $status != 0 ] && { [ -z "$want" ] || [ $status = "$want" ]; } && [ -z "$(ls -A sig)" ] && ok ||
+    bad "SIG$sig with $folder: status $status, left: $(ls -A sig)"
+}
+run_big=(run -m big.toml --profile geo.mtx --mpi openmpi -- /nonexistent/mpirun -np 16384 ./app)
+signal_while_working HUP 129 rankmap-run- "${run_big[@]}"
+signal_while_working TERM "" rankmap-run- "${run_big[@]}"
+signal_while_working HUP 129 rankmap-stdout- map geo.mtx -m big.toml -o -
+signal_while_working TERM "" rankmap-stdout- map geo.mtx -m big.toml -o -
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
