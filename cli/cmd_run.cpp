@@ -28,6 +28,7 @@
 #include "rankmap/mapping.hpp"
 #include "rankmap/rankmap.h"
 #include "report.hpp"
+#include "run_summary.hpp"
 
 namespace rankmap::cli {
 namespace {
@@ -66,31 +67,6 @@ std::size_t rank_count(const RunOptions& o, const JobCommand& job, const std::op
   if (profile_ranks) return profile_ranks;
   throw Error(ErrorKind::argument, Parameter{"np"},
               "how many ranks? give -np N (or the launcher's -np, or run inside a batch job with a task count)");
-}
-
-// What the run's one line says, from the report's JSON: checked, so that a
-// cached report that is not rankmap's is an error naming it, never an
-// internal one.
-struct RunSummary {
-  double hop_bytes = 0, baseline_hop_bytes = 0;
-  int nodes = 0, baseline_nodes = 0;
-  std::optional<double> gain;
-};
-RunSummary summary_of(const std::string& json_text, const std::string& name) {
-  const nlohmann::json doc = nlohmann::json::parse(json_text, nullptr, false);
-  auto number = [&](const nlohmann::json& v, const char* what) {
-    if (!v.is_number()) throw Error(name, 0, std::string("expected a report with a number '") + what + "'");
-    return v.get<double>();
-  };
-  if (!doc.is_object() || !doc.contains("baseline") || !doc["baseline"].is_object())
-    throw Error(name, 0, "expected a report of rankmap's (a JSON object with 'baseline')");
-  RunSummary r;
-  r.hop_bytes = number(doc.value("hop_bytes", nlohmann::json()), "hop_bytes");
-  r.baseline_hop_bytes = number(doc["baseline"].value("hop_bytes", nlohmann::json()), "baseline.hop_bytes");
-  r.nodes = static_cast<int>(number(doc.value("nodes", nlohmann::json()), "nodes"));
-  r.baseline_nodes = static_cast<int>(number(doc["baseline"].value("nodes", nlohmann::json()), "baseline.nodes"));
-  if (doc.contains("predicted_gain") && doc["predicted_gain"].is_number()) r.gain = doc["predicted_gain"].get<double>();
-  return r;
 }
 
 // The folder for the launch files: --keep DIR (made if missing, kept), or
