@@ -24,6 +24,8 @@
  * unreadable profile fails the step before any task starts, with one
  * line. In slurmstepd (remote context) nothing fails a task: on any doubt
  * the task keeps Slurm's binding and the plugin says why once per task.
+ * A bad plugstack.conf argument is logged once and leaves the plugin
+ * inert: every job that does not pass --rankmap runs as without it.
  *
  * plugstack.conf:  optional /usr/lib/x86_64-linux-gnu/rankmap/rankmap_spank.so machine=/etc/rankmap/cluster.toml
  */
@@ -71,16 +73,21 @@ struct spank_option spank_options[] = {
      on_machine},
     SPANK_OPTIONS_TABLE_END};
 
+/* Why the plugin is inert (a bad plugstack.conf argument), or empty. One
+ * mistyped line must never stop sbatch, salloc, srun or slurmd for jobs
+ * that did not ask for rankmap: it is logged once, and only a job that
+ * passes --rankmap is refused, in srun, before its tasks start. */
+static char inert[512];
+
 int slurm_spank_init(spank_t sp, int ac, char** av) {
   (void)sp;
-  for (int i = 0; i < ac; ++i) {
-    if (strncmp(av[i], "machine=", 8) == 0) {
-      if (copy_path(conf_machine, av[i] + 8, "plugstack.conf's machine=") != 0)
-        return spank_context() == S_CTX_REMOTE ? 0 : -1;
+  for (int i = 0; i < ac && !*inert; ++i) {
+    if (strncmp(av[i], "machine=", 8) == 0 && av[i][8] && strlen(av[i] + 8) < kPathMax) {
+      strcpy(conf_machine, av[i] + 8);
     } else {
-      slurm_error("rankmap: unknown plugstack.conf argument '%s' (expected machine=PATH)", av[i]);
-      /* srun refuses to start; a slurmstepd never fails a step for it. */
-      return spank_context() == S_CTX_REMOTE ? 0 : -1;
+      snprintf(inert, sizeof inert, "plugstack.conf argument '%.200s' is not machine=PATH (of 1 to %d bytes)", av[i],
+               kPathMax - 1);
+      slurm_error("rankmap: %s; the plugin does nothing, and refuses --rankmap", inert);
     }
   }
   return 0;
@@ -96,6 +103,10 @@ static const char* machine_file(void) {
 int slurm_spank_init_post_opt(spank_t sp, int ac, char** av) {
   (void)sp, (void)ac, (void)av;
   if (!*profile_path || spank_context() != S_CTX_LOCAL) return 0;
+  if (*inert) {
+    slurm_error("rankmap: --rankmap cannot be honoured: %s", inert);
+    return -1;
+  }
   const char* machine_path = machine_file();
   if (!machine_path || !*machine_path) {
     slurm_error("rankmap: --rankmap needs a machine file: --rankmap-machine=M.toml, or machine= in plugstack.conf");
@@ -223,7 +234,7 @@ static int choose_cpus(spank_t sp, struct Binding* b, cpu_set_t* set, char* why,
 /* slurmstepd, in each task before exec. */
 int slurm_spank_task_init(spank_t sp, int ac, char** av) {
   (void)ac, (void)av;
-  if (!*profile_path || spank_context() != S_CTX_REMOTE) return 0;
+  if (!*profile_path || *inert || spank_context() != S_CTX_REMOTE) return 0;
   struct Binding b = {0};
   cpu_set_t set;
   char why[600] = "";

@@ -214,6 +214,33 @@ else
   else
     failed=$((failed + 1)); echo "FAIL: a missing profile (rc $rc)"; cat bad.out
   fi
+  # A mistyped plugstack.conf line ("machin=") must not take Slurm down:
+  # both slurmd restart with it, and jobs that do not ask for rankmap run
+  # (salloc with srun, sbatch); only srun --rankmap is refused, before its
+  # tasks, in one line.
+  echo "required $plugin machin=$work/fake.toml" >plugstack.conf
+  for node in fake0 fake1; do kill "$(cat "slurmd-$node.pid")" 2>/dev/null; done
+  for _ in $(seq 50); do compgen -G "slurmd-fake*.pid" >/dev/null || break; sleep 0.1; done
+  restarted=1
+  for node in fake0 fake1; do slurmd -f slurm.conf -N $node >"$node-bad.out" 2>&1 || restarted=0; done
+  for _ in $(seq 30); do [ "$(states)" = idle ] && break; sleep 1; done
+  timeout 90 salloc -N2 --exclusive srun -n 2 hostname >plain.out 2>&1
+  plain=$?
+  printf '#!/bin/bash\nsrun -n 2 hostname\n' >plain.sh
+  timeout 90 sbatch --wait -N2 -o plain-sbatch.out plain.sh >/dev/null 2>&1
+  batch=$?
+  timeout 90 salloc -N2 --exclusive srun -n "$n" --rankmap=pairs.csv ./check_placement inorder.csv >asked.out 2>&1
+  asked=$?
+  if [ $restarted = 1 ] && [ "$(states)" = idle ] && [ $plain = 0 ] && [ "$(grep -c . plain.out | head -1)" -ge 2 ] &&
+    [ $batch = 0 ] && [ "$(grep -vc rankmap plain-sbatch.out)" = 2 ] && [ $asked != 0 ] &&
+    grep -q "rankmap: --rankmap cannot be honoured: plugstack.conf argument 'machin=" asked.out &&
+    ! grep -q "^rank " asked.out; then
+    passed=$((passed + 1)); echo "ok: a bad plugstack.conf line: slurmd starts, jobs without --rankmap run, --rankmap refused"
+  else
+    failed=$((failed + 1))
+    echo "FAIL: a bad plugstack.conf line (slurmd restarted $restarted, salloc $plain, sbatch $batch, --rankmap $asked)"
+    cat fake0-bad.out fake1-bad.out plain.out plain-sbatch.out asked.out; timeout 5 sinfo
+  fi
 fi
 
 echo "$passed passed, $failed failed"
