@@ -255,9 +255,10 @@ int run_run(const RunOptions& o) {
   // The launcher's own --oversubscribe is the user's choice: rankmap maps
   // as the launcher will run, ranks sharing slots.
   for (const std::string& word : job.options)
-    if (launcher_option_is(job.launcher, word, job.launcher == Launcher::slurm ? "-s|--oversubscribe"
-                                                : job.launcher == Launcher::openmpi ? "--oversubscribe"
-                                                                                    : ""))
+    if (launcher_option_is(job.launcher, word,
+                           job.launcher == Launcher::slurm     ? "-s|--oversubscribe"
+                           : job.launcher == Launcher::openmpi ? "--oversubscribe"
+                                                               : ""))
       context.oversubscribe = true;
   context.seed = o.seed;
   context.threads = o.threads;

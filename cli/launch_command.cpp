@@ -169,10 +169,9 @@ CommandLine mapped_run(const JobCommand& job, std::size_t ranks, const std::stri
   CommandLine line;
   // The launch file's CPUs a rank (--cpus-per-rank) replace the user's own.
   const std::string cpus = value_of(env_text, "SRUN_CPUS_PER_TASK");
-  line.argv = joined({job.program},
-                     cpus.empty() ? without_placement(job.options, job.launcher)
-                                  : without(without_placement(job.options, job.launcher), job.launcher,
-                                            "-c|--cpus-per-task"));
+  line.argv = joined({job.program}, cpus.empty() ? without_placement(job.options, job.launcher)
+                                                 : without(without_placement(job.options, job.launcher), job.launcher,
+                                                           "-c|--cpus-per-task"));
   const std::string n = std::to_string(ranks);
   switch (job.launcher) {
     case Launcher::openmpi: line.argv.insert(line.argv.end(), {"-np", n, "--rankfile", launch_file}); break;

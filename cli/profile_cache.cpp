@@ -105,9 +105,14 @@ std::string file_identity(const std::filesystem::path& file) {
 CachedMapping find_cached_mapping(const std::filesystem::path& dir, const std::string& key) {
   const std::string why = require_private_dir(dir);
   const std::string name = "map-" + hash_hex(key);
-  CachedMapping c{
-      dir / (name + ".csv"), dir / (name + ".json"), dir / (name + ".txt"), dir / (name + ".key"), key, false,
-      why.empty(), why};
+  CachedMapping c{dir / (name + ".csv"),
+                  dir / (name + ".json"),
+                  dir / (name + ".txt"),
+                  dir / (name + ".key"),
+                  key,
+                  false,
+                  why.empty(),
+                  why};
   std::error_code ec;
   if (c.usable && std::filesystem::is_regular_file(c.csv, ec) && std::filesystem::is_regular_file(c.json, ec) &&
       std::filesystem::is_regular_file(c.table, ec)) {

@@ -32,5 +32,4 @@ RunSummary summary_of(const std::string& json_text, const std::string& name) {
   return r;
 }
 
-
 }  // namespace rankmap::cli

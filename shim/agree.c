@@ -71,8 +71,7 @@ void rm_agree_start(void) {
   /* The largest hash and the largest complement: equal everywhere iff the
    * smallest is the largest. */
   uint64_t mine[2] = {hash, ~hash}, most[2] = {0, 0};
-  const int agreed_call =
-      PMPI_Allreduce(mine, most, 2, MPI_UINT64_T, MPI_MAX, rm_private_world) == MPI_SUCCESS;
+  const int agreed_call = PMPI_Allreduce(mine, most, 2, MPI_UINT64_T, MPI_MAX, rm_private_world) == MPI_SUCCESS;
   const uint64_t highest = most[0], lowest = ~most[1];
   if (agreed_call && highest != 0 && highest == lowest && text) {
     rm_machine_text = text;

@@ -24,6 +24,5 @@ WRAP(Intercomm_create, (MPI_Comm l, int ll, MPI_Comm p, int pl, int tag, MPI_Com
      (USES(l), USES(p)))
 WRAP(Win_create, (void* b, MPI_Aint s, int u, MPI_Info i, MPI_Comm c, MPI_Win* w), (b, s, u, i, c, w), USES(c))
 WRAP(Win_allocate, (MPI_Aint s, int u, MPI_Info i, MPI_Comm c, void* b, MPI_Win* w), (s, u, i, c, b, w), USES(c))
-WRAP(Win_allocate_shared, (MPI_Aint s, int u, MPI_Info i, MPI_Comm c, void* b, MPI_Win* w), (s, u, i, c, b, w),
-     USES(c))
+WRAP(Win_allocate_shared, (MPI_Aint s, int u, MPI_Info i, MPI_Comm c, void* b, MPI_Win* w), (s, u, i, c, b, w), USES(c))
 WRAP(Win_create_dynamic, (MPI_Info i, MPI_Comm c, MPI_Win* w), (i, c, w), USES(c))

@@ -252,7 +252,8 @@ int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int period
   if (ndims < 1 || !dims || !periods || n > 1 << 30 || !wanted(comm, reorder, (int)n))
     return PMPI_Cart_create(comm, ndims, dims, periods, reorder, comm_cart);
   MPI_Comm work;
-  if (PMPI_Comm_dup(comm, &work) != MPI_SUCCESS) return PMPI_Cart_create(comm, ndims, dims, periods, reorder, comm_cart);
+  if (PMPI_Comm_dup(comm, &work) != MPI_SUCCESS)
+    return PMPI_Cart_create(comm, ndims, dims, periods, reorder, comm_cart);
   int size = 0;
   PMPI_Comm_size(work, &size);
   int* order = malloc((size_t)size * sizeof *order);
@@ -448,9 +449,11 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int source
     PMPI_Allreduce(&good, &everyone_good, 1, MPI_INT, MPI_MIN, work);
     if (everyone_good) {
       lists[0] = gather_lists(work, size, outdegree, destinations, counts[0], starts[0]);
-      lists[1] = gather_lists(work, size, weighted ? outdegree : 0, weighted ? destweights : NULL, counts[1], starts[1]);
+      lists[1] =
+          gather_lists(work, size, weighted ? outdegree : 0, weighted ? destweights : NULL, counts[1], starts[1]);
       lists[2] = gather_lists(work, size, indegree, sources, counts[2], starts[2]);
-      lists[3] = gather_lists(work, size, weighted ? indegree : 0, weighted ? sourceweights : NULL, counts[3], starts[3]);
+      lists[3] =
+          gather_lists(work, size, weighted ? indegree : 0, weighted ? sourceweights : NULL, counts[3], starts[3]);
     }
     have = everyone_good && lists[0] && lists[2] && (!weighted || (lists[1] && lists[3]));
   }

@@ -87,8 +87,8 @@ static void weight_mix(const char* name, const char* how, int expect_weighted) {
   const int* iw = mode == 'w' ? in_w : mode == 'e' ? MPI_WEIGHTS_EMPTY : mode == 'u' ? MPI_UNWEIGHTED : spare;
   const int* ow = mode == 'w' ? out_w : mode == 'e' ? MPI_WEIGHTS_EMPTY : mode == 'u' ? MPI_UNWEIGHTED : spare;
   MPI_Comm comm;
-  const int rc = MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, degree, ends, iw, degree, ends, ow, MPI_INFO_NULL, 1,
-                                                &comm);
+  const int rc =
+      MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, degree, ends, iw, degree, ends, ow, MPI_INFO_NULL, 1, &comm);
   int good = rc == MPI_SUCCESS, moved = 0;
   if (good) {
     int r = 0, in = -1, out = -1, weighted = -1, role_ends[2] = {0, 0};
@@ -105,7 +105,8 @@ static void weight_mix(const char* name, const char* how, int expect_weighted) {
                                weighted ? dw : MPI_UNWEIGHTED);
       for (int i = 0; i < 2; ++i) {
         good = good && sources[i] == role_ends[i] && dests[i] == role_ends[i];
-        if (weighted && expect_weighted > 0) good = good && dw[i] == r + 1000 + 1000 * i && sw[i] == r + 3000 + 1000 * i;
+        if (weighted && expect_weighted > 0)
+          good = good && dw[i] == r + 1000 + 1000 * i && sw[i] == r + 3000 + 1000 * i;
       }
     }
     int theirs[2] = {0, 0};
@@ -193,7 +194,8 @@ int main(int argc, char** argv) {
     for (int p = 0; world == 0 && p < kN; ++p) {
       if (ranks[p] < 0 || ranks[p] >= kN || seen[ranks[p]]++) unique = 0;
     }
-    if (world == 0) printf("agree: allreduce %d (want %d); Cart_map %s\n", sum, want, unique ? "a permutation" : "DUPLICATES");
+    if (world == 0)
+      printf("agree: allreduce %d (want %d); Cart_map %s\n", sum, want, unique ? "a permutation" : "DUPLICATES");
     kind = "cart";
   }
   MPI_Comm comm;

@@ -55,8 +55,8 @@ TEST(LauncherOptions, Ranks) {
 }
 
 TEST(LauncherOptions, WhereTheProgramStarts) {
-  EXPECT_EQ(cli::launcher_program_index({"mpirun.openmpi", "--mca", "btl", "self,tcp", "-np", "4", "./app", "-np", "2"}),
-            6u);
+  EXPECT_EQ(
+      cli::launcher_program_index({"mpirun.openmpi", "--mca", "btl", "self,tcp", "-np", "4", "./app", "-np", "2"}), 6u);
   EXPECT_EQ(cli::launcher_program_index({"srun", "--ntasks=4", "-N", "2", "./app"}), 4u);
   EXPECT_EQ(cli::launcher_program_index({"mpiexec.mpich", "-genv", "A", "1", "-n", "2"}), 6u);  // no program
   EXPECT_EQ(cli::launcher_option_values(cli::Launcher::openmpi, "--mca"), 2u);
@@ -64,9 +64,9 @@ TEST(LauncherOptions, WhereTheProgramStarts) {
   EXPECT_EQ(cli::launcher_option_values(cli::Launcher::openmpi, "--oversubscribe"), 0u);
   // The cases: options rankmap did not know took the program's place.
   EXPECT_EQ(cli::launcher_program_index({"srun", "-p", "debug", "--mpi", "pmi2", "-J", "x", "-t", "5", "./app"}), 9u);
-  EXPECT_EQ(cli::launcher_program_index({"mpirun.openmpi", "--timeout", "60", "-wd", "/tmp", "-rank-by", "core",
-                                         "./app"}),
-            7u);
+  EXPECT_EQ(
+      cli::launcher_program_index({"mpirun.openmpi", "--timeout", "60", "-wd", "/tmp", "-rank-by", "core", "./app"}),
+      7u);
   EXPECT_EQ(cli::launcher_program_index({"mpiexec.mpich", "-genvlist", "A,B", "-outfile-pattern", "o.%r", "./app"}),
             5u);
   // Open MPI's long options with one dash or two; a one-letter one is itself.
@@ -147,10 +147,11 @@ TEST(LauncherOptions, EveryOptionOfEachLaunchersHelp) {
     }
   }
   EXPECT_EQ(checked, 10u);  // -genv -genvlist -f -hosts -wdir -configfile -env -envlist -n -np
-  for (const char* option : {"-hostfile", "-machinefile", "-launcher", "-launcher-exec", "-rmk", "-topolib", "-bind-to",
-                             "-map-by", "-membind", "-demux", "-iface", "-ppn", "-prepend-pattern", "-outfile-pattern",
-                             "-errfile-pattern", "-nameserver", "-order-nodes", "-localhost", "-usize",
-                             "-gpus-per-proc", "--genvlist", "--hostfile"})
+  for (const char* option :
+       {"-hostfile",        "-machinefile",     "-launcher",        "-launcher-exec", "-rmk",         "-topolib",
+        "-bind-to",         "-map-by",          "-membind",         "-demux",         "-iface",       "-ppn",
+        "-prepend-pattern", "-outfile-pattern", "-errfile-pattern", "-nameserver",    "-order-nodes", "-localhost",
+        "-usize",           "-gpus-per-proc",   "--genvlist",       "--hostfile"})
     expect_program_after("mpiexec.mpich", option, 1);
   for (const char* flag : {"-verbose", "-info", "-print-all-exitcodes", "-profile", "-prepend-rank", "-l",
                            "-disable-auto-cleanup", "-skip-launch-node", "-genvall", "-envnone"})

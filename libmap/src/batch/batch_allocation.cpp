@@ -33,8 +33,8 @@ std::optional<int> count_of(std::string_view text) {
 }
 
 // A host name as launchers and DNS take them: letters, digits, '-', '.'
-// and '_', starting with a letter or digit. "@file" is --nodes's form only:
-// a host file's "@/etc/hostname" is no host.
+// and '_', starting with a letter or digit. A host file's "@/etc/hostname"
+// is no host ("@file" is a hostlist argument's form, not a host's).
 bool is_host_name(std::string_view host) {
   auto fits = [](char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.' ||
