@@ -69,6 +69,46 @@ std::size_t rank_count(const RunOptions& o, const JobCommand& job, const std::op
               "how many ranks? give -np N (or the launcher's -np, or run inside a batch job with a task count)");
 }
 
+// Whether every node has the same slots (one layout), as srun's one
+// --cpu-bind list for every node needs.
+bool one_layout(const Allocation& allocation) {
+  for (std::size_t k = 1; k < allocation.size(); ++k)
+    if (allocation.layout_of[k] != allocation.layout_of[0]) return false;
+  return true;
+}
+
+// SLURM_HOSTFILE's text: rank r's host on line r.
+std::string hosts_of_ranks(const Machine& machine, const Allocation& allocation, const Mapping& mapping) {
+  std::string text;
+  for (const Placement& p : mapping.ranks)
+    text += machine.nodes[static_cast<std::size_t>(allocation.nodes[static_cast<std::size_t>(p.node)])].host + "\n";
+  return text;
+}
+
+// `rankmap bind-task`'s file: "RANK HOST CPUS" a rank, CPUS the OS's
+// numbers of its slot.
+std::string task_cpus(const Machine& machine, const Allocation& allocation, const Mapping& mapping) {
+  std::string text;
+  for (std::size_t r = 0; r < mapping.size(); ++r) {
+    const Placement& p = mapping.ranks[r];
+    const Node& node = machine.nodes[static_cast<std::size_t>(allocation.nodes[static_cast<std::size_t>(p.node)])];
+    const NodeType& type = machine.node_types[static_cast<std::size_t>(node.type)];
+    std::vector<unsigned> cpus;
+    for (int pu : allocation.slots(static_cast<std::size_t>(p.node))[static_cast<std::size_t>(p.slot)].pus)
+      cpus.push_back(type.pus[static_cast<std::size_t>(pu)].os_index);
+    std::sort(cpus.begin(), cpus.end());
+    std::string list;
+    for (std::size_t i = 0; i < cpus.size();) {
+      std::size_t j = i;
+      while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) ++j;
+      list += (list.empty() ? "" : ",") + std::to_string(cpus[i]) + (j > i ? "-" + std::to_string(cpus[j]) : "");
+      i = j + 1;
+    }
+    text += std::to_string(r) + " " + node.host + " " + list + "\n";
+  }
+  return text;
+}
+
 // The folder for the launch files: --keep DIR (made if missing, kept), or
 // a private one under $TMPDIR that goes away with the run, with an error
 // before it, or with a signal; a dry run's stays, for the user to read.
@@ -327,9 +367,32 @@ int run_run(const RunOptions& o) {
       say(o, std::string("mapping: could not be kept in the cache (") + e.what() + ")");
     }
   }
-  write_launch_files(
-      launch_file, launch_format_of(launcher), machine, allocation, mapping,
-      {{"", json_text, dir / "report.json"}, {"", table, dir / "report.txt"}, {"", csv_text, dir / "mapping.csv"}});
+  const std::vector<FilePart> reports = {
+      {"", json_text, dir / "report.json"}, {"", table, dir / "report.txt"}, {"", csv_text, dir / "mapping.csv"}};
+  // srun binds by local rank with one list for every node (map_cpu),
+  // which each node checks against the CPUs the job holds there: a job
+  // whose nodes differ (the CPUs it holds, its task counts, or the
+  // mapping's own placement) has each task bound by `rankmap bind-task`
+  // instead, which srun runs before the program.
+  bool bind_each_task = launcher == Launcher::slurm && !one_layout(allocation);
+  if (!bind_each_task) {
+    try {
+      write_launch_files(launch_file, launch_format_of(launcher), machine, allocation, mapping, reports);
+    } catch (const Error& e) {
+      if (launcher != Launcher::slurm || e.kind() != ErrorKind::argument) throw;
+      bind_each_task = true;
+    }
+  }
+  const std::filesystem::path bind_file = dir / "bind.txt";
+  if (bind_each_task) {
+    std::vector<FilePart> parts = reports;
+    parts.insert(parts.begin(), {{"", hosts_of_ranks(machine, allocation, mapping)},
+                                 {"", task_cpus(machine, allocation, mapping), bind_file}});
+    write_files_atomically(launch_file, parts);
+    say(o,
+        "the nodes differ (the CPUs the job holds, or its tasks there): srun binds no task itself; "
+        "rankmap bind-task binds each where the mapping says");
+  }
 
   // One line: nodes, hop-bytes against block, the predicted gain, the files.
   const double base = summary->baseline_hop_bytes;
@@ -346,8 +409,20 @@ int run_run(const RunOptions& o) {
   say(o, line);
 
   std::string env_text;
-  if (launcher == Launcher::slurm) env_text = read_text_file(launch_file.string() + ".env");
-  const CommandLine mapped = mapped_run(job, ranks, launch_file.string(), env_text);
+  JobCommand bound_job = job;
+  if (bind_each_task) {
+    env_text = "SLURM_CPU_BIND=none\n";
+    if (allocation.cpus_per_rank > 0 && !mapping.ranks.empty())
+      env_text += "SRUN_CPUS_PER_TASK=" +
+                  std::to_string(allocation.slots(mapping.ranks[0].node)[mapping.ranks[0].slot].pus.size()) + "\n";
+    std::error_code ec;
+    const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    bound_job.application.insert(bound_job.application.begin(),
+                                 {ec ? std::string("rankmap") : self.string(), "bind-task", bind_file.string(), "--"});
+  } else if (launcher == Launcher::slurm) {
+    env_text = read_text_file(launch_file.string() + ".env");
+  }
+  const CommandLine mapped = mapped_run(bound_job, ranks, launch_file.string(), env_text);
   if (o.dry_run) {
     std::cout << shell_line(mapped) << "\n";
     return 0;

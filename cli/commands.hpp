@@ -25,5 +25,6 @@ void add_machine(CLI::App& app, Action& action);
 void add_plot(CLI::App& app, Action& action);
 void add_run(CLI::App& app, Action& action);
 void add_reorder(CLI::App& app, Action& action);
+void add_bind_task(CLI::App& app, Action& action);
 
 }  // namespace rankmap::cli

@@ -13,6 +13,7 @@
 #include "rankmap/io.hpp"
 #include "rankmap/launch.hpp"
 #include "rankmap/profile.hpp"
+#include "slurm_job.hpp"
 
 namespace rankmap::cli {
 
@@ -165,7 +166,28 @@ AllocationOptions allocation_options(const Machine& machine, const MachineOption
   }
   if (o.ppn == 0 && batch->ranks_per_node > 0) {
     a.ppn = batch->ranks_per_node;
-    took += (took.empty() ? "" : ", ") + std::to_string(a.ppn) + " ranks per node";
+    // Uneven task counts (SLURM_TASKS_PER_NODE=2,1): each node its own.
+    const bool uneven =
+        batch->slots.size() == batch->hosts.size() &&
+        std::adjacent_find(batch->slots.begin(), batch->slots.end(), std::not_equal_to<>()) != batch->slots.end() &&
+        std::all_of(batch->slots.begin(), batch->slots.end(), [](int n) { return n > 0; });
+    if (o.nodes.empty() && uneven) {
+      a.ranks_per_host = batch->slots;
+      std::string counts;
+      for (int n : batch->slots) counts += (counts.empty() ? "" : ",") + std::to_string(n);
+      took += (took.empty() ? "" : ", ") + printable(counts, 60) + " ranks on them";
+    } else {
+      took += (took.empty() ? "" : ", ") + std::to_string(a.ppn) + (a.ppn == 1 ? " rank per node" : " ranks per node");
+    }
+  }
+  // A Slurm job that shares its nodes holds some of their CPUs: slots are
+  // made of those only (scontrol says which), so no rank binds outside.
+  if (const char* job = std::getenv("SLURM_JOB_ID"); job && o.nodes.empty() && batch->source.starts_with("SLURM")) {
+    const std::map<std::string, std::vector<unsigned>> held = slurm_job_cpus(job);
+    for (std::size_t k = 0; k < batch->hosts.size() && !held.empty(); ++k) {
+      const auto it = held.find(batch->hosts[k]);
+      a.held_cpus.push_back(it == held.end() ? std::vector<unsigned>{} : it->second);
+    }
   }
   if (!took.empty())
     note = "rankmap: " + printable(took, 300) + " from " + printable(batch->source) + " (--nodes and --ppn override)";

@@ -100,6 +100,7 @@ int run(int argc, char** argv) {
   add_plot(app, action);
   add_run(app, action);
   add_reorder(app, action);
+  add_bind_task(app, action);
 
   // mpirun's -np, as users type it, for run (CLI11 takes -np for -n p):
   // before the job's '--' only.

@@ -18,6 +18,11 @@ void pmpir_startall_f08_(F* n, F* requests, F* e);
 void pmpir_request_free_f08_(F* request, F* e);
 void pmpir_wait_f08_(F* request, F* status, F* e);
 void pmpir_waitall_f08_(F* n, F* requests, F* statuses, F* e);
+void pmpir_comm_dup_f08_(F* comm, F* made, F* e);
+void pmpir_comm_split_f08_(F* comm, F* color, F* key, F* made, F* e);
+void pmpir_comm_create_f08_(F* comm, F* group, F* made, F* e);
+void pmpir_comm_group_f08_(F* comm, F* group, F* e);
+void pmpir_cart_sub_f08_(F* comm, F* keep, F* made, F* e);
 
 void mpi_init_f08_(F* e) { pmpir_init_f08_(e), rm_start_if_initialized(); }
 void mpi_init_thread_f08_(F* required, F* provided, F* e) {
@@ -60,6 +65,21 @@ void mpi_request_free_f08_(F* request, F* e) {
   pmpir_request_free_f08_(request, e);
   RM_LEAVE;
 }
+
+/* A communicator or group made from a reordered one uses its ranks
+ * (reorder_watch.c). */
+#define DERIVES(NAME, PARAMS, ARGS)                       \
+  void mpi_##NAME##_f08_ PARAMS {                         \
+    RM_ENTER;                                             \
+    if (rm_outer) rm_reorder_touch(PMPI_Comm_f2c(*comm)); \
+    pmpir_##NAME##_f08_ ARGS;                             \
+    RM_LEAVE;                                             \
+  }
+DERIVES(comm_dup, (F * comm, F* made, F* e), (comm, made, e))
+DERIVES(comm_split, (F * comm, F* color, F* key, F* made, F* e), (comm, color, key, made, e))
+DERIVES(comm_create, (F * comm, F* group, F* made, F* e), (comm, group, made, e))
+DERIVES(comm_group, (F * comm, F* group, F* e), (comm, group, e))
+DERIVES(cart_sub, (F * comm, F* keep, F* made, F* e), (comm, keep, made, e))
 
 /* Timed only. */
 void mpi_wait_f08_(F* request, F* status, F* e) {

@@ -133,9 +133,15 @@ FWRAP(scan, (void* s, void* d, F* n, F* t, F* op, F* c, F* e), (s, d, n, t, op, 
 FWRAP(exscan, (void* s, void* d, F* n, F* t, F* op, F* c, F* e), (s, d, n, t, op, c, e),
       rm_model_scan(comm_of(c), rm_bytes(type_of(t), *n), 1), NONE)
 FWRAP(barrier, (F * c, F* e), (c, e), rm_model_barrier(comm_of(c)), NONE)
-/* Communicator management: timed, no traffic (communicators.c). */
-FWRAP(comm_dup, (F * c, F* n, F* e), (c, n, e), NONE, NONE)
-FWRAP(comm_split, (F * c, F* color, F* key, F* n, F* e), (c, color, key, n, e), NONE, NONE)
+/* Communicator management: timed, no traffic (communicators.c). A
+ * communicator or group made from a reordered one uses its ranks
+ * (reorder_watch.c): Open MPI's Fortran never reaches communicators.c. */
+#define USES(C) rm_reorder_touch(comm_of(C))
+FWRAP(comm_dup, (F * c, F* n, F* e), (c, n, e), USES(c), NONE)
+FWRAP(comm_split, (F * c, F* color, F* key, F* n, F* e), (c, color, key, n, e), USES(c), NONE)
+FWRAP(comm_create, (F * c, F* g, F* n, F* e), (c, g, n, e), USES(c), NONE)
+FWRAP(comm_group, (F * c, F* g, F* e), (c, g, e), USES(c), NONE)
+FWRAP(cart_sub, (F * c, F* keep, F* n, F* e), (c, keep, n, e), USES(c), NONE)
 FWRAP(comm_free, (F * c, F* e), (c, e), NONE, NONE)
 
 /* The v- and w-forms. */

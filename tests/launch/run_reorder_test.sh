@@ -96,8 +96,15 @@ for mix in all empty-on-degree-0 unweighted-on-degree-0 arrays-on-degree-0 unwei
 done
 grep -q "^weights mixed: consistent, the MPI's own order$" dist-on.out || mixes_ok=0
 [ "$(grep -c "rankmap: reorder: weights on some processes and MPI_UNWEIGHTED" dist-on.out)" = 1 ] || mixes_ok=0
+# MPI_Cart_create on MPI_COMM_NULL (errors returned): the MPI's error, and
+# the shim names MPI_COMM_NULL for what it is.
+grep -q "^null: the MPI's error$" dist-on.out || mixes_ok=0
+[ "$(grep -c "rankmap: reorder: MPI_COMM_NULL is not a communicator" dist-on.out)" = 1 ] || mixes_ok=0
+# A reordered grid used only through its rows, or through its group
+# translated to world ranks, then freed: uses, so the job goes on.
+grep -q "^derived: rows summed, translated neighbours met$" dist-on.out || mixes_ok=0
 if [ $mixes_ok = 1 ]; then
-  ok "weights in every mix: each role's own, or MPI_UNWEIGHTED everywhere; a mixed call is the MPI's own, said once"
+  ok "weights in every mix: each role's own, or MPI_UNWEIGHTED everywhere; a mixed call is the MPI's own, said once; MPI_COMM_NULL named; a grid used through what is made from it goes on"
 else
   bad "weights in every mix"; cat dist-on.out
 fi
@@ -150,8 +157,9 @@ for f in mpif f08; do
   fortran $f graph 16 4 16
   fortran $f dist 16 4 16
   if grep -q "^fortran weights empty-on-degree-0: consistent, reordered$" "f-$f-dist-on.out" &&
-    grep -q "^fortran weights unweighted-on-degree-0: consistent, reordered$" "f-$f-dist-on.out"; then
-    ok "Fortran ($f): MPI_WEIGHTS_EMPTY and MPI_UNWEIGHTED on the processes without edges"
+    grep -q "^fortran weights unweighted-on-degree-0: consistent, reordered$" "f-$f-dist-on.out" &&
+    grep -q "^fortran derived: ran$" "f-$f-dist-on.out"; then
+    ok "Fortran ($f): MPI_WEIGHTS_EMPTY and MPI_UNWEIGHTED on the processes without edges; a grid used through its duplicate"
   else
     bad "Fortran ($f) weights"; cat "f-$f-dist-on.out"
   fi

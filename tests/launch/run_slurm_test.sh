@@ -169,6 +169,42 @@ JOB
 timeout 90 sbatch --wait -N2 --exclusive --ntasks-per-node="$cores" -o run-sbatch.out job.sh >/dev/null 2>&1
 expect_all "rankmap run in an sbatch script (ranks from --ntasks-per-node)" run-sbatch.out
 
+# Allocations that do not hold whole nodes alike: uneven task counts
+# (salloc -n3 -N2: 2 and 1), and nodes shared with another job (which
+# holds a CPU of each). srun's one --cpu-bind list would bind outside the
+# job's CPUs there (srun refused, status 192, where plain srun runs):
+# rankmap maps onto exactly the CPUs the job holds (scontrol show job -d)
+# and `rankmap bind-task` binds each task. Every rank checks its host and
+# CPUs against the csv.
+{ echo "0,1,1000"; echo "1,2,1000"; echo "2,0,1000"; } >three.csv
+timeout 90 salloc -n3 -N2 "$rankmap" run -m fake.toml --profile three.csv --keep run-uneven \
+  -- ./check_placement run-uneven/mapping.csv >run-uneven.out 2>&1
+if [ "$(grep -c 'as the file says' run-uneven.out)" = 3 ] && grep -q "2,1 ranks on them" run-uneven.out; then
+  passed=$((passed + 1)); echo "ok: rankmap run in salloc -n3 -N2 (2 and 1 tasks): 3 ranks where the file says"
+else
+  failed=$((failed + 1)); echo "FAIL: rankmap run in salloc -n3 -N2"; cat run-uneven.out
+fi
+if [ "$cpus" -ge 2 ]; then
+  other=$(sbatch --parsable -N2 -n2 --wrap "sleep 120" 2>/dev/null)
+  for _ in $(seq 30); do [ "$(squeue -h -j "$other" -o %T 2>/dev/null)" = RUNNING ] && break; sleep 0.5; done
+  n_shared=$((2 * (cpus - 1)))
+  awk -v n="$n_shared" 'BEGIN { for (r = 0; r < n; ++r) print r "," (r + 1) % n ",1000" }' >shared.csv
+  timeout 90 salloc -n "$n_shared" -N2 bash -c 'scontrol show job -d "$SLURM_JOB_ID" | grep -o "CPU_IDs=[^ ]*"
+    "$1" run -m fake.toml --profile shared.csv --keep run-shared -- ./check_placement run-shared/mapping.csv' \
+    _ "$rankmap" >run-shared.out 2>&1
+  scancel "$other" 2>/dev/null
+  held=$(grep -o "CPU_IDs=[^ ]*" run-shared.out | head -1 | cut -d= -f2)
+  # Every task bound inside the CPUs the job holds (by hand, from scontrol).
+  outside=$(awk -v held="$held" 'BEGIN { n = split(held, parts, ","); for (i = 1; i <= n; ++i) {
+      m = split(parts[i], r, "-"); for (c = r[1]; c <= (m > 1 ? r[2] : r[1]); ++c) ok[c] = 1 } }
+    { m = split($3, parts, ","); for (i = 1; i <= m; ++i) if (!(parts[i] in ok)) print }' run-shared/bind.txt)
+  if [ "$(grep -c 'as the file says' run-shared.out)" = "$n_shared" ] && [ -n "$held" ] && [ -z "$outside" ]; then
+    passed=$((passed + 1)); echo "ok: rankmap run on nodes shared with another job: $n_shared ranks on the job's CPUs ($held)"
+  else
+    failed=$((failed + 1)); echo "FAIL: rankmap run on shared nodes (held $held; outside: $outside)"; cat run-shared.out
+  fi
+fi
+
 if [ -z "$plugin" ]; then
   echo "SKIP (plugin): no SPANK plugin given (built when libslurm-dev is installed)"
 else

@@ -180,6 +180,16 @@ program topology_reorder_f
       call mpi_barrier(comm, ierr)
       call mpi_comm_free(comm, ierr)
     end do
+    ! A reordered grid used only through its duplicate, then freed: a use,
+    ! so the job goes on.
+    dims = (/ 2, 8 /)
+    periods = (/ .true., .true. /)
+    call mpi_cart_create(MPI_COMM_WORLD, 2, dims, periods, .true., comm, ierr)
+    call mpi_comm_dup(comm, old, ierr)
+    call mpi_comm_free(comm, ierr)
+    call mpi_allreduce(world, all_good, 1, MPI_INTEGER, MPI_SUM, old, ierr)
+    call mpi_comm_free(old, ierr)
+    if (world == 0) print '(a)', 'fortran derived: ran'
   end if
   call mpi_finalize(ierr)
 end program topology_reorder_f

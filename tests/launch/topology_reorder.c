@@ -146,6 +146,33 @@ static void weight_mixes(void) {
   const int rc = MPI_Cart_create(MPI_COMM_NULL, 1, dims, periods, 1, &none);
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
   if (world == 0) printf("null: %s\n", rc != MPI_SUCCESS ? "the MPI's error" : "ACCEPTED");
+  /* A reordered grid used only through what is made from it, then freed:
+   * its rows (MPI_Cart_sub), and its group translated to the world's
+   * ranks. Both are uses: the job goes on. */
+  int grid_dims[2] = {2, 8}, grid_periods[2] = {1, 1}, keep[2] = {0, 1}, row_sum = 0, up = 0, down = 0;
+  MPI_Comm grid, row;
+  MPI_Cart_create(MPI_COMM_WORLD, 2, grid_dims, grid_periods, 1, &grid);
+  MPI_Cart_sub(grid, keep, &row);
+  MPI_Comm_free(&grid);
+  MPI_Allreduce(&world, &row_sum, 1, MPI_INT, MPI_SUM, row);
+  MPI_Comm_free(&row);
+  MPI_Cart_create(MPI_COMM_WORLD, 2, grid_dims, grid_periods, 1, &grid);
+  MPI_Cart_shift(grid, 1, 1, &down, &up);
+  MPI_Group grid_group, world_group;
+  MPI_Comm_group(grid, &grid_group);
+  MPI_Comm_group(MPI_COMM_WORLD, &world_group);
+  int ends[2] = {down, up}, world_ends[2];
+  MPI_Group_translate_ranks(grid_group, 2, ends, world_group, world_ends);
+  MPI_Group_free(&grid_group), MPI_Group_free(&world_group);
+  MPI_Comm_free(&grid);
+  int from_down = -1;
+  MPI_Sendrecv(&world, 1, MPI_INT, world_ends[1], 3, &from_down, 1, MPI_INT, world_ends[0], 3, MPI_COMM_WORLD,
+               MPI_STATUS_IGNORE);
+  int good = from_down == world_ends[0], all_good = 0;
+  MPI_Reduce(&good, &all_good, 1, MPI_INT, MPI_LAND, 0, MPI_COMM_WORLD);
+  if (world == 0)
+    printf("derived: rows %s, translated neighbours %s\n", row_sum > 0 ? "summed" : "EMPTY",
+           all_good ? "met" : "MISSED");
 }
 
 /* LAMMPS's ProcMap::cart_map: the neighbours of the reordered grid, used

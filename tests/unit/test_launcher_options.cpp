@@ -7,6 +7,7 @@
 
 #include "helpers.hpp"
 #include "launcher_options.hpp"
+#include "slurm_job.hpp"
 
 using rankmap::test::expect_error;
 using V = std::vector<std::string>;
@@ -156,4 +157,17 @@ TEST(LauncherOptions, EveryOptionOfEachLaunchersHelp) {
   for (const char* flag : {"-verbose", "-info", "-print-all-exitcodes", "-profile", "-prepend-rank", "-l",
                            "-disable-auto-cleanup", "-skip-launch-node", "-genvall", "-envnone"})
     expect_program_after("mpiexec.mpich", flag, 0);
+}
+
+// scontrol show job -d's lines, by hand: a hostlist's nodes share a list;
+// a line that does not read is left out.
+TEST(SlurmJob, CpusTheJobHoldsFromScontrol) {
+  const auto held = cli::parse_scontrol_cpu_ids(
+      "JobId=5 JobName=x\n   Nodes=fake[0-1] CPU_IDs=0-1,4 Mem=0 GRES=\n   Nodes=fake2 CPU_IDs=3 Mem=0 GRES=\n"
+      "   Nodes=bad CPU_IDs=x Mem=0\n   Nodes=worse CPU_IDs=4-2\n");
+  ASSERT_EQ(held.size(), 3u);
+  EXPECT_EQ(held.at("fake0"), (std::vector<unsigned>{0, 1, 4}));
+  EXPECT_EQ(held.at("fake1"), (std::vector<unsigned>{0, 1, 4}));
+  EXPECT_EQ(held.at("fake2"), (std::vector<unsigned>{3}));
+  EXPECT_TRUE(cli::slurm_job_cpus("5; rm -rf /").empty());  // digits only, never a shell's words
 }

@@ -147,6 +147,38 @@ TEST(Allocation, SlotsFromCoresPpnAndHwthreads) {
   expect_error([&] { make_allocation(m, {{"n0", "n0"}, 0, false}); }, 0, "given twice");
 }
 
+// A batch job that holds part of a node (held CPUs, OS numbers) or gives
+// its nodes uneven task counts: each node's slots are made of what it
+// holds there, by hand from the synthetic node (PU p has OS number p, core
+// c PUs 2c and 2c + 1, cores 0-2 in package 0).
+TEST(Allocation, HeldCpusAndUnevenRanksPerHost) {
+  const Machine m = test::make_machine("[2]", "", "n[0-1]", "package:2 core:3 pu:2");
+  AllocationOptions o;
+  o.hosts = {"n0", "n1"};
+  o.held_cpus = {{9, 6, 8, 7}, {}};
+  o.ranks_per_host = {0, 3};
+  const Allocation a = make_allocation(m, o);
+  ASSERT_EQ(a.slots(0).size(), 2u);  // cores 3 and 4, one rank a core
+  EXPECT_EQ(a.slots(0)[0].pus, (std::vector<int>{6, 7}));
+  EXPECT_EQ(a.slots(0)[1].pus, (std::vector<int>{8, 9}));
+  EXPECT_EQ(a.slots(0)[1].package, 1);
+  ASSERT_EQ(a.slots(1).size(), 3u);  // all 6 cores, 3 ranks: 2 cores each
+  EXPECT_EQ(a.slots(1)[1].pus, (std::vector<int>{4, 5, 6, 7}));
+  // Half cores held: the held PUs one by one.
+  o.hosts = {"n0"}, o.held_cpus = {{1, 2}}, o.ranks_per_host = {};
+  const Allocation halves = make_allocation(m, o);
+  ASSERT_EQ(halves.slots(0).size(), 2u);
+  EXPECT_EQ(halves.slots(0)[0].pus, (std::vector<int>{1}));
+  EXPECT_EQ(halves.slots(0)[1].pus, (std::vector<int>{2}));
+  // Blocks of 2 cores inside what is held: cores 0-2 give one.
+  o.held_cpus = {{0, 1, 2, 3, 4, 5}}, o.cpus_per_rank = 2;
+  const Allocation blocks = make_allocation(m, o);
+  ASSERT_EQ(blocks.slots(0).size(), 1u);
+  EXPECT_EQ(blocks.slots(0)[0].pus, (std::vector<int>{0, 1, 2, 3}));
+  o.cpus_per_rank = 0, o.held_cpus = {{6, 7}}, o.ranks_per_host = {2};
+  expect_error([&] { make_allocation(m, o); }, 0, "2 ranks do not fit the 1 CPU the job holds on host 'n0'");
+}
+
 // --cpus-per-rank: N units a slot, inside one package where N fits. The
 // count of slots inside one package is checked against the most that can
 // be, min(slots, sum over packages of floor(units / N)), worked out here

@@ -32,6 +32,13 @@ struct AllocationOptions {
   bool hwthreads = false;                // slots are PUs rather than cores
   std::vector<HostOrigin> origins = {};  // per host, for messages; empty: the hostlist itself
   int cpus_per_rank = 0;                 // cores (PUs) each rank's slot holds; 0: ppn's balanced blocks
+  // Per host of `hosts` (a batch job that shares nodes, or gives them
+  // uneven task counts): the CPUs (OS numbers) the job holds there, empty
+  // for all; and the ranks it takes, 0 for ppn. Slots are made of held
+  // units only (cores all of whose PUs are held; held PUs when no core is
+  // whole), so that nothing binds outside the job.
+  std::vector<std::vector<unsigned>> held_cpus = {};
+  std::vector<int> ranks_per_host = {};
 };
 
 struct Allocation {

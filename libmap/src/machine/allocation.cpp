@@ -18,9 +18,29 @@ std::vector<std::vector<int>> slot_units(const NodeType& type, bool hwthreads) {
   return units;
 }
 
+std::vector<Slot> slot_layout_of(const NodeType& type, const std::vector<std::vector<int>>& units, int ppn);
+
+// The units a job holds: those all of whose PUs' OS numbers are in
+// `held`; when no core is whole, the held PUs one by one.
+std::vector<std::vector<int>> held_units(const NodeType& type, bool hwthreads, std::vector<unsigned> held) {
+  std::sort(held.begin(), held.end());
+  auto is_held = [&](int pu) { return std::binary_search(held.begin(), held.end(), type.pus[pu].os_index); };
+  std::vector<std::vector<int>> units;
+  for (const std::vector<int>& unit : slot_units(type, hwthreads))
+    if (std::all_of(unit.begin(), unit.end(), is_held)) units.push_back(unit);
+  if (units.empty())
+    for (int p = 0; p < static_cast<int>(type.pus.size()); ++p)
+      if (is_held(p)) units.push_back({p});
+  return units;
+}
+
 // The slots of one node type: `ppn` balanced blocks of its cores (or PUs).
 std::vector<Slot> slot_layout(const NodeType& type, int ppn, bool hwthreads) {
-  const std::vector<std::vector<int>> units = slot_units(type, hwthreads);
+  return slot_layout_of(type, slot_units(type, hwthreads), ppn);
+}
+
+// `ppn` balanced blocks of `units` (0: one a unit).
+std::vector<Slot> slot_layout_of(const NodeType& type, const std::vector<std::vector<int>>& units, int ppn) {
   const int nunits = static_cast<int>(units.size());
   const int nslots = ppn > 0 ? ppn : nunits;
   std::vector<Slot> slots(nslots);
@@ -71,6 +91,26 @@ std::vector<Slot> block_layout(const NodeType& type, const std::vector<std::vect
   return slots;
 }
 
+// The slots of one node of a batch job that holds part of it (`held`
+// CPUs, all when empty) or takes `ranks` ranks there (0: one a unit).
+std::vector<Slot> held_layout(const Machine& machine, int node, const AllocationOptions& options,
+                              const std::vector<unsigned>& held, int ranks) {
+  const NodeType& type = machine.node_types[machine.nodes[node].type];
+  const std::vector<std::vector<int>> units =
+      held.empty() ? slot_units(type, options.hwthreads) : held_units(type, options.hwthreads, held);
+  const int n = options.cpus_per_rank;
+  const int count = ranks > 0 ? ranks : n > 0 ? static_cast<int>(units.size()) / n : static_cast<int>(units.size());
+  const long long needed = static_cast<long long>(count) * std::max(n, 1);
+  if (units.empty() || count == 0 || needed > static_cast<long long>(units.size()))
+    throw Error(ErrorKind::fit, Parameter{n > 0 ? "cpus_per_rank" : "ranks_per_node"},
+                std::to_string(std::max(count, 1)) + (count > 1 ? " ranks" : " rank") +
+                    (n > 0 ? " of " + std::to_string(n) + (options.hwthreads ? " hardware threads" : " cores") : "") +
+                    (count > 1 ? " do" : " does") + " not fit the " + std::to_string(units.size()) +
+                    (units.size() == 1 ? " CPU" : " CPUs") + " the job holds on host '" + machine.nodes[node].host +
+                    "'");
+  return n > 0 ? block_layout(type, units, count, n) : slot_layout_of(type, units, count);
+}
+
 }  // namespace
 
 std::size_t Allocation::total_slots() const {
@@ -116,8 +156,17 @@ Allocation make_allocation(const Machine& machine, const AllocationOptions& opti
                 "expected 0 (not asked) or more, got " + std::to_string(options.cpus_per_rank));
   a.cpus_per_rank = options.cpus_per_rank;
   std::vector<int> layout_of_type(machine.node_types.size(), -1);
-  for (int node : a.nodes) {
+  for (std::size_t k = 0; k < a.nodes.size(); ++k) {
+    const int node = a.nodes[k];
     const int t = machine.nodes[node].type;
+    const bool held = k < options.held_cpus.size() && !options.held_cpus[k].empty();
+    const int ranks = k < options.ranks_per_host.size() ? options.ranks_per_host[k] : 0;
+    if (held || ranks > 0) {  // this node's own layout
+      a.layout_of.push_back(static_cast<int>(a.layouts.size()));
+      a.layouts.push_back(held_layout(machine, node, options, held ? options.held_cpus[k] : std::vector<unsigned>{},
+                                      ranks > 0 ? ranks : options.ppn));
+      continue;
+    }
     if (layout_of_type[t] < 0) {
       const NodeType& type = machine.node_types[t];
       const int units = options.hwthreads ? static_cast<int>(type.pus.size()) : type.cores;
