@@ -22,6 +22,7 @@
 
 #include "commands.hpp"
 #include "rankmap/error.hpp"
+#include "slurm_job.hpp"
 
 namespace rankmap::cli {
 namespace {
@@ -38,20 +39,14 @@ bool number(std::string_view text, long& v) {
 
 // CPUS as a set; false when it does not read or names a CPU past the set.
 bool parse_cpus(std::string_view text, cpu_set_t& set) {
+  std::vector<unsigned> cpus;
+  if (!parse_cpu_list(text, cpus) || cpus.empty()) return false;
   CPU_ZERO(&set);
-  for (std::size_t at = 0; at <= text.size();) {
-    const std::size_t end = std::min(text.find(',', at), text.size());
-    const std::string_view item = text.substr(at, end - at);
-    const std::size_t dash = item.find('-');
-    long first = 0, last = 0;
-    if (!number(item.substr(0, dash), first)) return false;
-    last = first;
-    if (dash != std::string_view::npos && !number(item.substr(dash + 1), last)) return false;
-    if (first < 0 || last < first || last >= CPU_SETSIZE) return false;
-    for (long c = first; c <= last; ++c) CPU_SET(static_cast<int>(c), &set);
-    at = end + 1;
+  for (unsigned c : cpus) {
+    if (c >= CPU_SETSIZE) return false;
+    CPU_SET(c, &set);
   }
-  return CPU_COUNT(&set) > 0;
+  return true;
 }
 
 // Binds this task, or says why not (empty: bound).

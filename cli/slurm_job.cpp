@@ -13,7 +13,21 @@
 namespace rankmap::cli {
 namespace {
 
-// "0-3,8,10-11" as numbers; false for anything else.
+// The value of "KEY=" in a line of space-separated KEY=VALUE words.
+std::string_view value_of(std::string_view line, std::string_view key) {
+  for (std::size_t at = 0; at < line.size();) {
+    while (at < line.size() && line[at] == ' ') ++at;
+    const std::size_t end = std::min(line.find(' ', at), line.size());
+    const std::string_view word = line.substr(at, end - at);
+    if (word.size() > key.size() && word.substr(0, key.size()) == key && word[key.size()] == '=')
+      return word.substr(key.size() + 1);
+    at = end;
+  }
+  return {};
+}
+
+}  // namespace
+
 bool parse_cpu_list(std::string_view text, std::vector<unsigned>& cpus) {
   constexpr unsigned kMostCpus = 1u << 20;  // no node has more: a longer list is not Slurm's
   auto number = [](std::string_view s, unsigned& v) {
@@ -34,21 +48,6 @@ bool parse_cpu_list(std::string_view text, std::vector<unsigned>& cpus) {
   }
   return true;
 }
-
-// The value of "KEY=" in a line of space-separated KEY=VALUE words.
-std::string_view value_of(std::string_view line, std::string_view key) {
-  for (std::size_t at = 0; at < line.size();) {
-    while (at < line.size() && line[at] == ' ') ++at;
-    const std::size_t end = std::min(line.find(' ', at), line.size());
-    const std::string_view word = line.substr(at, end - at);
-    if (word.size() > key.size() && word.substr(0, key.size()) == key && word[key.size()] == '=')
-      return word.substr(key.size() + 1);
-    at = end;
-  }
-  return {};
-}
-
-}  // namespace
 
 std::map<std::string, std::vector<unsigned>> parse_scontrol_cpu_ids(const std::string& text) {
   std::map<std::string, std::vector<unsigned>> held;

@@ -6,9 +6,14 @@
 
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rankmap::cli {
+
+// A CPU list as Slurm and Linux write it ("0-3,8,10-11") appended to
+// `cpus`; false for anything else (and for numbers past 2^20).
+bool parse_cpu_list(std::string_view text, std::vector<unsigned>& cpus);
 
 // Host -> the CPUs the job holds there, from `scontrol show job -d`'s
 // lines "Nodes=HOSTLIST CPU_IDs=LIST ..." (Slurm's CPU numbers, which its

@@ -221,6 +221,23 @@ static int wanted(MPI_Comm comm, int reorder, int expected) {
   return 1;
 }
 
+/* A communicator of the shim's own with comm's processes, for its
+ * collectives: the duplicate of MPI_COMM_WORLD made at MPI_Init (agree.c)
+ * for the world itself, else a duplicate made now (collective over comm,
+ * as the create call is). Returns 0 when none could be had. */
+static int private_copy(MPI_Comm comm, MPI_Comm* work) {
+  if (comm == MPI_COMM_WORLD && rm_private_world != MPI_COMM_NULL) {
+    *work = rm_private_world;
+    return 1;
+  }
+  return PMPI_Comm_dup(comm, work) == MPI_SUCCESS;
+}
+
+/* Frees a copy made by private_copy (not the world's). */
+static void release_copy(MPI_Comm* work) {
+  if (*work != MPI_COMM_NULL && *work != rm_private_world) PMPI_Comm_free(work);
+}
+
 /* The cells of a Cartesian grid (0 for a size below 1, capped past 2^30 by
  * the callers). */
 static long long cart_cells(int ndims, const int dims[]) {
@@ -252,8 +269,7 @@ int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int period
   if (ndims < 1 || !dims || !periods || n > 1 << 30 || !wanted(comm, reorder, (int)n))
     return PMPI_Cart_create(comm, ndims, dims, periods, reorder, comm_cart);
   MPI_Comm work;
-  if (PMPI_Comm_dup(comm, &work) != MPI_SUCCESS)
-    return PMPI_Cart_create(comm, ndims, dims, periods, reorder, comm_cart);
+  if (!private_copy(comm, &work)) return PMPI_Cart_create(comm, ndims, dims, periods, reorder, comm_cart);
   int size = 0;
   PMPI_Comm_size(work, &size);
   int* order = malloc((size_t)size * sizeof *order);
@@ -267,13 +283,14 @@ int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int period
   free(order);
   if (rc == MPI_SUCCESS) {
     rc = PMPI_Cart_create(ordered, ndims, dims, periods, 0, comm_cart);
-    PMPI_Comm_free(&ordered);
-    if (rc == MPI_SUCCESS) rm_watch_reordered(*comm_cart);
-    say_times(work, since);
+    /* The split keeps the processes: the watch asks its question there. */
+    if (rc == MPI_SUCCESS) rm_watch_reordered(*comm_cart, &ordered);
+    if (ordered != MPI_COMM_NULL) PMPI_Comm_free(&ordered);
+    say_times(comm, since);
   } else {
     rc = PMPI_Cart_create(comm, ndims, dims, periods, reorder, comm_cart);
   }
-  PMPI_Comm_free(&work);
+  release_copy(&work);
   return rc;
 }
 
@@ -319,8 +336,7 @@ int MPI_Graph_create(MPI_Comm comm, int nnodes, const int index[], const int edg
   if (nnodes < 1 || !index || !edges || !wanted(comm, reorder, nnodes))
     return PMPI_Graph_create(comm, nnodes, index, edges, reorder, comm_graph);
   MPI_Comm work;
-  if (PMPI_Comm_dup(comm, &work) != MPI_SUCCESS)
-    return PMPI_Graph_create(comm, nnodes, index, edges, reorder, comm_graph);
+  if (!private_copy(comm, &work)) return PMPI_Graph_create(comm, nnodes, index, edges, reorder, comm_graph);
   int* order = malloc((size_t)nnodes * sizeof *order);
   const rm_graph_arg graph = {nnodes, index, edges};
   int dummy[1];
@@ -330,12 +346,13 @@ int MPI_Graph_create(MPI_Comm comm, int nnodes, const int index[], const int edg
   free(order);
   if (rc == MPI_SUCCESS) {
     rc = PMPI_Graph_create(ordered, nnodes, index, edges, 0, comm_graph);
-    PMPI_Comm_free(&ordered);
-    if (rc == MPI_SUCCESS) rm_watch_reordered(*comm_graph);
+    /* The split keeps the processes: the watch asks its question there. */
+    if (rc == MPI_SUCCESS) rm_watch_reordered(*comm_graph, &ordered);
+    if (ordered != MPI_COMM_NULL) PMPI_Comm_free(&ordered);
   } else {
     rc = PMPI_Graph_create(comm, nnodes, index, edges, reorder, comm_graph);
   }
-  PMPI_Comm_free(&work);
+  release_copy(&work);
   return rc;
 }
 
@@ -418,7 +435,7 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int source
   int rank = 0, size = 0;
   if (comm != MPI_COMM_NULL) PMPI_Comm_rank(comm, &rank), PMPI_Comm_size(comm, &size);
   MPI_Comm work;
-  if (!wanted(comm, reorder, size) || PMPI_Comm_dup(comm, &work) != MPI_SUCCESS) {
+  if (!wanted(comm, reorder, size) || !private_copy(comm, &work)) {
     return PMPI_Dist_graph_create_adjacent(comm, indegree, sources, sourceweights, outdegree, destinations, destweights,
                                            info, reorder, comm_dist_graph);
   }
@@ -481,15 +498,16 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int source
     const int* out_weights = !weighted ? MPI_UNWEIGHTED : out > 0 ? lists[1] + starts[1][role] : MPI_WEIGHTS_EMPTY;
     rc = PMPI_Dist_graph_create_adjacent(ordered, in, lists[2] + starts[2][role], in_weights, out,
                                          lists[0] + starts[0][role], out_weights, info, 0, comm_dist_graph);
-    PMPI_Comm_free(&ordered);
-    if (rc == MPI_SUCCESS) rm_watch_reordered(*comm_dist_graph);
+    /* The split keeps the processes: the watch asks its question there. */
+    if (rc == MPI_SUCCESS) rm_watch_reordered(*comm_dist_graph, &ordered);
+    if (ordered != MPI_COMM_NULL) PMPI_Comm_free(&ordered);
   } else {
     rc = PMPI_Dist_graph_create_adjacent(comm, indegree, sources, sourceweights, outdegree, destinations, destweights,
                                          info, reorder, comm_dist_graph);
   }
   free(order);
   for (int i = 0; i < 4; ++i) free(counts[i]), free(starts[i]), free(lists[i]);
-  PMPI_Comm_free(&work);
+  release_copy(&work);
   return rc;
 }
 
@@ -539,7 +557,7 @@ int MPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int d
   int rank = 0, size = 0;
   if (comm != MPI_COMM_NULL) PMPI_Comm_rank(comm, &rank), PMPI_Comm_size(comm, &size);
   MPI_Comm work;
-  if (!wanted(comm, reorder, size) || n < 0 || PMPI_Comm_dup(comm, &work) != MPI_SUCCESS)
+  if (!wanted(comm, reorder, size) || n < 0 || !private_copy(comm, &work))
     return PMPI_Dist_graph_create(comm, n, sources, degrees, destinations, weights, info, reorder, comm_dist_graph);
   const int weighted = weights != MPI_UNWEIGHTED && weights != MPI_WEIGHTS_EMPTY;
   long long mine = 0;
@@ -575,12 +593,13 @@ int MPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int d
   MPI_Comm ordered;
   if (reordered && split_in_order(work, order, &ordered) == MPI_SUCCESS) {
     rc = PMPI_Dist_graph_create(ordered, n, sources, degrees, destinations, weights, info, 0, comm_dist_graph);
-    PMPI_Comm_free(&ordered);
-    if (rc == MPI_SUCCESS) rm_watch_reordered(*comm_dist_graph);
+    /* The split keeps the processes: the watch asks its question there. */
+    if (rc == MPI_SUCCESS) rm_watch_reordered(*comm_dist_graph, &ordered);
+    if (ordered != MPI_COMM_NULL) PMPI_Comm_free(&ordered);
   } else {
     rc = PMPI_Dist_graph_create(comm, n, sources, degrees, destinations, weights, info, reorder, comm_dist_graph);
   }
   free(order);
-  PMPI_Comm_free(&work);
+  release_copy(&work);
   return rc;
 }

@@ -85,14 +85,21 @@ static int on_free(MPI_Comm comm, int key, void* value, void* extra) {
   return MPI_SUCCESS;
 }
 
-void rm_watch_reordered(MPI_Comm made) {
+void rm_watch_reordered(MPI_Comm made, MPI_Comm* spare) {
   if (watch_key == MPI_KEYVAL_INVALID &&
       PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, on_free, &watch_key, NULL) != MPI_SUCCESS)
     return;
   rm_watch* w = malloc(sizeof *w);
-  /* Collective over `made`: every process comes here after the same call. */
+  /* The caller's spare duplicate of the old communicator (the same
+   * processes) when it has one of its own, else a duplicate of `made`:
+   * collective over `made`, whose processes all come here after the same
+   * call. */
   MPI_Comm own = MPI_COMM_NULL;
-  const int dup = PMPI_Comm_dup(made, &own) == MPI_SUCCESS;
+  int dup = 0;
+  if (spare && *spare != MPI_COMM_NULL && *spare != rm_private_world)
+    own = *spare, *spare = MPI_COMM_NULL, dup = 1;
+  else
+    dup = PMPI_Comm_dup(made, &own) == MPI_SUCCESS;
   if (!w || !dup) { /* nobody is asked; a process that could not watch says "used" */
     if (dup) PMPI_Comm_free(&own);
     free(w);

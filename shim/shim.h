@@ -253,9 +253,11 @@ void rm_calls_free(void);
 void rm_call_slot_free(int slot);
 
 /* Reordered communicators freed unused (reorder_watch.c): the job stops
- * rather than hang. rm_watch_reordered is collective over `made`; any call
- * that communicates on a communicator, or derives one from it, touches it. */
-void rm_watch_reordered(MPI_Comm made);
+ * rather than hang. rm_watch_reordered is collective over `made`; it keeps
+ * *spare (a duplicate of the shim's own with made's processes; then set to
+ * MPI_COMM_NULL) rather than make one. Any call that communicates on a
+ * communicator, or derives one from it, touches it. */
+void rm_watch_reordered(MPI_Comm made, MPI_Comm* spare);
 extern int rm_watching;
 void rm_reorder_touch_slow(MPI_Comm comm);
 static inline void rm_reorder_touch(MPI_Comm comm) {

@@ -27,18 +27,20 @@ struct TempSlot {
 TempSlot temp_slots[kTempSlots];
 static_assert(std::atomic<int>::is_always_lock_free, "the handler may only touch lock-free atomics");
 
-// The slot now holding `path`, or -1.
-int register_temporary(const std::string& path) {
+// The slot of `slots` (`count` of them) now holding `path`, or -1.
+int claim_slot(TempSlot* slots, std::size_t count, const std::string& path) {
   if (path.size() >= kTempPathMax) return -1;
-  for (std::size_t i = 0; i < kTempSlots; ++i) {
+  for (std::size_t i = 0; i < count; ++i) {
     int expected = kSlotFree;
-    if (!temp_slots[i].state.compare_exchange_strong(expected, kSlotClaimed)) continue;
-    std::memcpy(temp_slots[i].path, path.c_str(), path.size() + 1);
-    temp_slots[i].state.store(kSlotLive);
+    if (!slots[i].state.compare_exchange_strong(expected, kSlotClaimed)) continue;
+    std::memcpy(slots[i].path, path.c_str(), path.size() + 1);
+    slots[i].state.store(kSlotLive);
     return static_cast<int>(i);
   }
   return -1;
 }
+
+int register_temporary(const std::string& path) { return claim_slot(temp_slots, kTempSlots, path); }
 
 void unregister_temporary(int slot) {
   if (slot >= 0) temp_slots[slot].state.store(kSlotFree);
@@ -86,17 +88,7 @@ void remove_temporary_files() noexcept {
     if (slot.state.load() == kSlotLive) remove_folder(slot.path);
 }
 
-int register_temporary_folder(const std::string& path) noexcept {
-  if (path.size() >= kTempPathMax) return -1;
-  for (std::size_t i = 0; i < kFolderSlots; ++i) {
-    int expected = kSlotFree;
-    if (!folder_slots[i].state.compare_exchange_strong(expected, kSlotClaimed)) continue;
-    std::memcpy(folder_slots[i].path, path.c_str(), path.size() + 1);
-    folder_slots[i].state.store(kSlotLive);
-    return static_cast<int>(i);
-  }
-  return -1;
-}
+int register_temporary_folder(const std::string& path) noexcept { return claim_slot(folder_slots, kFolderSlots, path); }
 
 void forget_temporary_folder(int handle) noexcept {
   if (handle >= 0 && static_cast<std::size_t>(handle) < kFolderSlots) folder_slots[handle].state.store(kSlotFree);
