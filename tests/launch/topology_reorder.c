@@ -8,6 +8,7 @@
  * the new communicator); then each rank's host and the first CPU it is
  * bound to (-1: not bound).
  * Usage: topology_reorder KIND REORDER [AxB]   (16 processes)
+ *   REORDER 0 or 1, or "both": 0 then 1 in one run (two lines).
  *   cart:  AxB (default 2x8), both dimensions periodic (24 edges for 2x8,
  *          32 for 4x4: a dimension of 2 has one edge a pair);
  *   graph: a ring of 16 through MPI_Graph_create (16 edges);
@@ -192,39 +193,11 @@ static void freed_grid(void) {
   if (world == 0) printf("freed: the exchange on MPI_COMM_WORLD %s\n", all_good ? "met its neighbours" : "went wrong");
 }
 
-int main(int argc, char** argv) {
-  vary_environment();
-  MPI_Init(&argc, &argv);
-  int world = 0, size = 0;
+/* One topology of KIND made with `reorder`, checked and reported (the
+ * lines above); `dims_arg` AxB or NULL. */
+static void one_pass(const char* kind, int reorder, const char* dims_arg) {
+  int world = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &world);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  const char* kind = argc > 1 ? argv[1] : "cart";
-  const int reorder = argc > 2 ? atoi(argv[2]) : 1;
-  if (size != kN) {
-    if (world == 0) fprintf(stderr, "topology_reorder: run with %d processes\n", kN);
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
-  if (strcmp(kind, "freed") == 0) {
-    freed_grid();
-    MPI_Finalize();
-    return 0;
-  }
-  if (strcmp(kind, "agree") == 0) {
-    /* The application's own sum comes first, and must be right. */
-    int sum = 0, want = kN * (kN - 1) / 2;
-    MPI_Allreduce(&world, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    /* Cart_map chooses without communicating: the new ranks must still be
-     * a permutation. */
-    int dims[2] = {2, 8}, periods[2] = {1, 1}, newrank = -1, ranks[kN], seen[kN] = {0}, unique = 1;
-    MPI_Cart_map(MPI_COMM_WORLD, 2, dims, periods, &newrank);
-    MPI_Gather(&newrank, 1, MPI_INT, ranks, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    for (int p = 0; world == 0 && p < kN; ++p) {
-      if (ranks[p] < 0 || ranks[p] >= kN || seen[ranks[p]]++) unique = 0;
-    }
-    if (world == 0)
-      printf("agree: allreduce %d (want %d); Cart_map %s\n", sum, want, unique ? "a permutation" : "DUPLICATES");
-    kind = "cart";
-  }
   MPI_Comm comm;
   int neighbours[4], count = 0, good = 1;
   /* The map calls: the old communicator split by the new rank. */
@@ -232,8 +205,8 @@ int main(int argc, char** argv) {
   MPI_Comm old = MPI_COMM_WORLD;
   if (by_map) kind = strcmp(kind, "cartmap") == 0 ? "cart" : "graph";
   int dims[2] = {2, 8};
-  if (argc > 3 && (sscanf(argv[3], "%dx%d", &dims[0], &dims[1]) != 2 || dims[0] * dims[1] != kN)) {
-    if (world == 0) fprintf(stderr, "topology_reorder: %s is not AxB of %d\n", argv[3], kN);
+  if (dims_arg && (sscanf(dims_arg, "%dx%d", &dims[0], &dims[1]) != 2 || dims[0] * dims[1] != kN)) {
+    if (world == 0) fprintf(stderr, "topology_reorder: %s is not AxB of %d\n", dims_arg, kN);
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   if (strcmp(kind, "cart") == 0) {
@@ -349,6 +322,45 @@ int main(int argc, char** argv) {
   }
   MPI_Comm_free(&comm);
   if (old != MPI_COMM_WORLD) MPI_Comm_free(&old);
+}
+
+int main(int argc, char** argv) {
+  vary_environment();
+  MPI_Init(&argc, &argv);
+  int world = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &world);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const char* kind = argc > 1 ? argv[1] : "cart";
+  if (size != kN) {
+    if (world == 0) fprintf(stderr, "topology_reorder: run with %d processes\n", kN);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  if (strcmp(kind, "freed") == 0) {
+    freed_grid();
+    MPI_Finalize();
+    return 0;
+  }
+  if (strcmp(kind, "agree") == 0) {
+    /* The application's own sum comes first, and must be right. */
+    int sum = 0, want = kN * (kN - 1) / 2;
+    MPI_Allreduce(&world, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    /* Cart_map chooses without communicating: the new ranks must still be
+     * a permutation. */
+    int dims[2] = {2, 8}, periods[2] = {1, 1}, newrank = -1, ranks[kN], seen[kN] = {0}, unique = 1;
+    MPI_Cart_map(MPI_COMM_WORLD, 2, dims, periods, &newrank);
+    MPI_Gather(&newrank, 1, MPI_INT, ranks, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    for (int p = 0; world == 0 && p < kN; ++p) {
+      if (ranks[p] < 0 || ranks[p] >= kN || seen[ranks[p]]++) unique = 0;
+    }
+    if (world == 0)
+      printf("agree: allreduce %d (want %d); Cart_map %s\n", sum, want, unique ? "a permutation" : "DUPLICATES");
+    kind = "cart";
+  }
+  const char* reorder_arg = argc > 2 ? argv[2] : "1";
+  const int both = strcmp(reorder_arg, "both") == 0;
+  const int reorder = both ? 1 : atoi(reorder_arg);
+  if (both) one_pass(kind, 0, argc > 3 ? argv[3] : NULL);
+  one_pass(kind, reorder, argc > 3 ? argv[3] : NULL);
   if (reorder && strcmp(kind, "dist") == 0) weight_mixes();
   MPI_Finalize();
   return 0;
