@@ -78,9 +78,13 @@ void rm_agree_start(void) {
     return;
   }
   free(text);
-  if (agreed_call && highest != 0 && rank == 0)
-    fprintf(stderr, "rankmap: reorder: %s; every topology call is the MPI's own\n",
-            highest != lowest ? "RANKMAP_MACHINE is not the same machine file on every process (unset on some, "
-                                "or files that differ)"
-                              : "RANKMAP_MACHINE cannot be read");
+  if (agreed_call && highest != 0 && rank == 0) {
+    if (highest != lowest)
+      fprintf(stderr,
+              "rankmap: reorder: RANKMAP_MACHINE is not the same machine file on every process (unset on some, or "
+              "files that differ); every topology call is the MPI's own\n");
+    else
+      fprintf(stderr, "rankmap: reorder: RANKMAP_MACHINE=%.300s cannot be read; every topology call is the MPI's own\n",
+              set ? path : "");
+  }
 }

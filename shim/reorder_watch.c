@@ -100,7 +100,7 @@ void rm_watch_reordered(MPI_Comm made, MPI_Comm* spare) {
     own = *spare, *spare = MPI_COMM_NULL, dup = 1;
   else
     dup = PMPI_Comm_dup(made, &own) == MPI_SUCCESS;
-  if (!w || !dup) { /* nobody is asked; a process that could not watch says "used" */
+  if (!w || !dup) { /* this process never asks: the others give up after their wait, and go on */
     if (dup) PMPI_Comm_free(&own);
     free(w);
     return;
