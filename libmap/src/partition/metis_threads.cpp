@@ -96,9 +96,19 @@ void metis_srand(unsigned seed) {
 Handler metis_signal(int sig, Handler handler) {
   if (!this_thread.in_metis || sig < 0 || sig >= 65) return bound.signal(sig, handler);
   ++this_thread.trapped;
+  const auto s = static_cast<std::size_t>(sig);
+  // SIGTERM comes from outside (a user, a scheduler ending the job), to
+  // whichever thread: METIS's handler would longjmp on a thread that is
+  // not inside METIS (a SIGSEGV under `map` on two threads), and it would
+  // take the signal from the process's own handler. So its trap is not set
+  // (nor its put-back): the process's handler stays, and a SIGTERM METIS
+  // raises itself ends the process as any SIGTERM does.
+  if (sig == SIGTERM) {
+    this_thread.open_trap[s] = !this_thread.open_trap[s];
+    return SIG_DFL;
+  }
   SharedTrap& trap = shared_trap();
   const std::lock_guard<std::mutex> guard(trap.lock);
-  const auto s = static_cast<std::size_t>(sig);
   if (!this_thread.open_trap[s]) {  // gk_sigtrap(): METIS keeps the answer to put back
     this_thread.open_trap[s] = true;
     if (trap.calls[s]++ == 0) trap.found[s] = bound.signal(sig, handler);

@@ -6,7 +6,9 @@
 //    once would take each other's draws;
 //  - it traps SIGABRT and SIGTERM (signal) for the length of a call and
 //    puts back the handlers it found: two calls at once could leave its
-//    handler installed after both.
+//    handler installed after both (and its SIGTERM handler, reached from
+//    outside on any thread, longjmps on one that is not in METIS: that
+//    trap is never set).
 // So the first call points the loaded METIS's entries for rand, srand and
 // __sysv_signal (the name its signal() calls) at librankmap's own (its
 // GOT: only METIS's calls change, and librankmap exports nothing new). On
