@@ -37,14 +37,8 @@ std::vector<std::string> without(const std::vector<std::string>& options, Launch
   std::vector<std::string> kept;
   for (std::size_t i = 0; i < options.size(); ++i) {
     const std::string& word = options[i];
-    const bool joined = word.find('=') != std::string::npos;
-    const std::size_t values = joined ? 0 : launcher_option_values(launcher, word);
-    std::string name = word.substr(0, word.find('='));
-    // srun's "-n4": its one-letter name.
-    if (launcher == Launcher::slurm && !joined && values == 0 && word.size() > 2 && word[1] != '-' &&
-        launcher_option_values(launcher, word.substr(0, 2)) > 0)
-      name = word.substr(0, 2);
-    if (!launcher_option_is(launcher, name, names))
+    const std::size_t values = launcher_option_values(launcher, word);  // 0 for joined forms
+    if (!launcher_option_is(launcher, launcher_option_name(launcher, word), names))
       for (std::size_t k = 0; k <= values && i + k < options.size(); ++k) kept.push_back(options[i + k]);
     i += values;
   }
@@ -53,12 +47,7 @@ std::vector<std::string> without(const std::vector<std::string>& options, Launch
 
 // Without the rank count: rankmap gives it.
 std::vector<std::string> without_count(const std::vector<std::string>& options, Launcher launcher) {
-  switch (launcher) {
-    case Launcher::openmpi: return without(options, launcher, "-c|-np|--np|-n|--n");
-    case Launcher::mpich: return without(options, launcher, "-n|-np");
-    case Launcher::slurm: break;
-  }
-  return without(options, launcher, "-n|--ntasks");
+  return without(options, launcher, launcher_count_options(launcher));
 }
 
 // Without what places ranks otherwise: the launch file places them now.

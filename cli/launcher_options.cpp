@@ -71,6 +71,16 @@ Launcher launcher_of_command(const std::string& program) {
   return launcher_mpi(program) == "mpich" ? Launcher::mpich : Launcher::openmpi;
 }
 
+std::string_view launcher_count_options(Launcher launcher) {
+  // srun's -c is --cpus-per-task, mpirun's a rank count.
+  return launcher == Launcher::openmpi ? "-c|-np|--np|-n|--n" : launcher == Launcher::mpich ? "-n|-np" : "-n|--ntasks";
+}
+
+std::string launcher_option_name(Launcher launcher, const std::string& word) {
+  if (const std::size_t eq = word.find('='); eq != std::string::npos) return word.substr(0, eq);
+  return joined_short(launcher, word) ? word.substr(0, 2) : word;
+}
+
 bool launcher_option_is(Launcher launcher, const std::string& option, std::string_view names) {
   return any_alias(names, [&](std::string_view alias) { return alias_matches(launcher, option, alias); });
 }
@@ -95,24 +105,16 @@ std::size_t launcher_program_index(const std::vector<std::string>& command) {
 std::size_t launcher_ranks(const std::vector<std::string>& command) {
   if (command.empty()) return 0;
   const Launcher launcher = launcher_of_command(command[0]);
-  // srun's -c is --cpus-per-task, mpirun's a rank count.
-  const std::string_view counts = launcher == Launcher::openmpi ? "-c|-np|--np|-n|--n"
-                                  : launcher == Launcher::mpich ? "-n|-np"
-                                                                : "-n|--ntasks";
+  const std::string_view counts = launcher_count_options(launcher);
   const std::size_t program = launcher_program_index(command);
   std::size_t ranks = 0;
   each_option(command, program, launcher, [&](std::size_t i) {
     const std::string& word = command[i];
-    const std::size_t eq = word.find('=');
-    std::string value;
-    std::string name = word.substr(0, eq);
-    if (eq != std::string::npos) {
-      value = word.substr(eq + 1);
-    } else if (joined_short(launcher, word)) {
-      name = word.substr(0, 2), value = word.substr(2);
-    } else if (i + 1 < program) {
-      value = command[i + 1];
-    }
+    const std::string name = launcher_option_name(launcher, word);
+    // Joined ("--ntasks=4", "-n4") or the next word.
+    const std::string value = name.size() < word.size() ? word.substr(name.size() + (word[name.size()] == '='))
+                              : i + 1 < program         ? command[i + 1]
+                                                        : "";
     if (!launcher_option_is(launcher, name, counts)) return;
     const int v = count_of(value);
     if (!v) throw Error(name, 0, "expected a positive count of ranks, got '" + value + "'");

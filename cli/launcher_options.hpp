@@ -40,6 +40,13 @@ Launcher launcher_of_command(const std::string& program);
 // options the table does not hold.
 std::size_t launcher_option_values(Launcher launcher, const std::string& option);
 
+// The options that give a launcher's rank count, '|'-separated.
+std::string_view launcher_count_options(Launcher launcher);
+
+// The option a word of the command line names: "--ntasks" for
+// "--ntasks=4", srun's "-n" for "-n4", else the word.
+std::string launcher_option_name(Launcher launcher, const std::string& word);
+
 // Whether `option` is one of `names` ('|'-separated aliases of `launcher`'s
 // own spelling; Hydra's and Open MPI's long options match with one dash or
 // two).
