@@ -1,9 +1,12 @@
-// The sub-commands. Each add_* registers one on `app`; when it is chosen on
-// the command line, `action` is set to the code that runs it.
+// The sub-commands. Each add_* declares one on `app` (command_line.hpp);
+// when it is chosen on the command line, `action` is set to the code that
+// runs it.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <functional>
+#include <memory>  // each add_* keeps its options in a shared_ptr
+
+#include "command_line.hpp"
 
 namespace rankmap::cli {
 
@@ -14,17 +17,17 @@ using Action = std::function<int()>;
 // here (main() does that).
 int run(int argc, char** argv);
 
-void add_eval(CLI::App& app, Action& action);
-void add_map(CLI::App& app, Action& action);
-void add_gen(CLI::App& app, Action& action);
-void add_inspect(CLI::App& app, Action& action);
-void add_profile(CLI::App& app, Action& action);
-void add_convert(CLI::App& app, Action& action);
-void add_model(CLI::App& app, Action& action);
-void add_machine(CLI::App& app, Action& action);
-void add_plot(CLI::App& app, Action& action);
-void add_run(CLI::App& app, Action& action);
-void add_reorder(CLI::App& app, Action& action);
-void add_bind_task(CLI::App& app, Action& action);
+void add_eval(Command& app, Action& action);
+void add_map(Command& app, Action& action);
+void add_gen(Command& app, Action& action);
+void add_inspect(Command& app, Action& action);
+void add_profile(Command& app, Action& action);
+void add_convert(Command& app, Action& action);
+void add_model(Command& app, Action& action);
+void add_machine(Command& app, Action& action);
+void add_plot(Command& app, Action& action);
+void add_run(Command& app, Action& action);
+void add_reorder(Command& app, Action& action);
+void add_bind_task(Command& app, Action& action);
 
 }  // namespace rankmap::cli

@@ -13,7 +13,7 @@
 #include "rankmap/io.hpp"
 #include "rankmap/launch.hpp"
 #include "rankmap/profile.hpp"
-#include "slurm_job.hpp"
+#include "run/slurm_job.hpp"
 
 namespace rankmap::cli {
 
@@ -30,38 +30,6 @@ std::string printable(std::string_view text, std::size_t most) {
     if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
   if (text.size() > most) out += "...";
   return out;
-}
-
-CLI::Validator number_from(double lo, double hi, const std::string& unit) {
-  auto shown = [](double v) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.15g", v);
-    return std::string(text);
-  };
-  const std::string range = "from " + shown(lo) + " to " + shown(hi) + (unit.empty() ? "" : " (" + unit + ")");
-  return CLI::Validator(
-      [=](std::string& value) -> std::string {
-        double v = 0;
-        const char* end = value.data() + value.size();
-        auto [p, ec] = std::from_chars(value.data(), end, v);
-        if (ec == std::errc() && p == end && v >= lo && v <= hi) return "";
-        return "expected a number " + range + ", got '" + printable(value) + "'";
-      },
-      "NUMBER " + range);
-}
-
-CLI::Validator whole_number_from(std::int64_t lo, std::int64_t hi, const std::string& unit) {
-  const std::string range =
-      "from " + std::to_string(lo) + " to " + std::to_string(hi) + (unit.empty() ? "" : " (" + unit + ")");
-  return CLI::Validator(
-      [=](std::string& value) -> std::string {
-        std::int64_t v = 0;
-        const char* end = value.data() + value.size();
-        auto [p, ec] = std::from_chars(value.data(), end, v);
-        if (ec == std::errc() && p == end && v >= lo && v <= hi) return "";
-        return "expected a whole number " + range + ", got '" + printable(value) + "'";
-      },
-      "INTEGER " + range);
 }
 
 void note_input(const std::filesystem::path& path) {
@@ -117,20 +85,20 @@ void write_graph_file(const Graph& g, const std::string& path, const std::string
   });
 }
 
-void MachineOptions::add_to(CLI::App& cmd, bool required) {
-  cmd.add_option("--machine,-m", machine, "Machine description (TOML)")->required(required);
-  cmd.add_option("--nodes", nodes,
-                 "Allocated nodes: a Slurm hostlist (node[00-07,12]) or @file, one host per line "
-                 "(default: the batch job's, from Slurm or PBS, else every node)");
-  cmd.add_option("--ppn", ppn,
-                 "Ranks per node (default: the batch job's tasks per node, else one per core, or per PU with "
-                 "--hwthreads)")
-      ->check(whole_number_from(1, 1'000'000, "ranks per node"));
-  cmd.add_flag("--hwthreads", hwthreads, "Slots are hardware threads (PUs) rather than cores");
-  cmd.add_option("--cpus-per-rank", cpus_per_rank,
-                 "Cores for each rank's threads (hardware threads with --hwthreads), inside one socket where they "
-                 "fit: Slurm's --cpus-per-task, Open MPI's PE=N (default: --ppn's share of the node)")
-      ->check(whole_number_from(1, 1'000'000, "cores a rank"));
+void MachineOptions::add_to(Command& cmd, bool required) {
+  cmd.option("--machine,-m", machine, "Machine description (TOML)").required(required);
+  cmd.option("--nodes", nodes,
+             "Allocated nodes: a Slurm hostlist (node[00-07,12]) or @file, one host per line "
+             "(default: the batch job's, from Slurm or PBS, else every node)");
+  cmd.option("--ppn", ppn,
+             "Ranks per node (default: the batch job's tasks per node, else one per core, or per PU with "
+             "--hwthreads)")
+      .check(whole_number_from(1, 1'000'000, "ranks per node"));
+  cmd.flag("--hwthreads", hwthreads, "Slots are hardware threads (PUs) rather than cores");
+  cmd.option("--cpus-per-rank", cpus_per_rank,
+             "Cores for each rank's threads (hardware threads with --hwthreads), inside one socket where they "
+             "fit: Slurm's --cpus-per-task, Open MPI's PE=N (default: --ppn's share of the node)")
+      .check(whole_number_from(1, 1'000'000, "cores a rank"));
 }
 
 std::vector<std::string> machine_host_names(const Machine& machine, const std::vector<std::string>& hosts) {

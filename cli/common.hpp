@@ -3,12 +3,12 @@
 
 #include <optional>
 
-#include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <string>
 
+#include "command_line.hpp"
 #include "rankmap/allocation.hpp"
 #include "rankmap/graph.hpp"
 #include "rankmap/machine.hpp"
@@ -33,13 +33,6 @@ void check_outputs(const std::vector<std::filesystem::path>& outputs);
 // is cut with "...", as the library's errors are.
 std::string printable(std::string_view text, std::size_t most = 200);
 
-// A CLI11 check that a number lies from `lo` to `hi`, saying so in words
-// ("from 0.001 to 1e+06 (Gbit/s)") rather than CLI11's 300-digit bounds.
-CLI::Validator number_from(double lo, double hi, const std::string& unit);
-// The same for a whole number: "expected a whole number from 1 to 1000000
-// (ranks per node), got '0'".
-CLI::Validator whole_number_from(std::int64_t lo, std::int64_t hi, const std::string& unit);
-
 struct MachineOptions {
   std::string machine;
   std::string nodes;
@@ -50,7 +43,7 @@ struct MachineOptions {
   std::string nodes_source;  // where `nodes` came from, for errors (empty: --nodes)
 
   // `required`: whether --machine must be given (map --dump-config needs none).
-  void add_to(CLI::App& cmd, bool required = true);
+  void add_to(Command& cmd, bool required = true);
 };
 
 struct LoadedMachine {

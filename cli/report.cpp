@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <future>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "rankmap/baseline.hpp"

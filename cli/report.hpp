@@ -2,7 +2,7 @@
 #pragma once
 
 #include <future>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>  // the JSON itself only where it is built (report.cpp)
 #include <optional>
 #include <ostream>
 #include <string>

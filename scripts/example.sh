@@ -5,7 +5,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh example  # the build's packages only: the tests' come with scripts/test.sh
 # Only the command: no tests, shims, fuzz harnesses or man pages.
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DRANKMAP_BUILD_TESTS=OFF -DRANKMAP_BUILD_SHIM=OFF >/dev/null
+. scripts/configure_args.sh
+configure_args build  # Ninja and ccache where installed
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DRANKMAP_BUILD_TESTS=OFF -DRANKMAP_BUILD_SHIM=OFF \
+  "${configure_args[@]}" >/dev/null
 cmake --build build --target rankmap_cli -j2
 mkdir -p build/example
 rankmap=build/cli/rankmap

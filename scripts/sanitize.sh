@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The unit tests, the command-line tests (test_cli.sh, test_hardening.sh)
-# and every fuzz corpus under AddressSanitizer, UBSan and
+# and every fuzz corpus (ctest's label `sanitize`) under AddressSanitizer, UBSan and
 # _GLIBCXX_ASSERTIONS (clang), in a build directory of their own
 # (build-sanitize), which scripts/fuzz.sh reuses for its libFuzzer
 # harnesses. MPI jobs are left out: the sanitizer runtime and the MPI
@@ -15,8 +15,12 @@ command -v clang++ >/dev/null || { echo "sanitize.sh: clang++ not found (scripts
 # libFuzzer's coverage too (one build serves the tests and the fuzzers),
 # linking the sanitizers' shared runtime, as it is a shared library built
 # with --no-undefined (rpath: Debian 12's clang 14).
+cd "$root"
+. scripts/configure_args.sh
+configure_args "$build"  # Ninja and ccache where installed
 mkdir -p "$build"
-cmake --preset sanitize -S "$root" -DRANKMAP_WERROR="${RANKMAP_WERROR:-OFF}" >"$build/configure.log" 2>&1 || { cat "$build/configure.log"; exit 2; }
+cmake --preset sanitize -S "$root" -DRANKMAP_WERROR="${RANKMAP_WERROR:-OFF}" "${configure_args[@]}" \
+  >"$build/configure.log" 2>&1 || { cat "$build/configure.log"; exit 2; }
 harnesses=($(ls "$root/tests/fuzz/corpus"))  # a corpus directory per harness
 targets=("${harnesses[@]/#/fuzz_}")
 [ "${1:-}" = --fuzzers-only ] || targets+=(rankmap_unit_tests rankmap_cli)
@@ -28,11 +32,11 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:verify_asan_link_order=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export LSAN_OPTIONS=suppressions=$root/scripts/sanitizers.supp:print_suppressions=0
 export RANKMAP_SHIM_DIR=$root/build/lib
-"$build/tests/rankmap_unit_tests" --gtest_brief=1
-bash "$root/tests/cli/test_cli.sh" "$build/cli/rankmap" "$root"
-bash "$root/tests/cli/test_hardening.sh" "$build/cli/rankmap" "$root"
-for h in "${harnesses[@]}"; do
-  "$build/tests/fuzz/fuzz_$h" -runs=0 -timeout=10 -rss_limit_mb=2048 "$root/tests/fuzz/corpus/$h" \
-    >"$build/$h.replay.log" 2>&1 || { tail -30 "$build/$h.replay.log"; echo "sanitize.sh: fuzz_$h: FOUND"; exit 1; }
-done
-echo "sanitize.sh: unit tests, CLI tests and ${#harnesses[@]} fuzz corpora clean under ASan and UBSan"
+# ctest's label `sanitize`: each unit test, the CLI and hardening scripts
+# and each fuzz corpus's replay, two at a time.
+if ! ctest --test-dir "$build" -L sanitize -j2 --timeout 900 --output-on-failure >"$build/ctest.log" 2>&1; then
+  grep -E "Failed|Exception|\*\*\*|tests passed" "$build/ctest.log" | tail -40
+  echo "sanitize.sh: FOUND (full log: $build/ctest.log)"
+  exit 1
+fi
+echo "sanitize.sh: $(grep -o '[0-9]* tests passed.*' "$build/ctest.log" | head -1 || true): unit tests, CLI tests and ${#harnesses[@]} fuzz corpora clean under ASan and UBSan"

@@ -12,6 +12,7 @@ packages=(
   libmetis-dev libscotch-dev libhwloc-dev libboost-graph-dev
   libcli11-dev libtomlplusplus-dev nlohmann-json3-dev
   libcairo2-dev   # rankmap plot: PNG, SVG and PDF from one drawing
+  ninja-build ccache  # scripts/configure_args.sh: a faster build, and rebuilds from the cache
 )
 # The tests, the shims, the plugin and the benchmarks' peers.
 [ "${1:-}" = example ] || packages+=(
@@ -24,7 +25,7 @@ packages=(
   clang-format clang-tidy   # tests/lint: the layout and the static checks
   help2man man-db           # man pages from --help, and `man` to read them
   libtbb12                  # the Mt-KaHyPar peer binary's runtime: bench/peers.py
-  lammps                    # a real application that assumes reorder does nothing: reorder_openmpi
+  lammps                    # a real application that assumes reorder does nothing: reorder_openmpi_apps
 )
 
 missing=()

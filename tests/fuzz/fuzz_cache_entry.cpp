@@ -6,7 +6,7 @@
 #include <string>
 
 #include "fuzz_input.hpp"
-#include "run_summary.hpp"
+#include "run/run_summary.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(fuzz::text(data, size));

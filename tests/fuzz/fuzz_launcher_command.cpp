@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "fuzz_input.hpp"
-#include "launch_command.hpp"
-#include "launcher_options.hpp"
+#include "run/launch_command.hpp"
+#include "run/launcher_options.hpp"
 
 namespace {
 

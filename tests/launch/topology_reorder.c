@@ -7,7 +7,7 @@
  * a checksum (each process sums its neighbours' ranks, exchanged through
  * the new communicator); then each rank's host and the first CPU it is
  * bound to (-1: not bound).
- * Usage: topology_reorder KIND REORDER [AxB]   (16 processes)
+ * Usage: topology_reorder KIND[,KIND...] REORDER [AxB]   (16 processes)
  *   REORDER 0 or 1, or "both": 0 then 1 in one run (two lines).
  *   cart:  AxB (default 2x8), both dimensions periodic (24 edges for 2x8,
  *          32 for 4x4: a dimension of 2 has one edge a pair);
@@ -359,9 +359,15 @@ int main(int argc, char** argv) {
   const char* reorder_arg = argc > 2 ? argv[2] : "1";
   const int both = strcmp(reorder_arg, "both") == 0;
   const int reorder = both ? 1 : atoi(reorder_arg);
-  if (both) one_pass(kind, 0, argc > 3 ? argv[3] : NULL);
-  one_pass(kind, reorder, argc > 3 ? argv[3] : NULL);
-  if (reorder && strcmp(kind, "dist") == 0) weight_mixes();
+  /* KIND may list several ("cart,graph,dist"): one launch checks them all,
+   * in turn (a launch of 16 processes costs seconds on two cores). */
+  char kinds[256];
+  snprintf(kinds, sizeof kinds, "%s", kind);
+  for (char *next = kinds, *one; (one = strsep(&next, ",")) != NULL;) {
+    if (both) one_pass(one, 0, argc > 3 ? argv[3] : NULL);
+    one_pass(one, reorder, argc > 3 ? argv[3] : NULL);
+    if (reorder && strcmp(one, "dist") == 0) weight_mixes();
+  }
   MPI_Finalize();
   return 0;
 }

@@ -6,8 +6,8 @@
 #include <regex>
 
 #include "helpers.hpp"
-#include "launcher_options.hpp"
-#include "slurm_job.hpp"
+#include "run/launcher_options.hpp"
+#include "run/slurm_job.hpp"
 
 using rankmap::test::expect_error;
 using V = std::vector<std::string>;

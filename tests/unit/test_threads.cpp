@@ -22,36 +22,76 @@ using namespace rankmap;
 
 // Several families, a whole and a partial allocation, every preset: the
 // mapping with 2 and 8 threads is the one with 1 (trials run a batch at a
-// time, and patience stops after the same trial).
-TEST(Threads, SameMappingForOneTwoAndEightThreads) {
-  const Machine m = test::make_machine("[4, 4, 4]", "", "n[00-63]", "package:2 core:2 pu:1");
-  const Allocation whole = make_allocation(m, {});
-  const Allocation part = make_allocation(m, {{"n00", "n01", "n02", "n05", "n17", "n18", "n21", "n40"}, 0, false});
-  struct Case {
-    const char* name;
-    Graph graph;
-    const Allocation* allocation;
-  };
-  const Case cases[] = {
-      {"renumbered stencil", renumber_ranks(make_stencil({{8, 8, 4}, false, false, 100}), 3), &whole},
-      {"irregular", make_irregular({256, 32, 1024, 7}), &whole},
-      {"geometric", make_geometric({200, 8, 1 << 16, 5}), &whole},
-      {"row all-to-all", renumber_ranks(make_row_alltoall({16, 16, 1024, 0}), 2), &whole},
-      {"irregular on part", make_irregular({24, 32, 1024, 9}), &part},
-  };
-  for (const Case& c : cases)
-    for (const std::string& preset : preset_names()) {
-      Context context = create_context(preset);
-      context.seed = 11;
-      context.threads = 1;
-      const Mapping one = map(c.graph, m, *c.allocation, context);
-      verify_mapping(one, *c.allocation, c.graph.ranks, preset);
-      for (int threads : {2, 8}) {
-        context.threads = threads;
-        EXPECT_EQ(map(c.graph, m, *c.allocation, context), one) << c.name << ", " << preset << ", " << threads;
-      }
-    }
+// time, and patience stops after the same trial). One test a family, so
+// that ctest runs them side by side.
+namespace {
+
+const Machine& threads_machine() {
+  static const Machine m = test::make_machine("[4, 4, 4]", "", "n[00-63]", "package:2 core:2 pu:1");
+  return m;
 }
+
+struct ThreadsCase {
+  const char* name;
+  Graph (*graph)();
+  bool on_part;  // the 8 nodes below, else every node
+};
+
+void expect_same_mapping_for_one_two_and_eight_threads(const ThreadsCase& c) {
+  const Machine& m = threads_machine();
+  const Allocation allocation =
+      c.on_part ? make_allocation(m, {{"n00", "n01", "n02", "n05", "n17", "n18", "n21", "n40"}, 0, false})
+                : make_allocation(m, {});
+  const Graph graph = c.graph();
+  for (const std::string& preset : preset_names()) {
+    Context context = create_context(preset);
+    context.seed = 11;
+    context.threads = 1;
+    const Mapping one = map(graph, m, allocation, context);
+    verify_mapping(one, allocation, graph.ranks, preset);
+    for (int threads : {2, 8}) {
+      context.threads = threads;
+      EXPECT_EQ(map(graph, m, allocation, context), one) << c.name << ", " << preset << ", " << threads;
+    }
+  }
+}
+
+class SameMappingForOneTwoAndEightThreads : public ::testing::TestWithParam<ThreadsCase> {};
+
+TEST_P(SameMappingForOneTwoAndEightThreads, EveryPreset) {
+  expect_same_mapping_for_one_two_and_eight_threads(GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Threads, SameMappingForOneTwoAndEightThreads,
+    ::testing::Values(ThreadsCase{"RenumberedStencil",
+                                  [] {
+                                    return renumber_ranks(make_stencil({{8, 8, 4}, false, false, 100}), 3);
+                                  },
+                                  false},
+                      ThreadsCase{"Irregular",
+                                  [] {
+                                    return make_irregular({256, 32, 1024, 7});
+                                  },
+                                  false},
+                      ThreadsCase{"Geometric",
+                                  [] {
+                                    return make_geometric({200, 8, 1 << 16, 5});
+                                  },
+                                  false},
+                      ThreadsCase{"RowAllToAll",
+                                  [] {
+                                    return renumber_ranks(make_row_alltoall({16, 16, 1024, 0}), 2);
+                                  },
+                                  false},
+                      ThreadsCase{"IrregularOnPart",
+                                  [] {
+                                    return make_irregular({24, 32, 1024, 9});
+                                  },
+                                  true}),
+    [](const ::testing::TestParamInfo<ThreadsCase>& info) { return std::string(info.param.name); });
+
+}  // namespace
 
 // From 65,536 ranks the nodes' slots are chosen a range of nodes a thread
 // (a renumbered 64x32x32 stencil on 4,096 nodes of 2 x 8 cores).

@@ -90,14 +90,14 @@ int run_bind_task(const BindTaskOptions& o) {
 
 }  // namespace
 
-void add_bind_task(CLI::App& app, Action& action) {
+void add_bind_task(Command& app, Action& action) {
   auto o = std::make_shared<BindTaskOptions>();
-  CLI::App* cmd = app.add_subcommand(
+  Command cmd = app.subcommand(
       "bind-task", "Bind this srun task where FILE maps its rank, then run the program (rankmap run uses it in Slurm)");
-  cmd->add_option("file", o->file, "One line a rank: RANK HOST CPUS (the OS's CPU numbers, 0-3,8)")->required();
-  cmd->add_option("command", o->command, "The program and its arguments, after '--'")->required();
-  cmd->footer("Example: srun -n 4 rankmap bind-task bind.txt -- ./app");
-  cmd->callback([o, &action] { action = [o] { return run_bind_task(*o); }; });
+  cmd.option("file", o->file, "One line a rank: RANK HOST CPUS (the OS's CPU numbers, 0-3,8)").required();
+  cmd.option("command", o->command, "The program and its arguments, after '--'").required();
+  cmd.footer("Example: srun -n 4 rankmap bind-task bind.txt -- ./app");
+  cmd.on_chosen([o, &action] { action = [o] { return run_bind_task(*o); }; });
 }
 
 }  // namespace rankmap::cli

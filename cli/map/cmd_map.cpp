@@ -128,38 +128,32 @@ int run_map(const MapOptions& o) {
 
 }  // namespace
 
-void add_map(CLI::App& app, Action& action) {
+void add_map(Command& app, Action& action) {
   auto o = std::make_shared<MapOptions>();
-  CLI::App* cmd = app.add_subcommand("map", "Compute a mapping and write the launch file");
-  cmd->add_option("graph", o->graph, "Communication graph (.rmp .mtx .graph .grf .csv)");
-  o->machine.add_to(*cmd, false);
-  cmd->add_option("--baseline", o->baseline, "Write a launcher's default mapping instead")
-      ->check(CLI::IsMember(baseline_names()));
-  cmd->add_option("--format,-f", o->format, "Launch file format")
-      ->capture_default_str()
-      ->check(CLI::IsMember(launch_format_names()));
-  cmd->add_option("--output,-o", o->output, "Launch file to write (-: standard output)");
-  cmd->add_option("--preset", o->preset, "How much the engine tries")
-      ->capture_default_str()
-      ->check(CLI::IsMember(preset_names()));
-  cmd->add_option("-C,--config", o->config, "Read the engine's settings from a file written by --dump-config");
-  cmd->add_flag("--dump-config", o->dump_config, "Print the engine's settings (preset and options) as TOML and stop");
-  cmd->add_flag("--oversubscribe", o->oversubscribe, "Allow more ranks than slots (ranks then share slots)");
-  cmd->add_option("--seed", o->seed, "Seed of every random choice (default 1; same seed, same output)")
-      ->check(whole_number_from(0, INT64_MAX, ""));  // what a -C file holds
-  cmd->add_option("--threads", o->threads,
-                  "Threads for the engine's independent work (default: the CPUs this process may use; the mapping "
-                  "is the same for any number)")
-      ->check(whole_number_from(1, kMaxThreads, "threads"));
-  cmd->add_option("--json", o->json, "Also write the report as JSON to this file (-: standard output)");
-  cmd->add_option(
-         "--p-mpi", o->p_mpi,
-         "Fraction of run time spent in MPI, for predicted_gain (default: the profile's, when GRAPH is a .rmp)")
-      ->check(number_from(0, 1, "a fraction"));
-  cmd->add_flag("--quiet,-q", o->quiet, "No progress lines on stderr");
-  cmd->add_flag("--verbose,-v", o->verbose, "A line on stderr for every stage and candidate, with its scores");
-  cmd->footer(kNeverWorseThanBlock);
-  cmd->callback([o, &action] { action = [o] { return run_map(*o); }; });
+  Command cmd = app.subcommand("map", "Compute a mapping and write the launch file");
+  cmd.option("graph", o->graph, "Communication graph (.rmp .mtx .graph .grf .csv)");
+  o->machine.add_to(cmd, false);
+  cmd.option("--baseline", o->baseline, "Write a launcher's default mapping instead").check(one_of(baseline_names()));
+  cmd.option("--format,-f", o->format, "Launch file format").show_default().check(one_of(launch_format_names()));
+  cmd.option("--output,-o", o->output, "Launch file to write (-: standard output)");
+  cmd.option("--preset", o->preset, "How much the engine tries").show_default().check(one_of(preset_names()));
+  cmd.option("-C,--config", o->config, "Read the engine's settings from a file written by --dump-config");
+  cmd.flag("--dump-config", o->dump_config, "Print the engine's settings (preset and options) as TOML and stop");
+  cmd.flag("--oversubscribe", o->oversubscribe, "Allow more ranks than slots (ranks then share slots)");
+  cmd.option("--seed", o->seed, "Seed of every random choice (default 1; same seed, same output)")
+      .check(whole_number_from(0, INT64_MAX, ""));  // what a -C file holds
+  cmd.option("--threads", o->threads,
+             "Threads for the engine's independent work (default: the CPUs this process may use; the mapping "
+             "is the same for any number)")
+      .check(whole_number_from(1, kMaxThreads, "threads"));
+  cmd.option("--json", o->json, "Also write the report as JSON to this file (-: standard output)");
+  cmd.option("--p-mpi", o->p_mpi,
+             "Fraction of run time spent in MPI, for predicted_gain (default: the profile's, when GRAPH is a .rmp)")
+      .check(number_from(0, 1, "a fraction"));
+  cmd.flag("--quiet,-q", o->quiet, "No progress lines on stderr");
+  cmd.flag("--verbose,-v", o->verbose, "A line on stderr for every stage and candidate, with its scores");
+  cmd.footer(kNeverWorseThanBlock);
+  cmd.on_chosen([o, &action] { action = [o] { return run_map(*o); }; });
 }
 
 }  // namespace rankmap::cli

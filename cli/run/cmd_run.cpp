@@ -432,47 +432,42 @@ int run_run(const RunOptions& o) {
 
 }  // namespace
 
-void add_run(CLI::App& app, Action& action) {
+void add_run(Command& app, Action& action) {
   auto o = std::make_shared<RunOptions>();
-  CLI::App* cmd = app.add_subcommand(
+  Command cmd = app.subcommand(
       "run", "Profile (once), map and launch an MPI job in one command, on the batch job's nodes when inside one");
-  o->machine.add_to(*cmd);
-  cmd->add_option("--profile", o->profile,
-                  "The job's profile (.rmp) or graph; default: cached, else made by a first run");
-  cmd->add_flag("--profile-first", o->profile_first, "Profile the job again even when a profile is cached");
-  cmd->add_option("-n,--np", o->np,
-                  "Ranks (also -np; default: the launcher's -np, the batch job's tasks, the profile's)")
-      ->check(whole_number_from(1, 1'000'000'000, "ranks"));
-  cmd->add_option("--mpi", o->mpi, "openmpi or mpich (default: from the launcher's name or the program's link)")
-      ->check(CLI::IsMember({"openmpi", "mpich"}));
-  cmd->add_option("--preset", o->preset, "How much the engine tries")
-      ->capture_default_str()
-      ->check(CLI::IsMember(preset_names()));
-  cmd->add_option("--seed", o->seed, "Seed of every random choice")->capture_default_str();
-  cmd->add_option("--threads", o->threads,
-                  "Threads for the engine (default: the CPUs this process may use; the mapping is the same for any "
-                  "number)")
-      ->check(whole_number_from(1, kMaxThreads, "threads"));
-  cmd->add_option("--keep", o->keep,
-                  "Write the launch files, report.json, report.txt and mapping.csv here and keep them");
-  cmd->add_option("--cache", o->cache,
-                  "Profile cache (default: $RANKMAP_CACHE_DIR, $XDG_CACHE_HOME/rankmap or ~/.cache/rankmap)");
-  cmd->add_flag("--reorder", o->reorder,
-                "Run the job as launched and let its own MPI topology calls with reorder = 1 (MPI_Cart_create, "
-                "MPI_Graph_create, MPI_Dist_graph_create*) renumber its ranks by the machine: no profile needed, "
-                "no launch file")
-      ->excludes(cmd->get_option("--profile"))
-      ->excludes(cmd->get_option("--profile-first"));
-  cmd->add_flag("--dry-run", o->dry_run, "Print the launcher's command instead of running it (files kept)");
-  cmd->add_flag("--quiet,-q", o->quiet, "No lines of rankmap's own on stderr");
-  cmd->add_option("command", o->command, "The job, after '--': ./app ARGS, or a launcher with its options")->required();
-  cmd->footer(
+  o->machine.add_to(cmd);
+  cmd.option("--profile", o->profile, "The job's profile (.rmp) or graph; default: cached, else made by a first run");
+  cmd.flag("--profile-first", o->profile_first, "Profile the job again even when a profile is cached");
+  cmd.option("-n,--np", o->np, "Ranks (also -np; default: the launcher's -np, the batch job's tasks, the profile's)")
+      .check(whole_number_from(1, 1'000'000'000, "ranks"));
+  cmd.option("--mpi", o->mpi, "openmpi or mpich (default: from the launcher's name or the program's link)")
+      .check(one_of({"openmpi", "mpich"}));
+  cmd.option("--preset", o->preset, "How much the engine tries").show_default().check(one_of(preset_names()));
+  cmd.option("--seed", o->seed, "Seed of every random choice").show_default();
+  cmd.option("--threads", o->threads,
+             "Threads for the engine (default: the CPUs this process may use; the mapping is the same for any "
+             "number)")
+      .check(whole_number_from(1, kMaxThreads, "threads"));
+  cmd.option("--keep", o->keep, "Write the launch files, report.json, report.txt and mapping.csv here and keep them");
+  cmd.option("--cache", o->cache,
+             "Profile cache (default: $RANKMAP_CACHE_DIR, $XDG_CACHE_HOME/rankmap or ~/.cache/rankmap)");
+  cmd.flag("--reorder", o->reorder,
+           "Run the job as launched and let its own MPI topology calls with reorder = 1 (MPI_Cart_create, "
+           "MPI_Graph_create, MPI_Dist_graph_create*) renumber its ranks by the machine: no profile needed, "
+           "no launch file")
+      .excludes(cmd.find("--profile"))
+      .excludes(cmd.find("--profile-first"));
+  cmd.flag("--dry-run", o->dry_run, "Print the launcher's command instead of running it (files kept)");
+  cmd.flag("--quiet,-q", o->quiet, "No lines of rankmap's own on stderr");
+  cmd.option("command", o->command, "The job, after '--': ./app ARGS, or a launcher with its options").required();
+  cmd.footer(
       "Examples:\n"
       "  rankmap run -m cluster.toml -np 64 -- ./app input        (mpirun or mpiexec of the MPI ./app links)\n"
       "  rankmap run -m cluster.toml -- mpirun -np 64 --hostfile hosts ./app\n"
       "  rankmap run -m cluster.toml --reorder -- mpirun -np 64 ./app   (the app's MPI_Cart_create reorders)\n"
       "  sbatch -N 4 --ntasks-per-node 16 --wrap 'rankmap run -m cluster.toml -- ./app'   (srun inside Slurm)");
-  cmd->callback([o, &action] { action = [o] { return run_run(*o); }; });
+  cmd.on_chosen([o, &action] { action = [o] { return run_run(*o); }; });
 }
 
 }  // namespace rankmap::cli

@@ -68,29 +68,28 @@ int run_plot(const PlotOptions& given) {
 
 }  // namespace
 
-void add_plot(CLI::App& app, Action& action) {
+void add_plot(Command& app, Action& action) {
   auto o = std::make_shared<PlotOptions>();
-  CLI::App* cmd = app.add_subcommand(
+  Command cmd = app.subcommand(
       "plot", "Draw the traffic matrix, each pair's hops, the link loads or the bytes per node (PNG, SVG, PDF)");
-  cmd->add_option("graph", o->graph, "Communication graph (.rmp .mtx .graph .grf .csv)")->required();
-  o->machine.add_to(*cmd);
-  cmd->add_option("--what", o->what,
-                  "matrix (traffic between ranks, grouped by node), hops (each pair's hops under block and the "
-                  "mapping), links (every link's bytes, torus or tree) or bytes (per rank and per node)")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"matrix", "hops", "links", "bytes"}));
-  cmd->add_option("--weight", o->weight, "The matrix's cells: bytes, msgs (messages) or mean (bytes a message)")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"bytes", "msgs", "mean"}));
-  cmd->add_option("--mapping", o->mapping,
-                  "A launch file: group the matrix by its nodes, draw its hops and links next to block's");
-  cmd->add_option("--mapping-format", o->format, "Its format (default: guessed from the content)");
-  cmd->add_option("--output,-o", o->output, "Picture to write: .png, .svg or .pdf ('-': SVG to standard output)")
-      ->required();
-  cmd->add_option("--json", o->json, "Where each part was drawn, as JSON");
-  cmd->add_flag("--quiet,-q", o->quiet, "No lines on stderr but errors");
-  cmd->footer("Example: rankmap plot app.rmp -m machine.toml --mapping job.rankfile --what links -o links.svg");
-  cmd->callback([o, &action] { action = [o] { return run_plot(*o); }; });
+  cmd.option("graph", o->graph, "Communication graph (.rmp .mtx .graph .grf .csv)").required();
+  o->machine.add_to(cmd);
+  cmd.option("--what", o->what,
+             "matrix (traffic between ranks, grouped by node), hops (each pair's hops under block and the "
+             "mapping), links (every link's bytes, torus or tree) or bytes (per rank and per node)")
+      .show_default()
+      .check(one_of({"matrix", "hops", "links", "bytes"}));
+  cmd.option("--weight", o->weight, "The matrix's cells: bytes, msgs (messages) or mean (bytes a message)")
+      .show_default()
+      .check(one_of({"bytes", "msgs", "mean"}));
+  cmd.option("--mapping", o->mapping,
+             "A launch file: group the matrix by its nodes, draw its hops and links next to block's");
+  cmd.option("--mapping-format", o->format, "Its format (default: guessed from the content)");
+  cmd.option("--output,-o", o->output, "Picture to write: .png, .svg or .pdf ('-': SVG to standard output)").required();
+  cmd.option("--json", o->json, "Where each part was drawn, as JSON");
+  cmd.flag("--quiet,-q", o->quiet, "No lines on stderr but errors");
+  cmd.footer("Example: rankmap plot app.rmp -m machine.toml --mapping job.rankfile --what links -o links.svg");
+  cmd.on_chosen([o, &action] { action = [o] { return run_plot(*o); }; });
 }
 
 }  // namespace rankmap::cli

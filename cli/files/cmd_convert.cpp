@@ -48,15 +48,15 @@ int run_convert(const ConvertOptions& o) {
 
 }  // namespace
 
-void add_convert(CLI::App& app, Action& action) {
+void add_convert(Command& app, Action& action) {
   auto o = std::make_shared<ConvertOptions>();
-  CLI::App* cmd = app.add_subcommand("convert", "Convert a profile or graph to another graph format");
-  cmd->add_option("input", o->input, "Profile (.rmp) or graph (.mtx .graph .grf .csv)")->required();
-  cmd->add_option("--output,-o", o->output, "Graph to write (.mtx, .csv, .grf or .graph)")->required();
-  cmd->add_option("--traffic", o->traffic, "Which traffic of a profile: all, p2p, coll or rma")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"all", "p2p", "coll", "rma"}));
-  cmd->callback([o, &action] { action = [o] { return run_convert(*o); }; });
+  Command cmd = app.subcommand("convert", "Convert a profile or graph to another graph format");
+  cmd.option("input", o->input, "Profile (.rmp) or graph (.mtx .graph .grf .csv)").required();
+  cmd.option("--output,-o", o->output, "Graph to write (.mtx, .csv, .grf or .graph)").required();
+  cmd.option("--traffic", o->traffic, "Which traffic of a profile: all, p2p, coll or rma")
+      .show_default()
+      .check(one_of({"all", "p2p", "coll", "rma"}));
+  cmd.on_chosen([o, &action] { action = [o] { return run_convert(*o); }; });
 }
 
 }  // namespace rankmap::cli

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
 
@@ -178,17 +179,17 @@ int run_table(const ModelOptions& o) {
 
 }  // namespace
 
-void add_model(CLI::App& app, Action& action) {
+void add_model(Command& app, Action& action) {
   auto o = std::make_shared<ModelOptions>();
-  CLI::App* cmd = app.add_subcommand("model", "Show the gain model: the formula for a machine, or the seed scenarios");
-  cmd->footer("Examples:\n  rankmap model --machine data/machines/desmos.toml --p-mpi 0.3\n  rankmap model --table");
-  auto* machine = cmd->add_option("--machine,-m", o->machine, "Machine description (.toml)");
-  auto* table = cmd->add_flag("--table", o->table, "The seed paper's scenarios side by side, both readings of d");
-  machine->excludes(table);
-  cmd->add_option("--p-mpi", o->p_mpi, "Fraction of run time spent in MPI")->check(number_from(0, 1, "a fraction"));
-  cmd->add_option("--json", o->json, "Also write the numbers as JSON to this file");
-  cmd->callback([o, &action] {
-    if (!o->table && o->machine.empty()) throw CLI::ValidationError("model", "give --machine M --p-mpi P, or --table");
+  Command cmd = app.subcommand("model", "Show the gain model: the formula for a machine, or the seed scenarios");
+  cmd.footer("Examples:\n  rankmap model --machine data/machines/desmos.toml --p-mpi 0.3\n  rankmap model --table");
+  auto machine = cmd.option("--machine,-m", o->machine, "Machine description (.toml)");
+  auto table = cmd.flag("--table", o->table, "The seed paper's scenarios side by side, both readings of d");
+  machine.excludes(table);
+  cmd.option("--p-mpi", o->p_mpi, "Fraction of run time spent in MPI").check(number_from(0, 1, "a fraction"));
+  cmd.option("--json", o->json, "Also write the numbers as JSON to this file");
+  cmd.on_chosen([o, &action] {
+    if (!o->table && o->machine.empty()) throw UsageError{"model", "give --machine M --p-mpi P, or --table"};
     action = [o] { return o->table ? run_table(*o) : run_formula(*o); };
   });
 }

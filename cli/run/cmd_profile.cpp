@@ -42,15 +42,15 @@ int run_profile(const ProfileOptions& o) {
 
 }  // namespace
 
-void add_profile(CLI::App& app, Action& action) {
+void add_profile(Command& app, Action& action) {
   auto o = std::make_shared<ProfileOptions>();
-  CLI::App* cmd = app.add_subcommand("profile", "Run an MPI job under the profiling shim and write its profile (.rmp)");
-  cmd->add_option("--mpi", o->mpi, "openmpi or mpich (default: from the launcher's name)")
-      ->check(CLI::IsMember({"openmpi", "mpich"}));
-  cmd->add_option("--output,-o", o->output, "Profile to write (.rmp)")->required();
-  cmd->add_option("command", o->command, "The job, after '--': mpirun -np 8 ./app ...")->required();
-  cmd->footer("Example: rankmap profile -o app.rmp -- mpirun -np 8 ./app");
-  cmd->callback([o, &action] { action = [o] { return run_profile(*o); }; });
+  Command cmd = app.subcommand("profile", "Run an MPI job under the profiling shim and write its profile (.rmp)");
+  cmd.option("--mpi", o->mpi, "openmpi or mpich (default: from the launcher's name)")
+      .check(one_of({"openmpi", "mpich"}));
+  cmd.option("--output,-o", o->output, "Profile to write (.rmp)").required();
+  cmd.option("command", o->command, "The job, after '--': mpirun -np 8 ./app ...").required();
+  cmd.footer("Example: rankmap profile -o app.rmp -- mpirun -np 8 ./app");
+  cmd.on_chosen([o, &action] { action = [o] { return run_profile(*o); }; });
 }
 
 }  // namespace rankmap::cli

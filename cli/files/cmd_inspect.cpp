@@ -159,14 +159,14 @@ int run_inspect(const InspectOptions& o) {
 
 }  // namespace
 
-void add_inspect(CLI::App& app, Action& action) {
+void add_inspect(Command& app, Action& action) {
   auto o = std::make_shared<InspectOptions>();
-  CLI::App* cmd = app.add_subcommand("inspect", "Summarise a machine description (.toml), a profile (.rmp) or a graph");
-  cmd->add_option("file", o->file, "Machine (.toml), profile (.rmp) or graph (.mtx .graph .grf .csv)")->required();
-  cmd->add_option("--top", o->top, "How many of the heaviest rank pairs to list")
-      ->capture_default_str()
-      ->check(whole_number_from(0, 1'000'000'000, "pairs"));
-  cmd->callback([o, &action] { action = [o] { return run_inspect(*o); }; });
+  Command cmd = app.subcommand("inspect", "Summarise a machine description (.toml), a profile (.rmp) or a graph");
+  cmd.option("file", o->file, "Machine (.toml), profile (.rmp) or graph (.mtx .graph .grf .csv)").required();
+  cmd.option("--top", o->top, "How many of the heaviest rank pairs to list")
+      .show_default()
+      .check(whole_number_from(0, 1'000'000'000, "pairs"));
+  cmd.on_chosen([o, &action] { action = [o] { return run_inspect(*o); }; });
 }
 
 }  // namespace rankmap::cli

@@ -1,9 +1,15 @@
 // The rankmap command line: parses it, runs the chosen sub-command and
 // reports its errors, one line each. main.cpp calls it; so does the fuzz
-// harness of `machine new` (tests/fuzz).
+// harness of `machine new` (tests/fuzz). The only file that includes
+// CLI11: the commands describe their options through command_line.hpp.
+#include "command_line.hpp"
+
+#include <CLI/CLI.hpp>
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <exception>
+#include <optional>
 #include <string>
 
 #include "commands.hpp"
@@ -13,6 +19,139 @@
 #include "suggest.hpp"
 
 namespace rankmap::cli {
+
+Check number_from(double lo, double hi, const std::string& unit) {
+  Check check;
+  check.kind = Check::Kind::number;
+  check.lo = lo, check.hi = hi, check.unit = unit;
+  return check;
+}
+
+Check whole_number_from(std::int64_t lo, std::int64_t hi, const std::string& unit) {
+  Check check;
+  check.kind = Check::Kind::whole_number;
+  check.whole_lo = lo, check.whole_hi = hi, check.unit = unit;
+  return check;
+}
+
+Check one_of(std::vector<std::string> names) {
+  Check check;
+  check.kind = Check::Kind::one_of;
+  check.names = std::move(names);
+  return check;
+}
+
+namespace {
+
+CLI::App* app_of(void* app) { return static_cast<CLI::App*>(app); }
+CLI::Option* option_of(void* option) { return static_cast<CLI::Option*>(option); }
+
+std::string shown(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.15g", v);
+  return text;
+}
+
+// A Check as CLI11 runs it: the range in words in --help and in the error.
+CLI::Validator validator_of(const Check& check) {
+  const std::string unit = check.unit.empty() ? "" : " (" + check.unit + ")";
+  switch (check.kind) {
+    case Check::Kind::number: {
+      const double lo = check.lo, hi = check.hi;
+      const std::string range = "from " + shown(lo) + " to " + shown(hi) + unit;
+      return CLI::Validator(
+          [=](std::string& value) -> std::string {
+            double v = 0;
+            const char* end = value.data() + value.size();
+            auto [p, ec] = std::from_chars(value.data(), end, v);
+            if (ec == std::errc() && p == end && v >= lo && v <= hi) return "";
+            return "expected a number " + range + ", got '" + printable(value) + "'";
+          },
+          "NUMBER " + range);
+    }
+    case Check::Kind::whole_number: {
+      const std::int64_t lo = check.whole_lo, hi = check.whole_hi;
+      const std::string range = "from " + std::to_string(lo) + " to " + std::to_string(hi) + unit;
+      return CLI::Validator(
+          [=](std::string& value) -> std::string {
+            std::int64_t v = 0;
+            const char* end = value.data() + value.size();
+            auto [p, ec] = std::from_chars(value.data(), end, v);
+            if (ec == std::errc() && p == end && v >= lo && v <= hi) return "";
+            return "expected a whole number " + range + ", got '" + printable(value) + "'";
+          },
+          "INTEGER " + range);
+    }
+    case Check::Kind::one_of: break;
+  }
+  return CLI::IsMember(check.names);
+}
+
+}  // namespace
+
+Option& Option::required(bool yes) {
+  option_of(option_)->required(yes);
+  return *this;
+}
+
+Option& Option::show_default() {
+  option_of(option_)->capture_default_str();
+  return *this;
+}
+
+Option& Option::check(const Check& check) {
+  option_of(option_)->check(validator_of(check));
+  return *this;
+}
+
+Option& Option::excludes(const Option& other) {
+  option_of(option_)->excludes(option_of(other.option_));
+  return *this;
+}
+
+bool Option::given() const { return option_of(option_)->count() > 0; }
+
+template <class T>
+Option Command::option(const std::string& names, T& into, const std::string& help) {
+  return Option(app_of(app_)->add_option(names, into, help));
+}
+// The types the commands' options hold.
+template Option Command::option(const std::string&, std::string&, const std::string&);
+template Option Command::option(const std::string&, int&, const std::string&);
+template Option Command::option(const std::string&, unsigned&, const std::string&);
+template Option Command::option(const std::string&, unsigned long&, const std::string&);
+template Option Command::option(const std::string&, long&, const std::string&);
+template Option Command::option(const std::string&, double&, const std::string&);
+template Option Command::option(const std::string&, std::optional<double>&, const std::string&);
+template Option Command::option(const std::string&, std::optional<std::string>&, const std::string&);
+template Option Command::option(const std::string&, std::optional<int>&, const std::string&);
+template Option Command::option(const std::string&, std::optional<unsigned long>&, const std::string&);
+template Option Command::option(const std::string&, std::vector<std::string>&, const std::string&);
+
+Option Command::flag(const std::string& names, bool& into, const std::string& help) {
+  return Option(app_of(app_)->add_flag(names, into, help));
+}
+
+Option Command::find(const std::string& name) { return Option(app_of(app_)->get_option(name)); }
+
+Command Command::subcommand(const std::string& name, const std::string& description) {
+  return Command(app_of(app_)->add_subcommand(name, description));
+}
+
+void Command::require_subcommand() { app_of(app_)->require_subcommand(1); }
+
+void Command::footer(const std::string& text) { app_of(app_)->footer(text); }
+
+void Command::on_chosen(std::function<void()> then) {
+  app_of(app_)->callback([then = std::move(then)] {
+    try {
+      then();
+    } catch (const UsageError& e) {
+      throw CLI::ValidationError(e.command, e.message);
+    }
+  });
+}
+
 namespace {
 
 // The flag that sets each of the library's parameters: its name with
@@ -89,18 +228,19 @@ int run(int argc, char** argv) {
   app.footer("Run 'rankmap COMMAND --help' for the options of a command.");
 
   Action action;
-  add_map(app, action);
-  add_eval(app, action);
-  add_gen(app, action);
-  add_inspect(app, action);
-  add_model(app, action);
-  add_profile(app, action);
-  add_convert(app, action);
-  add_machine(app, action);
-  add_plot(app, action);
-  add_run(app, action);
-  add_reorder(app, action);
-  add_bind_task(app, action);
+  Command commands(&app);
+  add_map(commands, action);
+  add_eval(commands, action);
+  add_gen(commands, action);
+  add_inspect(commands, action);
+  add_model(commands, action);
+  add_profile(commands, action);
+  add_convert(commands, action);
+  add_machine(commands, action);
+  add_plot(commands, action);
+  add_run(commands, action);
+  add_reorder(commands, action);
+  add_bind_task(commands, action);
 
   // mpirun's -np, as users type it, for run (CLI11 takes -np for -n p):
   // before the job's '--' only.

@@ -100,60 +100,53 @@ int run_alltoall(const GenOptions& o) {
 
 }  // namespace
 
-void add_gen(CLI::App& app, Action& action) {
-  CLI::App* gen = app.add_subcommand("gen", "Generate synthetic communication graphs (.mtx, .csv, .grf or .graph)");
-  gen->require_subcommand(1);
+void add_gen(Command& app, Action& action) {
+  Command gen = app.subcommand("gen", "Generate synthetic communication graphs (.mtx, .csv, .grf or .graph)");
+  gen.require_subcommand();
   auto o = std::make_shared<GenOptions>();
-  auto output = [&](CLI::App* cmd) {
-    cmd->add_option("--output,-o", o->output, "Graph file to write (.mtx, .csv, .grf or .graph)")->required();
-    cmd->add_flag("--quiet,-q", o->quiet, "No progress lines on stderr");
-    cmd->add_option("--renumber", o->renumber,
-                    "Renumber the ranks by a random permutation of this seed (same traffic, no order to lean on)");
+  auto output = [&](Command& cmd) {
+    cmd.option("--output,-o", o->output, "Graph file to write (.mtx, .csv, .grf or .graph)").required();
+    cmd.flag("--quiet,-q", o->quiet, "No progress lines on stderr");
+    cmd.option("--renumber", o->renumber,
+               "Renumber the ranks by a random permutation of this seed (same traffic, no order to lean on)");
   };
 
-  CLI::App* stencil = gen->add_subcommand("stencil", "A structured-grid halo exchange, ranks X fastest");
-  stencil->add_option("--dims", o->dims, "Ranks along each axis, e.g. 16x8x8")->required();
-  stencil->add_option("--points", o->points,
-                      "Stencil points: 2d+1 (faces, the default) or 3^d (with edges and corners)");
-  stencil->add_flag("--periodic", o->periodic, "Neighbours wrap around the grid");
-  stencil->add_option("--bytes", o->bytes, "Bytes sent to each neighbour (one message)")->capture_default_str();
+  Command stencil = gen.subcommand("stencil", "A structured-grid halo exchange, ranks X fastest");
+  stencil.option("--dims", o->dims, "Ranks along each axis, e.g. 16x8x8").required();
+  stencil.option("--points", o->points, "Stencil points: 2d+1 (faces, the default) or 3^d (with edges and corners)");
+  stencil.flag("--periodic", o->periodic, "Neighbours wrap around the grid");
+  stencil.option("--bytes", o->bytes, "Bytes sent to each neighbour (one message)").show_default();
   output(stencil);
-  stencil->callback([o, &action] { action = [o] { return run_stencil(*o); }; });
+  stencil.on_chosen([o, &action] { action = [o] { return run_stencil(*o); }; });
 
-  CLI::App* irregular =
-      gen->add_subcommand("irregular", "A random 3D mesh cut into ranks by METIS (the quotient graph)");
-  irregular->add_option("--ranks", o->ranks, "Ranks")
-      ->capture_default_str()
-      ->check(whole_number_from(2, 1 << 24, "ranks"));
-  irregular->add_option("--cells-per-rank", o->cells_per_rank, "Mesh cells per rank")
-      ->capture_default_str()
-      ->check(whole_number_from(1, 1 << 16, "cells"));
-  irregular->add_option("--bytes", o->bytes, "Bytes per shared mesh edge")->capture_default_str();
-  irregular->add_option("--seed", o->seed, "Seed of the random mesh")->capture_default_str();
+  Command irregular = gen.subcommand("irregular", "A random 3D mesh cut into ranks by METIS (the quotient graph)");
+  irregular.option("--ranks", o->ranks, "Ranks").show_default().check(whole_number_from(2, 1 << 24, "ranks"));
+  irregular.option("--cells-per-rank", o->cells_per_rank, "Mesh cells per rank")
+      .show_default()
+      .check(whole_number_from(1, 1 << 16, "cells"));
+  irregular.option("--bytes", o->bytes, "Bytes per shared mesh edge").show_default();
+  irregular.option("--seed", o->seed, "Seed of the random mesh").show_default();
   output(irregular);
-  irregular->callback([o, &action] { action = [o] { return run_irregular(*o); }; });
+  irregular.on_chosen([o, &action] { action = [o] { return run_irregular(*o); }; });
 
-  CLI::App* geometric =
-      gen->add_subcommand("geometric", "Ranks at random points in a cube, near ones exchanging more (particle codes)");
-  geometric->add_option("--ranks", o->ranks, "Ranks")
-      ->capture_default_str()
-      ->check(whole_number_from(2, 1 << 24, "ranks"));
-  geometric->add_option("--degree", o->degree, "Mean neighbours a rank")
-      ->capture_default_str()
-      ->check(number_from(0.1, 1000, "neighbours"));
-  geometric
-      ->add_option("--bytes", o->peak_bytes, "Bytes between two ranks at the same point (falls to 0 at the radius)")
-      ->capture_default_str();
-  geometric->add_option("--seed", o->seed, "Seed of the random points")->capture_default_str();
+  Command geometric =
+      gen.subcommand("geometric", "Ranks at random points in a cube, near ones exchanging more (particle codes)");
+  geometric.option("--ranks", o->ranks, "Ranks").show_default().check(whole_number_from(2, 1 << 24, "ranks"));
+  geometric.option("--degree", o->degree, "Mean neighbours a rank")
+      .show_default()
+      .check(number_from(0.1, 1000, "neighbours"));
+  geometric.option("--bytes", o->peak_bytes, "Bytes between two ranks at the same point (falls to 0 at the radius)")
+      .show_default();
+  geometric.option("--seed", o->seed, "Seed of the random points").show_default();
   output(geometric);
-  geometric->callback([o, &action] { action = [o] { return run_geometric(*o); }; });
+  geometric.on_chosen([o, &action] { action = [o] { return run_geometric(*o); }; });
 
-  CLI::App* alltoall = gen->add_subcommand("alltoall", "A 2D process grid with all-to-all in rows (FFT, PME)");
-  alltoall->add_option("--grid", o->grid, "ROWSxCOLS, ranks row-major")->required();
-  alltoall->add_option("--bytes", o->bytes, "Bytes to each rank of the same row")->capture_default_str();
-  alltoall->add_option("--col-bytes", o->col_bytes, "Bytes to each rank of the same column")->capture_default_str();
+  Command alltoall = gen.subcommand("alltoall", "A 2D process grid with all-to-all in rows (FFT, PME)");
+  alltoall.option("--grid", o->grid, "ROWSxCOLS, ranks row-major").required();
+  alltoall.option("--bytes", o->bytes, "Bytes to each rank of the same row").show_default();
+  alltoall.option("--col-bytes", o->col_bytes, "Bytes to each rank of the same column").show_default();
   output(alltoall);
-  alltoall->callback([o, &action] { action = [o] { return run_alltoall(*o); }; });
+  alltoall.on_chosen([o, &action] { action = [o] { return run_alltoall(*o); }; });
 }
 
 }  // namespace rankmap::cli

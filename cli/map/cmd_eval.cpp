@@ -70,28 +70,27 @@ int run_eval(const EvalOptions& o) {
 
 }  // namespace
 
-void add_eval(CLI::App& app, Action& action) {
+void add_eval(Command& app, Action& action) {
   auto o = std::make_shared<EvalOptions>();
-  CLI::App* cmd = app.add_subcommand("eval", "Score an existing mapping against block, rr, random or another mapping");
-  cmd->add_option("graph", o->graph, "Communication graph (.rmp .mtx .graph .grf .csv)")->required();
-  o->machine.add_to(*cmd);
-  cmd->add_option("--mapping", o->mapping, "Launch file to score (rankfile, machinefile, hostfile or csv)")->required();
-  cmd->add_option("--mapping-format", o->format, "Its format (default: guessed from the content)")
-      ->check(CLI::IsMember(launch_format_names()));
-  cmd->add_option("--against", o->against,
-                  "What to compare with: block (the launcher's default), rr, random (seeded by --seed), "
-                  "or a second launch file (write ./rr for a file named rr)")
-      ->capture_default_str();
-  cmd->add_option("--against-format", o->against_format, "The second launch file's format (default: guessed)")
-      ->check(CLI::IsMember(launch_format_names()));
-  cmd->add_option("--seed", o->seed, "Seed of --against random")->capture_default_str();
-  cmd->add_option("--json", o->json, "Also write the scores as JSON to this file (-: standard output)");
-  cmd->add_option(
-         "--p-mpi", o->p_mpi,
-         "Fraction of run time spent in MPI, for predicted_gain (default: the profile's, when GRAPH is a .rmp)")
-      ->check(number_from(0, 1, "a fraction"));
-  cmd->add_flag("--quiet,-q", o->quiet, "No progress lines on stderr");
-  cmd->callback([o, &action] { action = [o] { return run_eval(*o); }; });
+  Command cmd = app.subcommand("eval", "Score an existing mapping against block, rr, random or another mapping");
+  cmd.option("graph", o->graph, "Communication graph (.rmp .mtx .graph .grf .csv)").required();
+  o->machine.add_to(cmd);
+  cmd.option("--mapping", o->mapping, "Launch file to score (rankfile, machinefile, hostfile or csv)").required();
+  cmd.option("--mapping-format", o->format, "Its format (default: guessed from the content)")
+      .check(one_of(launch_format_names()));
+  cmd.option("--against", o->against,
+             "What to compare with: block (the launcher's default), rr, random (seeded by --seed), "
+             "or a second launch file (write ./rr for a file named rr)")
+      .show_default();
+  cmd.option("--against-format", o->against_format, "The second launch file's format (default: guessed)")
+      .check(one_of(launch_format_names()));
+  cmd.option("--seed", o->seed, "Seed of --against random").show_default();
+  cmd.option("--json", o->json, "Also write the scores as JSON to this file (-: standard output)");
+  cmd.option("--p-mpi", o->p_mpi,
+             "Fraction of run time spent in MPI, for predicted_gain (default: the profile's, when GRAPH is a .rmp)")
+      .check(number_from(0, 1, "a fraction"));
+  cmd.flag("--quiet,-q", o->quiet, "No progress lines on stderr");
+  cmd.on_chosen([o, &action] { action = [o] { return run_eval(*o); }; });
 }
 
 }  // namespace rankmap::cli

@@ -223,35 +223,35 @@ int run_machine_new(const NewMachineOptions& o) {
 
 }  // namespace
 
-void add_machine(CLI::App& app, Action& action) {
-  CLI::App* machine = app.add_subcommand("machine", "Machine descriptions");
-  machine->require_subcommand(1);
+void add_machine(Command& app, Action& action) {
+  Command machine = app.subcommand("machine", "Machine descriptions");
+  machine.require_subcommand();
   auto o = std::make_shared<NewMachineOptions>();
-  CLI::App* cmd = machine->add_subcommand("new", "Write a machine file (.toml) that 'rankmap inspect' reads back");
-  cmd->add_option("--output,-o", o->output, "Machine file to write (.toml)")->required();
-  cmd->add_option("--hosts", o->hosts, "The nodes, Slurm hostlist syntax: 'node[00-31]'")->required();
-  cmd->add_option("--dims", o->dims, "A torus of these sizes, X fastest: 4x2x2x2");
-  cmd->add_flag("--mesh", o->mesh, "With --dims: no wrap-around (a mesh)");
-  cmd->add_flag("--switch", o->as_switch, "Every node on one switch");
-  cmd->add_option("--fattree", o->fattree, "A fat tree: FANOUT[:UPLINKS] per level, lowest first: 16:8,8");
-  cmd->add_option("--hwloc", o->hwloc, "The nodes' tree as an hwloc synthetic string: 'package:2 core:8 pu:2'");
-  cmd->add_option("--hwloc-xml", o->hwloc_xml, "The nodes' tree from an hwloc XML (lstopo node.xml)");
-  cmd->add_flag("--force", o->force, "Replace the output when it exists");
-  cmd->add_flag("--this-node", o->this_node, "The nodes are like this one: read it through hwloc (kept as XML)");
-  cmd->add_option("--name", o->name, "The machine's name (default: the file's)");
+  Command cmd = machine.subcommand("new", "Write a machine file (.toml) that 'rankmap inspect' reads back");
+  cmd.option("--output,-o", o->output, "Machine file to write (.toml)").required();
+  cmd.option("--hosts", o->hosts, "The nodes, Slurm hostlist syntax: 'node[00-31]'").required();
+  cmd.option("--dims", o->dims, "A torus of these sizes, X fastest: 4x2x2x2");
+  cmd.flag("--mesh", o->mesh, "With --dims: no wrap-around (a mesh)");
+  cmd.flag("--switch", o->as_switch, "Every node on one switch");
+  cmd.option("--fattree", o->fattree, "A fat tree: FANOUT[:UPLINKS] per level, lowest first: 16:8,8");
+  cmd.option("--hwloc", o->hwloc, "The nodes' tree as an hwloc synthetic string: 'package:2 core:8 pu:2'");
+  cmd.option("--hwloc-xml", o->hwloc_xml, "The nodes' tree from an hwloc XML (lstopo node.xml)");
+  cmd.flag("--force", o->force, "Replace the output when it exists");
+  cmd.flag("--this-node", o->this_node, "The nodes are like this one: read it through hwloc (kept as XML)");
+  cmd.option("--name", o->name, "The machine's name (default: the file's)");
   // The ranges a machine file takes (machine.hpp, docs/formats.md).
-  const CLI::Validator latency = number_from(0, kMaxLatencyNs, "ns");
-  CLI::Option* hop = cmd->add_option("--t-hop-ns", o->t_hop_ns, "Per hop")->capture_default_str()->check(latency);
-  CLI::Option* inj = cmd->add_option("--t-inj-ns", o->t_inj_ns, "Injection")->capture_default_str()->check(latency);
-  CLI::Option* ej = cmd->add_option("--t-ej-ns", o->t_ej_ns, "Ejection")->capture_default_str()->check(latency);
-  cmd->add_option("--t-local-ns", o->t_local_ns, "A message inside a node")->check(latency);
-  cmd->add_option("--link-gbps", o->link_gbps, "Each link's rate, each way")
-      ->check(number_from(kMinGbps, kMaxGbps, "Gbit/s"));
-  cmd->footer(
+  const Check latency = number_from(0, kMaxLatencyNs, "ns");
+  Option hop = cmd.option("--t-hop-ns", o->t_hop_ns, "Per hop").show_default().check(latency);
+  Option inj = cmd.option("--t-inj-ns", o->t_inj_ns, "Injection").show_default().check(latency);
+  Option ej = cmd.option("--t-ej-ns", o->t_ej_ns, "Ejection").show_default().check(latency);
+  cmd.option("--t-local-ns", o->t_local_ns, "A message inside a node").check(latency);
+  cmd.option("--link-gbps", o->link_gbps, "Each link's rate, each way")
+      .check(number_from(kMinGbps, kMaxGbps, "Gbit/s"));
+  cmd.footer(
       "Example: rankmap machine new -o desmos.toml --dims 4x2x2x2 --hosts 'node[00-31]' --hwloc 'package:1 core:6 "
       "pu:2'");
-  cmd->callback([o, hop, inj, ej, &action] {
-    o->t_hop_given = hop->count() > 0, o->t_inj_given = inj->count() > 0, o->t_ej_given = ej->count() > 0;
+  cmd.on_chosen([o, hop, inj, ej, &action] {
+    o->t_hop_given = hop.given(), o->t_inj_given = inj.given(), o->t_ej_given = ej.given();
     action = [o] { return run_machine_new(*o); };
   });
 }

@@ -100,26 +100,25 @@ int run_reorder(const ReorderOptions& o) {
 
 }  // namespace
 
-void add_reorder(CLI::App& app, Action& action) {
+void add_reorder(Command& app, Action& action) {
   auto o = std::make_shared<ReorderOptions>();
-  CLI::App* cmd = app.add_subcommand(
+  Command cmd = app.subcommand(
       "reorder", "The renumbering the shim gives MPI_Cart_create or MPI_Graph_create with reorder = 1, without MPI");
-  o->machine.add_to(*cmd);
-  cmd->add_option("--cart", o->cart, "A Cartesian topology: sizes joined by 'x' (8x8x4), last dimension fastest");
-  cmd->add_option("--periods", o->periods, "Which dimensions wrap: 0 or 1 each, separated by commas (default: none)");
-  cmd->add_option("--graph", o->graph, "A graph topology instead (.mtx .graph .grf .csv .rmp)");
-  cmd->add_option("--mapping", o->mapping, "Where the run's processes are: its launch file (rank r = process r)")
-      ->required();
-  cmd->add_option("--mapping-format", o->mapping_format, "Its format (default: guessed from the content)")
-      ->check(CLI::IsMember(launch_format_names()));
-  cmd->add_option("--format,-f", o->format, "Where each new rank runs, as a launch file of this format")
-      ->capture_default_str()
-      ->check(CLI::IsMember(launch_format_names()));
-  cmd->add_option("--output,-o", o->output, "The file to write (-: standard output)")->required();
-  cmd->add_option("--json", o->json, "Also the topology's scores, reordered against the identity, as JSON");
-  cmd->add_flag("--quiet,-q", o->quiet, "No progress lines on stderr");
-  cmd->footer("Example: rankmap reorder --cart 4x4 --periods 1,1 -m m.toml --mapping run.rankfile -o new.csv");
-  cmd->callback([o, &action] { action = [o] { return run_reorder(*o); }; });
+  o->machine.add_to(cmd);
+  cmd.option("--cart", o->cart, "A Cartesian topology: sizes joined by 'x' (8x8x4), last dimension fastest");
+  cmd.option("--periods", o->periods, "Which dimensions wrap: 0 or 1 each, separated by commas (default: none)");
+  cmd.option("--graph", o->graph, "A graph topology instead (.mtx .graph .grf .csv .rmp)");
+  cmd.option("--mapping", o->mapping, "Where the run's processes are: its launch file (rank r = process r)").required();
+  cmd.option("--mapping-format", o->mapping_format, "Its format (default: guessed from the content)")
+      .check(one_of(launch_format_names()));
+  cmd.option("--format,-f", o->format, "Where each new rank runs, as a launch file of this format")
+      .show_default()
+      .check(one_of(launch_format_names()));
+  cmd.option("--output,-o", o->output, "The file to write (-: standard output)").required();
+  cmd.option("--json", o->json, "Also the topology's scores, reordered against the identity, as JSON");
+  cmd.flag("--quiet,-q", o->quiet, "No progress lines on stderr");
+  cmd.footer("Example: rankmap reorder --cart 4x4 --periods 1,1 -m m.toml --mapping run.rankfile -o new.csv");
+  cmd.on_chosen([o, &action] { action = [o] { return run_reorder(*o); }; });
 }
 
 }  // namespace rankmap::cli
