@@ -18,6 +18,9 @@ case $mpi in
   openmpi)
     mpicc=mpicc.openmpi
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    # Idle processes yield the CPU: 16 processes polling on 2 cores took
+    # 30x longer (bench/RESULTS.md, issue 51).
+    export OMPI_MCA_mpi_yield_when_idle=1
     # Shared memory between fake nodes crashes Open MPI: use TCP.
     launch() { mpirun.openmpi --mca plm_rsh_agent "$here/fakessh" --mca btl self,tcp --rankfile "$1" -np "$2" "${@:3}"; }
     ;;

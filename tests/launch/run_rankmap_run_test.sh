@@ -34,6 +34,9 @@ case $mpi in
   openmpi)
     mpicc=mpicc.openmpi
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    # Idle processes yield the CPU: 16 processes polling on 2 cores took
+    # 30x longer (bench/RESULTS.md, issue 51).
+    export OMPI_MCA_mpi_yield_when_idle=1
     # The launcher named with its options, hosts from its --host.
     job=(mpirun.openmpi --mca plm_rsh_agent "$here/fakessh" --mca btl self,tcp -np $n --host fake0:$cores,fake1:$cores)
     # Without a launcher: rankmap picks mpirun.openmpi; fakessh through

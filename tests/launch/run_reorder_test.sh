@@ -44,6 +44,9 @@ sed 's/fake\[0-3\]/other[0-3]/' four.toml >other.toml
 case $mpi in
   openmpi)
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    # Idle processes yield the CPU: 16 processes polling on 2 cores took
+    # 30x longer (bench/RESULTS.md, issue 51).
+    export OMPI_MCA_mpi_yield_when_idle=1
     mpicc.openmpi -O1 -o topo "$here/topology_reorder.c" || exit 1
     mpif90.openmpi -o topo_mpif "$here/topology_reorder.F90" || exit 1
     mpif90.openmpi -DUSE_F08 -o topo_f08 "$here/topology_reorder.F90" || exit 1

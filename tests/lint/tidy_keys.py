@@ -7,7 +7,7 @@ nothing that depends on the machine.
 prints "FILE KEY" for each file of the build's compile_commands.json under
 libmap/src and cli/ (or only the FILEs named). KEY is a hash of:
   - the file's preprocessed text, comments kept for their NOLINTs (the
-    compiler's own -E -P -CC with the file's command), so a header changes
+    compiler's own -E -P -C with the file's command), so a header changes
     the key of exactly the files that include it, directly or not;
   - the warning and language flags of that command (-W..., -std=...);
   - .clang-tidy's text and clang-tidy's version number (never its whole
@@ -50,7 +50,7 @@ def preprocess_command(words):
         out.append(word)
         if (word.startswith("-W") and word != "-Werror") or word.startswith("-std="):
             kept.append(word)
-    return out + ["-E", "-P", "-CC", "-o", "-"], kept
+    return out + ["-E", "-P", "-C", "-o", "-"], kept
 
 
 def key_of(entry, source_dir, build_dir, context):

@@ -9,6 +9,9 @@ root=$(cd "$here/../.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# Idle processes yield the CPU: 16 processes polling on 2 cores took
+# 30x longer (bench/RESULTS.md, issue 51).
+export OMPI_MCA_mpi_yield_when_idle=1
 case $mpi in
   openmpi) launch=(mpirun.openmpi --oversubscribe --mca btl self,vader) ;;
   mpich) launch=(mpiexec.mpich) ;;

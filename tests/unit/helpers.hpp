@@ -16,6 +16,22 @@ namespace rankmap::test {
 
 inline std::filesystem::path source_dir() { return RANKMAP_SOURCE_DIR; }
 
+// Whether this build runs under AddressSanitizer (scripts/sanitize.sh),
+// where the engine is 10-20x slower: a test whose heaviest runs only repeat
+// code paths its lighter runs take leaves them to the release build, which
+// runs them all.
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool kSanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+inline constexpr bool kSanitized = true;
+#else
+inline constexpr bool kSanitized = false;
+#endif
+#else
+inline constexpr bool kSanitized = false;
+#endif
+
 // A fresh directory per test, removed at the end.
 class TempDir {
  public:
