@@ -19,10 +19,11 @@
 #     cuts.
 # Then the same through `rankmap run --reorder`, which preloads the shim
 # with RANKMAP_MACHINE itself and keeps the run's profile with --keep.
-# Usage: run_reorder_test.sh openmpi|mpich SHIM RANKMAP [calls|apps]
-#   calls: the calls from C and Fortran, weights, agreement (ctest
-#   reorder_MPI_calls); apps: a grid freed unused, LAMMPS, bound processes,
-#   rankmap run --reorder (reorder_MPI_apps); both when not given.
+# Usage: run_reorder_test.sh openmpi|mpich SHIM RANKMAP [calls|fortran|apps]
+#   calls: the calls from C, weights, agreement (ctest reorder_MPI_calls);
+#   fortran: the calls from mpif.h and mpi_f08 (reorder_MPI_fortran); apps:
+#   a grid freed unused, LAMMPS, bound processes, rankmap run --reorder
+#   (reorder_MPI_apps); all three when not given.
 set -u
 mpi=$1
 shim=$(realpath "$2")
@@ -70,7 +71,7 @@ case $mpi in
       RANKMAP_MACHINE=$1 LD_PRELOAD=$shim timeout 120 "${launcher[@]}" "./$2" "${@:3}"
     }
     ;;
-  *) echo "usage: $0 openmpi|mpich SHIM RANKMAP [calls|apps]" >&2; exit 2 ;;
+  *) echo "usage: $0 openmpi|mpich SHIM RANKMAP [calls|fortran|apps]" >&2; exit 2 ;;
 esac
 
 if in_part calls; then
@@ -149,6 +150,30 @@ if in_part calls; then
     bad "cart 4x4, scattered"; cat grid.out
   fi
 
+  # A machine file that names none of the hosts: the MPI's own order, one line.
+  launch "$work/other.toml" topo cart 1 >unknown.out 2>&1
+  if grep -q "^cart reorder=1: 16 of 24 edges cross hosts; topology consistent" unknown.out &&
+    [ "$(grep -c "rankmap: reorder: .*unknown host 'fake0'.*; the MPI's own order is kept" unknown.out)" = 1 ]; then
+    ok "an unknown host: the MPI's own order, said once"
+  else
+    bad "an unknown host"; cat unknown.out
+  fi
+  # RANKMAP_MACHINE unset on process 5 and another machine file on process 6:
+  # every process still agrees at MPI_Init, on a communicator of the shim's
+  # own, so the application's first allreduce is right, MPI_Cart_map hands out
+  # a permutation (the MPI's own) and rank 0 says why in one line.
+  TOPO_VARY="5:unset,6:$work/other.toml" launch "$work/four.toml" topo agree 1 >agree.out 2>&1
+  if grep -q "^agree: allreduce 120 (want 120); Cart_map a permutation$" agree.out &&
+    grep -q "^cart reorder=1: 16 of 24 edges cross hosts; topology consistent" agree.out &&
+    [ "$(grep -c "rankmap: reorder: RANKMAP_MACHINE is not the same machine file on every process" agree.out)" = 1 ] &&
+    [ "$(grep -c "rankmap" agree.out)" = 1 ]; then
+    ok "RANKMAP_MACHINE on some processes only: the application's sums right, the MPI's own order, one line"
+  else
+    bad "RANKMAP_MACHINE on some processes only"; cat agree.out
+  fi
+fi
+
+if in_part fortran; then
   # The same calls from Fortran: mpif.h and mpi_f08 (topology_reorder.F90),
   # one launch each.
   fortran() {
@@ -177,28 +202,6 @@ if in_part calls; then
     fortran $f cartmap 16 8 24
     fortran $f graphmap 16 4 16
   done
-
-  # A machine file that names none of the hosts: the MPI's own order, one line.
-  launch "$work/other.toml" topo cart 1 >unknown.out 2>&1
-  if grep -q "^cart reorder=1: 16 of 24 edges cross hosts; topology consistent" unknown.out &&
-    [ "$(grep -c "rankmap: reorder: .*unknown host 'fake0'.*; the MPI's own order is kept" unknown.out)" = 1 ]; then
-    ok "an unknown host: the MPI's own order, said once"
-  else
-    bad "an unknown host"; cat unknown.out
-  fi
-  # RANKMAP_MACHINE unset on process 5 and another machine file on process 6:
-  # every process still agrees at MPI_Init, on a communicator of the shim's
-  # own, so the application's first allreduce is right, MPI_Cart_map hands out
-  # a permutation (the MPI's own) and rank 0 says why in one line.
-  TOPO_VARY="5:unset,6:$work/other.toml" launch "$work/four.toml" topo agree 1 >agree.out 2>&1
-  if grep -q "^agree: allreduce 120 (want 120); Cart_map a permutation$" agree.out &&
-    grep -q "^cart reorder=1: 16 of 24 edges cross hosts; topology consistent" agree.out &&
-    [ "$(grep -c "rankmap: reorder: RANKMAP_MACHINE is not the same machine file on every process" agree.out)" = 1 ] &&
-    [ "$(grep -c "rankmap" agree.out)" = 1 ]; then
-    ok "RANKMAP_MACHINE on some processes only: the application's sums right, the MPI's own order, one line"
-  else
-    bad "RANKMAP_MACHINE on some processes only"; cat agree.out
-  fi
 fi
 
 if in_part apps; then
