@@ -21,4 +21,4 @@ run format bash tests/lint/check_format.sh .
 run messages bash tests/lint/check_messages.sh .
 run tidy bash tests/lint/check_tidy.sh . build
 [ ${#failed[@]} -eq 0 ] || { echo "lint.sh: FAILED: ${failed[*]}" >&2; exit 1; }
-echo "lint.sh: all static checks passed"
+echo "lint.sh: all static checks passed ($SECONDS s)"

@@ -8,9 +8,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export RANKMAP_WERROR=ON    # a warning fails the build here, and so in CI
 export RANKMAP_HARDENED=ON  # container bounds checked (_GLIBCXX_ASSERTIONS), as Fedora and RHEL build
-scripts/setup.sh
-scripts/build.sh
-cd build
-ctest --output-on-failure -j2 --timeout 600
-cd ..
-scripts/sanitize.sh
+# stage NAME COMMAND...: runs it, then says how long it took.
+stage() {
+  local name=$1 start=$SECONDS
+  shift
+  "$@"
+  echo "test.sh: $name took $((SECONDS - start)) s"
+}
+stage setup scripts/setup.sh
+stage build scripts/build.sh
+stage ctest ctest --test-dir build --output-on-failure -j2 --timeout 600
+stage sanitize scripts/sanitize.sh
