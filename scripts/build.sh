@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Configures and builds rankmap in ./build (Release, two jobs: the machines
-# here have two cores; Ninja and ccache where installed). RANKMAP_WERROR=ON makes warnings errors, and
-# RANKMAP_HARDENED=ON adds the checks of hardened distribution builds
-# (_GLIBCXX_ASSERTIONS, _FORTIFY_SOURCE); test.sh, so CI, sets both.
+# here have two cores; Ninja and ccache where installed). RANKMAP_WERROR=ON
+# makes warnings errors, and RANKMAP_HARDENED=ON adds the checks of hardened
+# distribution builds (_GLIBCXX_ASSERTIONS, _FORTIFY_SOURCE); test.sh, so
+# CI, sets both.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/configure_args.sh

@@ -5,9 +5,9 @@
 # for SECONDS (default 60) on a copy of its seed corpus, so that the corpus
 # in the tree only grows by hand. Inputs that crash, leak, hang (10 s) or
 # take more than 2 GB land in build-fuzz/findings/HARNESS/; copy one into
-# tests/fuzz/corpus/HARNESS/
-# once it is fixed, and ctest and scripts/sanitize.sh replay it from then
-# on. Exits 1 when any harness found something.
+# tests/fuzz/corpus/HARNESS/ once it is fixed, and ctest and
+# scripts/sanitize.sh replay it from then on. Exits 1 when any harness
+# found something.
 # Usage: scripts/fuzz.sh [SECONDS] [HARNESS...]   (needs clang and libclang-rt-14-dev)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
