@@ -52,36 +52,33 @@ std::string shown(double v) {
   return text;
 }
 
+// A value of type T from `lo` to `hi`, read whole by from_chars; `range` and
+// `noun` word the error ("expected a whole number from 1 to 8, got '0'").
+template <class T>
+CLI::Validator range_validator(T lo, T hi, const std::string& range, const std::string& noun,
+                               const std::string& type_name) {
+  return CLI::Validator(
+      [=](std::string& value) -> std::string {
+        T v = 0;
+        const char* end = value.data() + value.size();
+        auto [p, ec] = std::from_chars(value.data(), end, v);
+        if (ec == std::errc() && p == end && v >= lo && v <= hi) return "";
+        return "expected " + noun + " " + range + ", got '" + printable(value) + "'";
+      },
+      type_name + " " + range);
+}
+
 // A Check as CLI11 runs it: the range in words in --help and in the error.
 CLI::Validator validator_of(const Check& check) {
   const std::string unit = check.unit.empty() ? "" : " (" + check.unit + ")";
   switch (check.kind) {
-    case Check::Kind::number: {
-      const double lo = check.lo, hi = check.hi;
-      const std::string range = "from " + shown(lo) + " to " + shown(hi) + unit;
-      return CLI::Validator(
-          [=](std::string& value) -> std::string {
-            double v = 0;
-            const char* end = value.data() + value.size();
-            auto [p, ec] = std::from_chars(value.data(), end, v);
-            if (ec == std::errc() && p == end && v >= lo && v <= hi) return "";
-            return "expected a number " + range + ", got '" + printable(value) + "'";
-          },
-          "NUMBER " + range);
-    }
-    case Check::Kind::whole_number: {
-      const std::int64_t lo = check.whole_lo, hi = check.whole_hi;
-      const std::string range = "from " + std::to_string(lo) + " to " + std::to_string(hi) + unit;
-      return CLI::Validator(
-          [=](std::string& value) -> std::string {
-            std::int64_t v = 0;
-            const char* end = value.data() + value.size();
-            auto [p, ec] = std::from_chars(value.data(), end, v);
-            if (ec == std::errc() && p == end && v >= lo && v <= hi) return "";
-            return "expected a whole number " + range + ", got '" + printable(value) + "'";
-          },
-          "INTEGER " + range);
-    }
+    case Check::Kind::number:
+      return range_validator(check.lo, check.hi, "from " + shown(check.lo) + " to " + shown(check.hi) + unit,
+                             "a number", "NUMBER");
+    case Check::Kind::whole_number:
+      return range_validator(check.whole_lo, check.whole_hi,
+                             "from " + std::to_string(check.whole_lo) + " to " + std::to_string(check.whole_hi) + unit,
+                             "a whole number", "INTEGER");
     case Check::Kind::one_of: break;
   }
   return CLI::IsMember(check.names);
