@@ -132,8 +132,10 @@ AllocationOptions allocation_options(const Machine& machine, const MachineOption
     a.origins.assign(a.hosts.size(), HostOrigin{batch->source, 0});
     took = std::to_string(a.hosts.size()) + " nodes (" + compress_hostlist(a.hosts) + ")";
   }
+  std::string counts_took;  // what the task counts gave, with where from
   if (o.ppn == 0 && batch->ranks_per_node > 0) {
     a.ppn = batch->ranks_per_node;
+    a.counts_source = batch->ranks_source;
     // Uneven task counts (SLURM_TASKS_PER_NODE=2,1): each node its own.
     const bool uneven =
         batch->slots.size() == batch->hosts.size() &&
@@ -143,10 +145,25 @@ AllocationOptions allocation_options(const Machine& machine, const MachineOption
       a.ranks_per_host = batch->slots;
       std::string counts;
       for (int n : batch->slots) counts += (counts.empty() ? "" : ",") + std::to_string(n);
-      took += (took.empty() ? "" : ", ") + printable(counts, 60) + " ranks on them";
+      counts_took = printable(counts, 60) + " ranks on them";
     } else {
-      took += (took.empty() ? "" : ", ") + std::to_string(a.ppn) + (a.ppn == 1 ? " rank per node" : " ranks per node");
+      counts_took = std::to_string(a.ppn) + (a.ppn == 1 ? " rank per node" : " ranks per node");
     }
+  }
+  // srun -c N: N CPUs a task, which Slurm counts in hardware threads where
+  // a core has several; a rank's slot is whole cores unless --hwthreads.
+  std::string cpus_took;
+  if (o.cpus_per_rank == 0 && batch->cpus_per_task > 0 && !a.hosts.empty()) {
+    int per_core = 1;
+    if (const int node = machine.find_host(a.hosts.front()); node >= 0 && !o.hwthreads) {
+      const NodeType& type =
+          machine.node_types[static_cast<std::size_t>(machine.nodes[static_cast<std::size_t>(node)].type)];
+      per_core = std::max(1, static_cast<int>(type.pus.size()) / std::max(1, type.cores));
+    }
+    a.cpus_per_rank = (batch->cpus_per_task + per_core - 1) / per_core;
+    cpus_took = std::to_string(a.cpus_per_rank) + (o.hwthreads ? " hardware thread" : " core") +
+                (a.cpus_per_rank == 1 ? "" : "s") +
+                " a rank from SLURM_CPUS_PER_TASK=" + std::to_string(batch->cpus_per_task);
   }
   // A Slurm job that shares its nodes holds some of their CPUs: slots are
   // made of those only (scontrol says which), so no rank binds outside.
@@ -157,8 +174,13 @@ AllocationOptions allocation_options(const Machine& machine, const MachineOption
       a.held_cpus.push_back(it == held.end() ? std::vector<unsigned>{} : it->second);
     }
   }
-  if (!took.empty())
-    note = "rankmap: " + printable(took, 300) + " from " + printable(batch->source) + " (--nodes and --ppn override)";
+  // Each figure with the variable it came from.
+  std::vector<std::string> parts;
+  if (!took.empty()) parts.push_back(took + " from " + printable(batch->source));
+  if (!counts_took.empty()) parts.push_back(counts_took + " from " + printable(batch->ranks_source));
+  if (!cpus_took.empty()) parts.push_back(cpus_took);
+  for (std::size_t i = 0; i < parts.size(); ++i) note += (i ? ", " : "rankmap: ") + parts[i];
+  if (!note.empty()) note += " (--nodes, --ppn and --cpus-per-rank override)";
   return a;
 }
 
@@ -171,6 +193,17 @@ LoadedMachine load(const MachineOptions& o) {
   l.allocation = make_allocation(l.machine, allocation_options(l.machine, o, note));
   if (!note.empty() && !o.quiet) std::fprintf(stderr, "%s\n", note.c_str());
   return l;
+}
+
+void warn_if_job_tasks_differ(std::size_t ranks, const std::string& graph_path, bool quiet) {
+  if (quiet) return;
+  const char* tasks = std::getenv("SLURM_NTASKS");
+  if (!tasks || !*tasks || !std::getenv("SLURM_JOB_NODELIST")) return;
+  if (std::to_string(ranks) == tasks) return;
+  std::fprintf(stderr,
+               "rankmap: warning: the batch job has SLURM_NTASKS=%s tasks, but %s has %zu ranks: the mapping is "
+               "for %zu (launch that many, or profile the job at its size)\n",
+               printable(tasks, 20).c_str(), printable(graph_path).c_str(), ranks, ranks);
 }
 
 LoadedMachine load_for_launch_file(const MachineOptions& o, const std::string& path, const std::string& format,

@@ -56,6 +56,10 @@ struct LoadedMachine {
 // batch job gave them. A host unknown under its full name is looked up by
 // its short name too ("n01.cluster" as "n01").
 LoadedMachine load(const MachineOptions& options);
+// A warning line when the batch job's task count (SLURM_NTASKS) is not
+// `ranks`, the graph's: a launch of the job's own count would start
+// another number of ranks than are mapped.
+void warn_if_job_tasks_differ(std::size_t ranks, const std::string& graph_path, bool quiet);
 // Hosts named by a batch system or a host file as the machine calls them:
 // the short name when only it is known.
 std::vector<std::string> machine_host_names(const Machine& machine, const std::vector<std::string>& hosts);

@@ -12,6 +12,10 @@ namespace rankmap::cli {
 StandardOutput::~StandardOutput() = default;  // the folder removes itself
 
 std::string StandardOutput::path_for(const std::string& given, const std::string& name, const std::string& flag) {
+  if (given == "/dev/null") {
+    if (!discarded_) discarded_ = std::make_unique<PrivateFolder>("rankmap-null-");
+    return (discarded_->path() / (std::to_string(discards_++) + "-" + name)).string();
+  }
   if (given != "-" && given != "/dev/stdout") return given;
   if (!file_.empty())
     throw Error(ErrorKind::argument, Parameter{flag.substr(flag.find_first_not_of('-'))},
@@ -24,7 +28,7 @@ std::string StandardOutput::path_for(const std::string& given, const std::string
 std::string StandardOutput::path_for_launch_file(const std::string& given, LaunchFormat format,
                                                  const std::string& name) {
   std::string path = path_for(given, name, "output");
-  if (path != given && launch_file_suffixes(format).size() > 1)
+  if (path != given && given != "/dev/null" && launch_file_suffixes(format).size() > 1)
     throw Error(ErrorKind::argument, Parameter{"output"},
                 "the " + std::string(launch_format_name(format)) + " format writes " +
                     std::to_string(launch_file_suffixes(format).size()) +
@@ -33,12 +37,14 @@ std::string StandardOutput::path_for_launch_file(const std::string& given, Launc
 }
 
 std::string StandardOutput::shown(const std::string& path) const {
+  if (discarded_ && std::filesystem::path(path).parent_path() == discarded_->path()) return "/dev/null";
   return !file_.empty() && path == file_.string() ? std::string("standard output") : path;
 }
 
 std::ostream& StandardOutput::lines() const { return file_.empty() ? std::cout : std::cerr; }
 
 void StandardOutput::flush() {
+  discarded_.reset();
   if (file_.empty()) return;
   // The folder goes before the first byte is written: a reader that stops
   // early (| head) ends the command by SIGPIPE, which runs no destructor.

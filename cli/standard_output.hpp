@@ -5,7 +5,8 @@
 // command's other outputs, and copied to standard output only once all of
 // them have landed, so that a failed command writes nothing there either.
 // The command's own lines (tables, "wrote ...") then go to stderr, so that
-// the pipe carries the output alone.
+// the pipe carries the output alone. /dev/null, which the writers would
+// refuse as no regular file, is written the same way and thrown away.
 #pragma once
 
 #include <filesystem>
@@ -48,6 +49,8 @@ class StandardOutput {
  private:
   std::unique_ptr<PrivateFolder> dir_;  // made for the first output to standard output
   std::filesystem::path file_;
+  std::unique_ptr<PrivateFolder> discarded_;  // the outputs to /dev/null
+  int discards_ = 0;
 };
 
 }  // namespace rankmap::cli

@@ -16,6 +16,37 @@ mapfile -t commands < <("$rankmap" --help | sed -n '/^Subcommands:/,/^$/p' | sed
 
 see_also="$work/see_also.h2m"
 {
+  # The variables rankmap, its shim and bind-task read (README: Slurm,
+  # reordering inside the job, rankmap run's cache).
+  cat <<'H2M'
+[ENVIRONMENT]
+.TP
+.B SLURM_JOB_NODELIST, SLURM_NTASKS_PER_NODE, SLURM_TASKS_PER_NODE, SLURM_NTASKS, SLURM_CPUS_PER_TASK
+Inside a Slurm job: the nodes, ranks per node (each node's own with uneven counts), ranks and CPUs a rank,
+unless --nodes, --ppn, -np or --cpus-per-rank say otherwise. SLURM_JOB_ID: the CPUs the job holds on each
+node, from scontrol show job -d. SLURM_PROCID and SLURMD_NODENAME: the task rankmap bind-task binds.
+.TP
+.B PBS_NODEFILE
+Inside a PBS or Torque job: a host a line, once per slot; a host's lines are its ranks.
+.TP
+.B RANKMAP_MACHINE
+The machine file (TOML) the shim reorders by, in a job's MPI topology calls (rankmap run --reorder sets it).
+.TP
+.B RANKMAP_HOST
+The host the shim takes a process to run on, where MPI_Get_processor_name would not say (fake hosts).
+.TP
+.B RANKMAP_PROFILE
+The profile the shim writes when the job ends (rankmap profile and run set it).
+.TP
+.B RANKMAP_CACHE_DIR, XDG_CACHE_HOME, HOME
+rankmap run's cache: $RANKMAP_CACHE_DIR, else $XDG_CACHE_HOME/rankmap, else ~/.cache/rankmap (--cache overrides).
+.TP
+.B RANKMAP_SHIM_DIR
+Where rankmap run and profile look for the shim first (librankmap-pmpi-openmpi.so, -mpich.so).
+.TP
+.B TMPDIR
+Where rankmap run makes its folder of launch files when --keep is not given.
+H2M
   echo "[SEE ALSO]"
   echo ".BR rankmap (1),"
   for c in "${commands[@]}"; do echo ".BR rankmap-${c%%$'\t'*} (1),"; done | sed '$ s/,$//'

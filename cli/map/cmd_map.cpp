@@ -58,6 +58,7 @@ int run_map(const MapOptions& o) {
   const std::optional<double> p_mpi = o.p_mpi ? o.p_mpi : profile_p_mpi;
   const std::string p_mpi_source = o.p_mpi ? "--p-mpi" : o.graph;
   progress.done("read " + o.graph);
+  warn_if_job_tasks_differ(graph.ranks, o.graph, o.quiet);
   // Before any work: the outputs must be new files, none of them an input.
   std::vector<std::filesystem::path> outputs{json};
   for (const std::string& suffix : launch_file_suffixes(format)) outputs.emplace_back(output + suffix);
@@ -110,11 +111,20 @@ int run_map(const MapOptions& o) {
   std::vector<FilePart> also;
   if (!json.empty()) also.push_back({"", json_text, json});
   write_launch_files(output, format, machine, allocation, mapping, also);
+  // srun's one --cpu-bind list cannot say where each local rank goes.
+  const bool bind_each_task = format == LaunchFormat::slurm &&
+                              read_text_file(output + ".env").find("SLURM_CPU_BIND=none\n") != std::string::npos;
   standard.lines() << table;
   standard.flush();
   progress.done("wrote and re-checked " + standard.shown(output) +
                 (json.empty() ? "" : " and " + standard.shown(json)));
   progress.done("scored");
+  if (bind_each_task && !o.quiet)
+    std::fprintf(stderr,
+                 "rankmap: srun's --cpu-bind list is one for every node, and this mapping's local ranks sit on "
+                 "different CPUs on different nodes: %s.env sets SLURM_CPU_BIND=none; run each task as "
+                 "'srun rankmap bind-task %s.bind -- ./app' (or srun --rankmap with the SPANK plugin)\n",
+                 printable(o.output).c_str(), printable(o.output).c_str());
   if (allocation.cpus_per_rank > 0 && !o.quiet) {  // the threads inside each rank's block
     const std::string n = std::to_string(allocation.cpus_per_rank);
     std::fprintf(stderr,
@@ -150,7 +160,8 @@ void add_map(Command& app, Action& action) {
   cmd.option("--p-mpi", o->p_mpi,
              "Fraction of run time spent in MPI, for predicted_gain (default: the profile's, when GRAPH is a .rmp)")
       .check(number_from(0, 1, "a fraction"));
-  cmd.flag("--quiet,-q", o->quiet, "No progress lines on stderr");
+  cmd.flag("--quiet,-q", o->quiet,
+           "No progress or advice lines on stderr (the scores' table still goes to standard output)");
   cmd.flag("--verbose,-v", o->verbose, "A line on stderr for every stage and candidate, with its scores");
   cmd.footer(kNeverWorseThanBlock);
   cmd.on_chosen([o, &action] { action = [o] { return run_map(*o); }; });

@@ -47,13 +47,13 @@ void say(const RunOptions& o, const std::string& line) {
   if (!o.quiet) std::fprintf(stderr, "rankmap: %s\n", printable(line, 2000).c_str());
 }
 
-// The ranks: -np, else the launcher's, else the batch job's task count,
-// else the given profile's.
 // The ranks: -np, else the launcher's own count, else the batch job's,
-// else the profile's. Only a launcher's options count: a bare program's
-// "-n 3" is the program's own argument.
+// else the profile's; `from` says which. Only a launcher's options count:
+// a bare program's "-n 3" is the program's own argument.
 std::size_t rank_count(const RunOptions& o, const JobCommand& job, const std::optional<BatchAllocation>& batch,
-                       std::size_t profile_ranks) {
+                       std::size_t profile_ranks, std::string* from = nullptr) {
+  std::string ignored;
+  std::string& said = from ? *from : ignored;
   std::vector<std::string> launcher{job.program};
   launcher.insert(launcher.end(), job.options.begin(), job.options.end());
   const std::size_t asked = launcher_ranks(launcher);
@@ -61,10 +61,11 @@ std::size_t rank_count(const RunOptions& o, const JobCommand& job, const std::op
     throw Error(ErrorKind::argument, Parameter{"np"},
                 std::to_string(o.np) + " ranks, but the launcher's own options ask for " + std::to_string(asked) +
                     "; give the count once");
-  if (o.np) return o.np;
-  if (asked) return asked;
-  if (batch && batch->ranks) return batch->ranks;
-  if (profile_ranks) return profile_ranks;
+  if (o.np) return said = "-np", o.np;
+  if (asked) return said = "the launcher's count", asked;
+  if (batch && batch->ranks)
+    return said = batch->source.starts_with("SLURM") ? "SLURM_NTASKS" : batch->source, batch->ranks;
+  if (profile_ranks) return said = "the profile's", profile_ranks;
   throw Error(ErrorKind::argument, Parameter{"np"},
               "how many ranks? give -np N (or the launcher's -np, or run inside a batch job with a task count)");
 }
@@ -75,38 +76,6 @@ bool one_layout(const Allocation& allocation) {
   for (std::size_t k = 1; k < allocation.size(); ++k)
     if (allocation.layout_of[k] != allocation.layout_of[0]) return false;
   return true;
-}
-
-// SLURM_HOSTFILE's text: rank r's host on line r.
-std::string hosts_of_ranks(const Machine& machine, const Allocation& allocation, const Mapping& mapping) {
-  std::string text;
-  for (const Placement& p : mapping.ranks)
-    text += machine.nodes[static_cast<std::size_t>(allocation.nodes[static_cast<std::size_t>(p.node)])].host + "\n";
-  return text;
-}
-
-// `rankmap bind-task`'s file: "RANK HOST CPUS" a rank, CPUS the OS's
-// numbers of its slot.
-std::string task_cpus(const Machine& machine, const Allocation& allocation, const Mapping& mapping) {
-  std::string text;
-  for (std::size_t r = 0; r < mapping.size(); ++r) {
-    const Placement& p = mapping.ranks[r];
-    const Node& node = machine.nodes[static_cast<std::size_t>(allocation.nodes[static_cast<std::size_t>(p.node)])];
-    const NodeType& type = machine.node_types[static_cast<std::size_t>(node.type)];
-    std::vector<unsigned> cpus;
-    for (int pu : allocation.slots(static_cast<std::size_t>(p.node))[static_cast<std::size_t>(p.slot)].pus)
-      cpus.push_back(type.pus[static_cast<std::size_t>(pu)].os_index);
-    std::sort(cpus.begin(), cpus.end());
-    std::string list;
-    for (std::size_t i = 0; i < cpus.size();) {
-      std::size_t j = i;
-      while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) ++j;
-      list += (list.empty() ? "" : ",") + std::to_string(cpus[i]) + (j > i ? "-" + std::to_string(cpus[j]) : "");
-      i = j + 1;
-    }
-    text += std::to_string(r) + " " + node.host + " " + list + "\n";
-  }
-  return text;
 }
 
 // The folder for the launch files: --keep DIR (made if missing, kept), or
@@ -142,7 +111,25 @@ int launch(const RunOptions& o, const CommandLine& line) {
   if (!forwarded) return code;
   say(o, "stopped by signal " + std::to_string(forwarded) + " (passed on to the job, which exited with status " +
              std::to_string(code) + ")");
-  return code != 0 ? code : 128 + forwarded;
+  // 128 + the signal whatever the launcher returned (Open MPI 1, MPICH
+  // 255), as a shell reports a job a signal ended: a loop over runs stops.
+  return 128 + forwarded;
+}
+
+// A hybrid job's threads inside each rank's block, as `map` prints them:
+// OMP_NUM_THREADS, OMP_PLACES and OMP_PROC_BIND unless the user set them,
+// passed to every node (Open MPI forwards only what -x names).
+void add_thread_placement(CommandLine& line, const Allocation& allocation, Launcher launcher) {
+  const std::pair<std::string, std::string> wanted[] = {{"OMP_NUM_THREADS", std::to_string(allocation.cpus_per_rank)},
+                                                        {"OMP_PLACES", allocation.hwthreads ? "threads" : "cores"},
+                                                        {"OMP_PROC_BIND", "close"}};
+  std::vector<std::string> forward;
+  for (const auto& [name, value] : wanted) {
+    if (!std::getenv(name.c_str())) line.env.emplace_back(name, value);
+    forward.insert(forward.end(), {"-x", name});
+  }
+  if (launcher == Launcher::openmpi && !line.argv.empty())
+    line.argv.insert(line.argv.begin() + 1, forward.begin(), forward.end());
 }
 
 // The allocation's hosts with their slots (host:slots), for a launch on
@@ -234,9 +221,10 @@ int run_run(const RunOptions& o) {
   std::optional<CachedProfile> cached;
   std::optional<LoadedGraph> loaded;
   std::size_t ranks = 0;
+  std::string ranks_from;
   bool profile_now = false;
   if (profile_path.empty()) {
-    ranks = rank_count(o, job, batch, 0);
+    ranks = rank_count(o, job, batch, 0, &ranks_from);
     mpi = shim_mpi(mpi, job, "its profile");
     cached = find_cached_profile(cache_dir, job.application, ranks, mpi);
     if (!cached->usable) say(o, "cache: " + cached->why + "; the job runs without it");
@@ -285,11 +273,12 @@ int run_run(const RunOptions& o) {
 
   if (!loaded) loaded = load_graph(profile_path);
   const auto& [graph, p_mpi, p2p, collective, calls] = *loaded;
-  if (!ranks) ranks = rank_count(o, job, batch, graph.ranks);
+  if (!ranks) ranks = rank_count(o, job, batch, graph.ranks, &ranks_from);
   if (graph.ranks != ranks)
     throw Error(profile_path, 0,
-                "has " + std::to_string(graph.ranks) + " ranks, the job " + std::to_string(ranks) +
-                    " (-np); profile the job at its size (--profile-first)");
+                "has " + std::to_string(graph.ranks) + (graph.ranks == 1 ? " rank" : " ranks") + ", the job " +
+                    std::to_string(ranks) + " (" + ranks_from + "); profile the job at its size (--profile-first)");
+  warn_if_job_tasks_differ(ranks, profile_path, o.quiet);
 
   Context context = create_context(o.preset);
   // The launcher's own --oversubscribe is the user's choice: rankmap maps
@@ -369,30 +358,21 @@ int run_run(const RunOptions& o) {
   }
   const std::vector<FilePart> reports = {
       {"", json_text, dir / "report.json"}, {"", table, dir / "report.txt"}, {"", csv_text, dir / "mapping.csv"}};
+  write_launch_files(launch_file, launch_format_of(launcher), machine, allocation, mapping, reports);
   // srun binds by local rank with one list for every node (map_cpu),
   // which each node checks against the CPUs the job holds there: a job
-  // whose nodes differ (the CPUs it holds, its task counts, or the
-  // mapping's own placement) has each task bound by `rankmap bind-task`
-  // instead, which srun runs before the program.
-  bool bind_each_task = launcher == Launcher::slurm && !one_layout(allocation);
-  if (!bind_each_task) {
-    try {
-      write_launch_files(launch_file, launch_format_of(launcher), machine, allocation, mapping, reports);
-    } catch (const Error& e) {
-      if (launcher != Launcher::slurm || e.kind() != ErrorKind::argument) throw;
-      bind_each_task = true;
-    }
-  }
-  const std::filesystem::path bind_file = dir / "bind.txt";
-  if (bind_each_task) {
-    std::vector<FilePart> parts = reports;
-    parts.insert(parts.begin(), {{"", hosts_of_ranks(machine, allocation, mapping)},
-                                 {"", task_cpus(machine, allocation, mapping), bind_file}});
-    write_files_atomically(launch_file, parts);
+  // whose nodes differ (the CPUs it holds, its task counts), or a mapping
+  // whose local ranks sit on different CPUs on different nodes (the .env
+  // then says none), has each task bound by `rankmap bind-task` from the
+  // launch file's .bind instead, which srun runs before the program.
+  std::string env_text = launcher == Launcher::slurm ? read_text_file(launch_file.string() + ".env") : "";
+  const bool bind_each_task = launcher == Launcher::slurm &&
+                              (!one_layout(allocation) || env_text.find("SLURM_CPU_BIND=none\n") != std::string::npos);
+  const std::filesystem::path bind_file = launch_file.string() + ".bind";
+  if (bind_each_task)
     say(o,
-        "the nodes differ (the CPUs the job holds, or its tasks there): srun binds no task itself; "
-        "rankmap bind-task binds each where the mapping says");
-  }
+        "srun's one --cpu-bind list cannot bind this job (its nodes differ, or the mapping's local ranks do): srun "
+        "binds no task itself; rankmap bind-task binds each where the mapping says");
 
   // One line: nodes, hop-bytes against block, the predicted gain, the files.
   const double base = summary->baseline_hop_bytes;
@@ -408,21 +388,21 @@ int run_run(const RunOptions& o) {
                            (o.keep.empty() && !o.dry_run ? " (removed after the run; --keep DIR keeps them)" : "");
   say(o, line);
 
-  std::string env_text;
   JobCommand bound_job = job;
   if (bind_each_task) {
-    env_text = "SLURM_CPU_BIND=none\n";
-    if (allocation.cpus_per_rank > 0 && !mapping.ranks.empty())
-      env_text += "SRUN_CPUS_PER_TASK=" +
-                  std::to_string(allocation.slots(mapping.ranks[0].node)[mapping.ranks[0].slot].pus.size()) + "\n";
+    env_text = "SLURM_CPU_BIND=none\n" + env_text;  // the first of a name counts
     std::error_code ec;
     const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
     bound_job.application.insert(bound_job.application.begin(),
                                  {ec ? std::string("rankmap") : self.string(), "bind-task", bind_file.string(), "--"});
-  } else if (launcher == Launcher::slurm) {
-    env_text = read_text_file(launch_file.string() + ".env");
   }
-  const CommandLine mapped = mapped_run(bound_job, ranks, launch_file.string(), env_text);
+  CommandLine mapped = mapped_run(bound_job, ranks, launch_file.string(), env_text);
+  if (!mapped.dropped.empty()) {
+    std::string words;
+    for (const std::string& word : mapped.dropped) words += " " + word;
+    say(o, "the launch file places the ranks; left out of the launcher's options:" + words);
+  }
+  if (allocation.cpus_per_rank > 0) add_thread_placement(mapped, allocation, launcher);
   if (o.dry_run) {
     std::cout << shell_line(mapped) << "\n";
     return 0;

@@ -32,14 +32,18 @@ std::string launcher_of(const std::string& mpi) {
 }
 
 // The user's options without those among `names` ('|'-separated aliases)
-// and their values; each option's values go with it.
-std::vector<std::string> without(const std::vector<std::string>& options, Launcher launcher, std::string_view names) {
+// and their values; each option's values go with it, and `dropped`, when
+// given, gets those left out.
+std::vector<std::string> without(const std::vector<std::string>& options, Launcher launcher, std::string_view names,
+                                 std::vector<std::string>* dropped = nullptr) {
   std::vector<std::string> kept;
   for (std::size_t i = 0; i < options.size(); ++i) {
     const std::string& word = options[i];
     const std::size_t values = launcher_option_values(launcher, word);  // 0 for joined forms
-    if (!launcher_option_is(launcher, launcher_option_name(launcher, word), names))
-      for (std::size_t k = 0; k <= values && i + k < options.size(); ++k) kept.push_back(options[i + k]);
+    const bool keep = !launcher_option_is(launcher, launcher_option_name(launcher, word), names);
+    std::vector<std::string>* into = keep ? &kept : dropped;
+    if (into)
+      for (std::size_t k = 0; k <= values && i + k < options.size(); ++k) into->push_back(options[i + k]);
     i += values;
   }
   return kept;
@@ -51,24 +55,28 @@ std::vector<std::string> without_count(const std::vector<std::string>& options, 
 }
 
 // Without what places ranks otherwise: the launch file places them now.
-std::vector<std::string> without_placement(const std::vector<std::string>& options, Launcher launcher) {
+// `dropped` gets the options left out (the rank count is rankmap's own).
+std::vector<std::string> without_placement(const std::vector<std::string>& options, Launcher launcher,
+                                           std::vector<std::string>* dropped) {
   switch (launcher) {
     case Launcher::openmpi:
       return without(without_count(options, launcher), launcher,
                      "-rf|--rankfile|--map-by|--bind-to|--rank-by|-N|-npernode|--npernode|-npersocket|--npersocket|"
                      "--ppr|-pernode|--pernode|-bynode|--bynode|-byslot|--byslot|-bycore|--bycore|-bind-to-core|"
                      "--bind-to-core|-bind-to-socket|--bind-to-socket|-cpus-per-proc|--cpus-per-proc|"
-                     "-cpus-per-rank|--cpus-per-rank|-cpu-list|--cpu-list|-cpu-set|--cpu-set");
+                     "-cpus-per-rank|--cpus-per-rank|-cpu-list|--cpu-list|-cpu-set|--cpu-set",
+                     dropped);
     case Launcher::mpich:
       // The machinefile takes the place of every host file or list (Hydra
       // refuses two).
       return without(without_count(options, launcher), launcher,
                      "-f|-hostfile|-machinefile|-machine|-machines|-machinelist|-hosts|-hostlist|-bind-to|-map-by|"
-                     "-ppn");
+                     "-ppn",
+                     dropped);
     case Launcher::slurm: break;
   }
   return without(without_count(options, launcher), launcher,
-                 "-m|--distribution|--cpu-bind|--cpu_bind|-w|--nodelist|--ntasks-per-node");
+                 "-m|--distribution|--cpu-bind|--cpu_bind|-w|--nodelist|--ntasks-per-node", dropped);
 }
 
 std::string value_of(const std::string& env_text, const std::string& name) {
@@ -158,9 +166,9 @@ CommandLine mapped_run(const JobCommand& job, std::size_t ranks, const std::stri
   CommandLine line;
   // The launch file's CPUs a rank (--cpus-per-rank) replace the user's own.
   const std::string cpus = value_of(env_text, "SRUN_CPUS_PER_TASK");
-  line.argv = joined({job.program}, cpus.empty() ? without_placement(job.options, job.launcher)
-                                                 : without(without_placement(job.options, job.launcher), job.launcher,
-                                                           "-c|--cpus-per-task"));
+  const std::vector<std::string> placed = without_placement(job.options, job.launcher, &line.dropped);
+  line.argv =
+      joined({job.program}, cpus.empty() ? placed : without(placed, job.launcher, "-c|--cpus-per-task", &line.dropped));
   const std::string n = std::to_string(ranks);
   switch (job.launcher) {
     case Launcher::openmpi: line.argv.insert(line.argv.end(), {"-np", n, "--rankfile", launch_file}); break;

@@ -31,6 +31,7 @@ JobCommand split_job_command(const std::vector<std::string>& command, const std:
 struct CommandLine {
   std::vector<std::pair<std::string, std::string>> env;
   std::vector<std::string> argv;
+  std::vector<std::string> dropped = {};  // the user's placement options the launch file replaces
 };
 
 // The launcher's own placement of `ranks` ranks (for the profiling run).

@@ -17,7 +17,7 @@ ranks_per_node_of() { tail -n +2 "$1" | cut -d, -f2 | sort | uniq -c | awk '{pri
 SLURM_JOB_NODELIST='node[04-05,20-21]' SLURM_NTASKS=32 SLURM_TASKS_PER_NODE='8(x4)' \
   "$rankmap" map s32.mtx "${m[@]}" --hwthreads -f csv -o slurm.csv --json slurm.json >out.txt 2>err.txt
 [ "$(hosts_of slurm.csv)" = "node04 node05 node20 node21 " ] && [ "$(ranks_per_node_of slurm.csv)" = "8 " ] &&
-  [ "$(json slurm.json baseline.nodes)" = 4 ] && grep -q "4 nodes (node\[04-05,20-21\]), 8 ranks per node from SLURM_JOB_NODELIST" err.txt &&
+  [ "$(json slurm.json baseline.nodes)" = 4 ] && grep -q "4 nodes (node\[04-05,20-21\]) from SLURM_JOB_NODELIST, 8 ranks per node from SLURM_TASKS_PER_NODE" err.txt &&
   ok || bad "Slurm allocation: $(hosts_of slurm.csv) / $(ranks_per_node_of slurm.csv) / $(cat err.txt)"
 
 # --nodes and --ppn override the job's.
@@ -39,7 +39,22 @@ SLURM_JOB_NODELIST='node[00-01],gpu7' expect_error "unknown host from Slurm" \
   "SLURM_JOB_NODELIST: unknown host 'gpu7'" x.csv -- map s4.mtx "${m[@]}" -f csv -o x.csv
 SLURM_JOB_NODELIST='node00' SLURM_NTASKS=4 SLURM_TASKS_PER_NODE='4(x' expect_error "malformed task counts" \
   "SLURM_TASKS_PER_NODE: expected counts like 4(x2),3, got '4(x'" x.csv -- map s4.mtx "${m[@]}" -f csv -o x.csv
-PBS_NODEFILE=$PWD/missing expect_error "missing PBS_NODEFILE" "missing: cannot open" x.csv -- map s4.mtx "${m[@]}" -f csv -o x.csv
+PBS_NODEFILE=$PWD/missing expect_error "missing PBS_NODEFILE" "PBS_NODEFILE: $PWD/missing: cannot open" x.csv -- map s4.mtx "${m[@]}" -f csv -o x.csv
+# A host's lines are its ranks: 7 lines of node00 (6 cores) blame the file,
+# not --ppn, which the user never gave.
+printf 'node00\n%.0s' 1 2 3 4 5 6 7 >pbs_seven
+PBS_NODEFILE=$PWD/pbs_seven expect_error "PBS lines past a host's cores" \
+  "PBS_NODEFILE $PWD/pbs_seven: 7 ranks per node do not fit host 'node00', which has 6 cores" x.csv -- map s4.mtx "${m[@]}" -f csv -o x.csv
+
+# srun -c 4 (SLURM_CPUS_PER_TASK, hardware threads; desmos has 2 a core):
+# 2 cores a rank, said with the variable; SLURM_NTASKS unlike the graph's
+# 4 ranks gets a warning, and ranks per node come from SLURM_NTASKS_PER_NODE.
+SLURM_JOB_NODELIST='node[00-01]' SLURM_NTASKS=6 SLURM_NTASKS_PER_NODE=2 SLURM_TASKS_PER_NODE='2(x2)' \
+  SLURM_CPUS_PER_TASK=4 "$rankmap" map s4.mtx "${m[@]}" -f csv -o cpt.csv >/dev/null 2>err.txt
+cores_per_rank=$(tail -n +2 cpt.csv | cut -d, -f4 | awk -F- '{ print $2 - $1 + 1 }' | sort -u)
+[ "$cores_per_rank" = 2 ] && grep -q "2 ranks per node from SLURM_NTASKS_PER_NODE, 2 cores a rank from SLURM_CPUS_PER_TASK=4" err.txt &&
+  grep -q "warning: the batch job has SLURM_NTASKS=6 tasks, but s4.mtx has 4 ranks" err.txt && ok ||
+  bad "SLURM_CPUS_PER_TASK and SLURM_NTASKS: $(cat cpt.csv err.txt)"
 
 # eval and plot in the same job read the same allocation: no flag needed.
 SLURM_JOB_NODELIST='node[04-05,20-21]' SLURM_NTASKS=32 SLURM_TASKS_PER_NODE='8(x4)' \
@@ -192,6 +207,26 @@ signal_while_working HUP 129 rankmap-run- "${run_big[@]}"
 signal_while_working TERM 143 rankmap-run- "${run_big[@]}"
 signal_while_working HUP 129 rankmap-stdout- map geo.mtx -m big.toml -o -
 signal_while_working TERM 143 rankmap-stdout- map geo.mtx -m big.toml -o -
+
+# A mapping whose local ranks sit on different CPUs on different nodes is
+# written for Slurm all the same: srun binds nothing (.env), FILE.bind
+# gives each rank's CPUs, and it reads back as the csv of the same mapping
+# says (their readers share no code): the same hop-bytes and socket split.
+"$rankmap" map s32.mtx "${m[@]}" --nodes 'node[00-05]' --baseline random --seed 3 -f csv -o random.csv -q >/dev/null
+"$rankmap" map s32.mtx "${m[@]}" --nodes 'node[00-05]' --baseline random --seed 3 -f slurm -o random.hosts \
+  >/dev/null 2>err.txt
+"$rankmap" eval s32.mtx "${m[@]}" --nodes 'node[00-05]' --mapping random.csv --json from_csv.json -q >/dev/null
+"$rankmap" eval s32.mtx "${m[@]}" --nodes 'node[00-05]' --mapping random.hosts --json from_slurm.json -q >/dev/null
+[ "$(grep -c . random.hosts.bind)" = 32 ] && grep -q "^SLURM_CPU_BIND=none$" random.hosts.env &&
+  grep -q "rankmap bind-task random.hosts.bind -- ./app" err.txt &&
+  [ "$(json from_slurm.json hop_bytes)" = "$(json from_csv.json hop_bytes)" ] &&
+  [ "$(json from_slurm.json cross_socket_bytes)" = "$(json from_csv.json cross_socket_bytes)" ] && ok ||
+  bad "slurm with .bind: $(cat random.hosts.env err.txt)"
+
+# -o /dev/null: the work is done and checked, and nothing is left beside.
+before=$(ls | wc -l)
+"$rankmap" map s32.mtx "${m[@]}" -f slurm -o /dev/null --json /dev/null >/dev/null 2>err.txt &&
+  [ "$(ls | wc -l)" = "$before" ] && [ -c /dev/null ] && ok || bad "-o /dev/null: $(cat err.txt)"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

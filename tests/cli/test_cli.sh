@@ -45,7 +45,7 @@ expect_error "host count short of the torus" "short.toml:15: the [[nodes]] group
 expect_error "machine hostlist" "badlist.toml:16: bad hostlist" out.rank -- map good.mtx -m badlist.toml --baseline block -o out.rank
 expect_error "coords count" "has 1 entries for 32 hosts" out.rank -- map good.mtx -m coordcount.toml --baseline block -o out.rank
 expect_error "duplicate coordinates" "dup.toml:10: coordinates of 'n1' are used twice" out.rank -- map good.mtx -m dup.toml --baseline block -o out.rank
-expect_error "slurm cannot express" "the openmpi and mpich formats bind each rank apart" out.hosts -- map good.mtx "${m[@]}" --baseline random -f slurm -o out.hosts
+expect_error "mvapich cannot express" "the openmpi, mpich and slurm formats bind each rank apart" out.hosts -- map good.mtx "${m[@]}" --baseline random -f mvapich -o out.hosts
 expect_error "unknown host in a rankfile" "unknown-host.rank:2: unknown host 'nodeXX'" out.json -- eval good.mtx "${m[@]}" --mapping unknown-host.rank --json out.json
 expect_error "gen bad points" "--points: a 3D stencil has 7 or 27 points, not 9" g.mtx -- gen stencil --dims 4x4x4 --points 9 -o g.mtx
 
@@ -227,7 +227,7 @@ if "$rankmap" gen stencil --dims 4x4 -o - 2>stderr.txt | head -1 | grep -q "^%%M
 "$rankmap" machine new -o - --switch --hosts 'n[1-4]' --hwloc core:2 2>/dev/null >piped.toml &&
   "$rankmap" inspect piped.toml | grep -q "4 nodes" && ok || bad "machine new -o -"
 expect_error "two outputs on standard output" "--json: standard output already takes another of this command's outputs" out.rank -- map good.mtx "${m[@]}" -o - --json -
-expect_error "a two-file format on standard output" "--output: the slurm format writes 2 files; standard output takes one" out.rank -- map good.mtx "${m[@]}" -f slurm -o -
+expect_error "a three-file format on standard output" "--output: the slurm format writes 3 files; standard output takes one" out.rank -- map good.mtx "${m[@]}" -f slurm -o -
 ls "${TMPDIR:-/tmp}" | grep -q "^rankmap-stdout-" && bad "a private folder of standard output left behind" || ok
 
 # machine new replaces a file only with --force, and keeps the hostlist as
@@ -361,8 +361,8 @@ for pid in $(seq 1 64); do ln -sf victim.txt "planted.rank.tmp.$pid"; ln -sf vic
 "$rankmap" map good.mtx "${m[@]}" --baseline block -o planted.rank -q >/dev/null && [ "$(cat victim.txt)" = victim ] &&
   [ -f planted.rank ] && [ ! -L planted.rank ] && ok || bad "a planted temporary symlink was followed"
 rm -f planted.rank.tmp.* .planted.rank.tmp.*
-expect_error "output is a device" "/dev/null: is not a regular file; refusing to replace it" none -- map good.mtx "${m[@]}" --baseline block -o /dev/null
-[ -c /dev/null ] && ok || bad "/dev/null was replaced"
+expect_error "output is a device" "/dev/zero: is not a regular file; refusing to replace it" none -- map good.mtx "${m[@]}" --baseline block -o /dev/zero
+[ -c /dev/zero ] && ok || bad "/dev/zero was replaced"
 ln -sf victim.txt link.json
 expect_error "json is a symlink" "link.json: is a symbolic link" none -- eval good.mtx "${m[@]}" --mapping planted.rank --json link.json
 [ "$(cat victim.txt)" = victim ] && ok || bad "the json symlink's target was written"

@@ -46,6 +46,27 @@ TEST(Batch, SlurmJobWithTaskCounts) {
   EXPECT_EQ(a->slots, (I{4, 4, 3}));
   EXPECT_EQ(a->ranks_per_node, 4);
   EXPECT_EQ(a->ranks, 11u);
+  EXPECT_EQ(a->ranks_source, "SLURM_TASKS_PER_NODE");
+  EXPECT_EQ(a->cpus_per_task, 0);
+}
+
+// salloc -N8 --ntasks-per-node=2 -c 4 where Slurm could start only 12
+// tasks: the uneven counts are each host's, SLURM_NTASKS_PER_NODE the most.
+TEST(Batch, SlurmUnevenCountsWithTasksPerNodeAndCpusPerTask) {
+  const auto a = rankmap::read_batch_allocation(env_of({{"SLURM_JOB_NODELIST", "n[1-8]"},
+                                                        {"SLURM_NTASKS_PER_NODE", "2"},
+                                                        {"SLURM_TASKS_PER_NODE", "2(x4),1(x4)"},
+                                                        {"SLURM_CPUS_PER_TASK", "4"}}));
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->slots, (I{2, 2, 2, 2, 1, 1, 1, 1}));
+  EXPECT_EQ(a->ranks_per_node, 2);
+  EXPECT_EQ(a->ranks_source, "SLURM_NTASKS_PER_NODE");
+  EXPECT_EQ(a->cpus_per_task, 4);
+  expect_error(
+      [] {
+        rankmap::read_batch_allocation(env_of({{"SLURM_JOB_NODELIST", "a"}, {"SLURM_CPUS_PER_TASK", "0"}}));
+      },
+      0, "SLURM_CPUS_PER_TASK");
 }
 
 TEST(Batch, SlurmNtasksPerNodeWinsAndNoTaskCountSaysNothing) {
@@ -81,6 +102,12 @@ TEST(Batch, PbsNodeFileRepeatsAHostPerSlot) {
         rankmap::read_batch_allocation(env_of({{"PBS_NODEFILE", bad.string()}}));
       },
       2, "one host name a line");
+  // The variable is named when the file it gives cannot be read.
+  expect_error(
+      [&] {
+        rankmap::read_batch_allocation(env_of({{"PBS_NODEFILE", "/nonexistent/nodes"}}));
+      },
+      0, "PBS_NODEFILE: /nonexistent/nodes: cannot open");
   const auto none = dir.write("none", "# nothing\n");
   expect_error([&] { rankmap::read_batch_allocation(env_of({{"PBS_NODEFILE", none.string()}})); }, 0, "names no host");
 }

@@ -52,9 +52,31 @@ TEST(Render, SlurmAndMvapichBindByLocalRank) {
   // Core 1 = PUs 2,3 = mask 0b1100; core 2 = PUs 4,5 = 0b110000.
   EXPECT_EQ(render(LaunchFormat::slurm, m, a, kRegular, 1),
             "SLURM_DISTRIBUTION=arbitrary\nSLURM_CPU_BIND=mask_cpu:0xc,0x30\n");
+  EXPECT_EQ(render(LaunchFormat::slurm, m, a, kRegular, 2), "0 n0 2-3\n1 n1 2-3\n2 n0 4-5\n3 n1 4-5\n");
   EXPECT_EQ(render(LaunchFormat::mvapich, m, a, kRegular, 1), "MV2_CPU_MAPPING=2,3:4,5\n");
-  expect_error([&] { render(LaunchFormat::slurm, m, a, kScattered); }, 0,
+  expect_error([&] { render(LaunchFormat::mvapich, m, a, kScattered); }, 0,
                "local rank 0 to the same CPUs on every node");
+}
+
+// Local rank 0 is on core 2 of n1 but core 0 of n0: srun's one list cannot
+// say it, so srun binds nothing and FILE.bind gives each rank's CPUs
+// (core c = PUs 2c, 2c+1), which reads back as the same mapping.
+TEST(Render, SlurmBindsEachTaskWhereLocalRanksDiffer) {
+  test::TempDir dir;
+  const Machine m = two_socket_pair();
+  const Allocation a = make_allocation(m, {});
+  EXPECT_EQ(render(LaunchFormat::slurm, m, a, kScattered, 1), "SLURM_DISTRIBUTION=arbitrary\nSLURM_CPU_BIND=none\n");
+  EXPECT_EQ(render(LaunchFormat::slurm, m, a, kScattered, 2), "0 n1 4-5\n1 n1 6-7\n2 n0 0-1\n3 n1 0-1\n4 n0 6-7\n");
+  const auto path = dir.path() / "job.hosts";
+  write_launch_files(path, LaunchFormat::slurm, m, a, kScattered);
+  EXPECT_EQ(detect_launch_format(path), LaunchFormat::slurm);
+  EXPECT_EQ(read_launch_file(path, LaunchFormat::slurm, m, a), kScattered);
+  // A .bind that puts a rank on another host than FILE is refused, naming both.
+  dir.write("job.hosts.bind", "0 n0 4-5\n1 n1 6-7\n2 n0 0-1\n3 n1 0-1\n4 n0 6-7\n");
+  expect_error([&] { read_launch_file(path, LaunchFormat::slurm, m, a); }, 1,
+               "rank 0 is on host 'n1' here but on 'n0'");
+  dir.write("job.hosts.bind", "0 n1 4-5\n");
+  expect_error([&] { read_launch_file(path, LaunchFormat::slurm, m, a); }, 2, "rank 1 has no line in");
 }
 
 // Intel MPI: a Hydra machinefile without bindings, and the local ranks'
@@ -128,7 +150,7 @@ TEST(LaunchFiles, RoundTripEveryFormat) {
     const std::size_t ranks = a.total_slots() - 1;
     for (auto f : {LaunchFormat::openmpi, LaunchFormat::mpich, LaunchFormat::slurm, LaunchFormat::mvapich,
                    LaunchFormat::intelmpi, LaunchFormat::csv}) {
-      const bool by_local_rank = f == LaunchFormat::slurm || f == LaunchFormat::mvapich || f == LaunchFormat::intelmpi;
+      const bool by_local_rank = f == LaunchFormat::mvapich || f == LaunchFormat::intelmpi;
       for (auto kind : {Baseline::block, Baseline::rr, Baseline::random}) {
         if (by_local_rank && kind == Baseline::random) continue;  // not expressible
         const Mapping map = baseline_mapping(kind, a, ranks, 5);
@@ -138,7 +160,7 @@ TEST(LaunchFiles, RoundTripEveryFormat) {
           write_launch_files(path, f, m, a, map);
         } catch (const Error& e) {
           // Heterogeneous nodes can make local rank i differ between nodes;
-          // that, and only that, may stop slurm, mvapich and intelmpi.
+          // that, and only that, may stop mvapich and intelmpi.
           ASSERT_TRUE(by_local_rank) << e.what();
           EXPECT_NE(std::string(e.what()).find("to the same CPUs on every node"), std::string::npos) << e.what();
           continue;
@@ -157,7 +179,7 @@ TEST(LaunchFiles, FailedWriteLeavesNoFile) {
   const Machine m = two_socket_pair();
   const Allocation a = make_allocation(m, {});
   const auto path = dir.path() / "hosts";
-  EXPECT_THROW(write_launch_files(path, LaunchFormat::slurm, m, a, kScattered), Error);
+  EXPECT_THROW(write_launch_files(path, LaunchFormat::mvapich, m, a, kScattered), Error);
   EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
 }
 

@@ -177,6 +177,21 @@ TEST(Allocation, HeldCpusAndUnevenRanksPerHost) {
   EXPECT_EQ(blocks.slots(0)[0].pus, (std::vector<int>{0, 1, 2, 3}));
   o.cpus_per_rank = 0, o.held_cpus = {{6, 7}}, o.ranks_per_host = {2};
   expect_error([&] { make_allocation(m, o); }, 0, "2 ranks do not fit the 1 CPU the job holds on host 'n0'");
+  // A PBS node file's 7 lines for a 6-core host: its file is blamed, not
+  // --ppn (the user gave none), and the host's cores are counted.
+  o.held_cpus = {}, o.ranks_per_host = {7}, o.counts_source = "PBS_NODEFILE nodes";
+  try {
+    make_allocation(m, o);
+    ADD_FAILURE() << "7 ranks fit 6 cores";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), "PBS_NODEFILE nodes: 7 ranks do not fit host 'n0', which has 6 cores");
+    EXPECT_TRUE(e.parameter().empty());
+    EXPECT_EQ(e.kind(), ErrorKind::fit);
+  }
+  // The same count for every host goes by ranks per node, blamed alike.
+  o.ranks_per_host = {}, o.ppn = 7;
+  expect_error([&] { make_allocation(m, o); }, 0,
+               "PBS_NODEFILE nodes: 7 ranks per node do not fit host 'n0', which has 6 cores");
 }
 
 // --cpus-per-rank: N units a slot, inside one package where N fits. The

@@ -39,6 +39,10 @@ struct AllocationOptions {
   // whole), so that nothing binds outside the job.
   std::vector<std::vector<unsigned>> held_cpus = {};
   std::vector<int> ranks_per_host = {};
+  // Where ppn and ranks_per_host came from when a batch job gave them
+  // ("PBS_NODEFILE /path", "SLURM_TASKS_PER_NODE"): a count that does not
+  // fit is blamed on it rather than on the ranks_per_node parameter.
+  std::string counts_source = {};
 };
 
 struct Allocation {

@@ -2,9 +2,11 @@
 // no command asks for them again.
 //
 //   Slurm   SLURM_JOB_NODELIST (a hostlist; SLURM_NODELIST in old
-//           versions); ranks per node from SLURM_NTASKS_PER_NODE, else,
-//           when SLURM_NTASKS is set, the most of SLURM_TASKS_PER_NODE
-//           ("4(x2),3"); ranks from SLURM_NTASKS.
+//           versions); ranks per node from SLURM_NTASKS_PER_NODE, else
+//           the most of SLURM_TASKS_PER_NODE ("4(x2),3"), each host its
+//           own, when the job asked for a task count (SLURM_NTASKS or
+//           SLURM_NTASKS_PER_NODE: without one, Slurm counts CPUs there);
+//           ranks from SLURM_NTASKS; CPUs a task from SLURM_CPUS_PER_TASK.
 //   PBS     PBS_NODEFILE: a host a line, repeated once per slot; the
 //           hosts in order of first appearance, ranks per node the most
 //           lines of one host, ranks the lines.
@@ -26,6 +28,8 @@ struct BatchAllocation {
   std::vector<int> slots;          // per host, the ranks it takes when the source says (else 0)
   int ranks_per_node = 0;          // 0: the source does not say
   std::size_t ranks = 0;           // 0: the source does not say
+  std::string ranks_source;        // the variable ranks per node came from ("SLURM_NTASKS_PER_NODE"), or `source`
+  int cpus_per_task = 0;           // SLURM_CPUS_PER_TASK; 0: not set
 };
 
 // An environment lookup: the value of a variable, or nullptr when unset.
@@ -35,7 +39,8 @@ Environment process_environment();
 
 // The allocation of the batch job this process runs in (Slurm, then PBS),
 // or nothing outside one. Throws an input Error naming the variable (or
-// PBS_NODEFILE's path and line) when it is set but malformed.
+// PBS_NODEFILE's path and line) when it is set but malformed or, for a
+// file, cannot be read.
 std::optional<BatchAllocation> read_batch_allocation(const Environment& env);
 
 // A host file as the MPIs read them: Open MPI's "host slots=N

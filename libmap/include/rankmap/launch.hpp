@@ -9,7 +9,10 @@
 //            Run: mpiexec -f FILE -n N. Plain "HOST:N" lines are read too.
 //   slurm    FILE: a host per line in rank order (SLURM_HOSTFILE with
 //            --distribution=arbitrary); FILE.env: SLURM_CPU_BIND=map_cpu:...
-//            (or mask_cpu: for multi-CPU slots).
+//            (or mask_cpu: for multi-CPU slots), or =none where local rank
+//            i has different CPUs on different nodes; FILE.bind: "RANK HOST
+//            CPUS" a rank (OS numbers, "0-3,8"), which `rankmap bind-task`
+//            binds each task by.
 //   mvapich  FILE: a host per line; FILE.env: MV2_CPU_MAPPING=0:1:4:5.
 //   intelmpi FILE: a Hydra machinefile ("HOST:N", consecutive ranks of a
 //            host); FILE.env: I_MPI_PIN_PROCESSOR_LIST=0,1,4,5 (the i-th
@@ -20,9 +23,9 @@
 //   csv      "rank,host,socket,core,pu": logical indices within the node; pu
 //            is empty when the rank has a whole core (or block of cores).
 //
-// slurm, mvapich and intelmpi bind by local rank with one list for every
-// node, so they can only express mappings where local rank i has the same
-// CPUs on every node.
+// mvapich and intelmpi bind by local rank with one list for every node, so
+// they can only express mappings where local rank i has the same CPUs on
+// every node; slurm binds the others through FILE.bind.
 #pragma once
 
 #include <filesystem>
@@ -43,8 +46,8 @@ std::vector<std::string> launch_format_names();
 LaunchFormat parse_launch_format(std::string_view name);
 std::string_view launch_format_name(LaunchFormat f);
 
-// The files a format writes beside FILE: "" (FILE itself) and ".env" for
-// formats that bind by local rank.
+// The files a format writes beside FILE: "" (FILE itself), ".env" for
+// formats that bind by local rank, and slurm's ".bind".
 std::vector<std::string> launch_file_suffixes(LaunchFormat format);
 
 // Renders a mapping as FILE itself (suffix "") and any companion (".env");

@@ -46,7 +46,9 @@ struct TrafficKinds {
 // p_mpi), never a longer predicted time (gain.hpp, flow_times): block
 // stays unless a candidate is predicted 1 % faster, candidates more than
 // 1 % slower than the fastest are out, and spreading the ranks over every
-// allocated node is tried too.
+// allocated node is tried too. With a profile's traffic the flow model
+// cannot time, never a longer mean message time (the report's "messages"
+// model): a candidate with fewer hop-bytes but more hops a message is out.
 Mapping map(const Graph& graph, const Machine& machine, const Allocation& allocation, const Context& context,
             const StageCallback& on_stage = {}, const TrafficKinds& kinds = {});
 // The flow model's work budget bounds each candidate's timing to about a

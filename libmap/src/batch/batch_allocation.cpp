@@ -56,7 +56,7 @@ class HostTally {
     slots_[it->second] = std::min(slots_[it->second] + slots, kMaxSlotsPerHost);
   }
   BatchAllocation result(std::string source) const {
-    BatchAllocation a{std::move(source), hosts_, slots_, 0, 0};
+    BatchAllocation a{source, hosts_, slots_, 0, 0, source, 0};
     for (int s : slots_) a.ranks_per_node = std::max(a.ranks_per_node, s), a.ranks += static_cast<std::size_t>(s);
     return a;
   }
@@ -77,20 +77,33 @@ std::optional<BatchAllocation> from_slurm(const Environment& env) {
   a.source = name;
   a.hosts = expand_hostlist(list, name);
   a.slots.assign(a.hosts.size(), 0);
-  if (const char* n = env("SLURM_NTASKS"); n && *n) {
+  const char* n = env("SLURM_NTASKS");
+  if (n && *n) {
     const std::optional<int> v = count_of(n);
     if (!v) throw Error("SLURM_NTASKS", 0, "expected a positive count of tasks, got '" + std::string(n) + "'");
     a.ranks = static_cast<std::size_t>(*v);
-    if (const char* t = env("SLURM_TASKS_PER_NODE"); t && *t) {
-      const std::vector<int> per = expand_tasks_per_node(t, "SLURM_TASKS_PER_NODE");
-      if (per.size() == a.hosts.size()) a.slots = per;
-      a.ranks_per_node = *std::max_element(per.begin(), per.end());
-    }
   }
-  if (const char* p = env("SLURM_NTASKS_PER_NODE"); p && *p) {
-    const std::optional<int> v = count_of(p);
-    if (!v) throw Error("SLURM_NTASKS_PER_NODE", 0, "expected a positive count, got '" + std::string(p) + "'");
+  // Slurm writes task counts for every job, but a job that asked for no
+  // task count (sbatch -N2) gets its CPUs there: they are ranks only when
+  // a count was asked (SLURM_NTASKS, SLURM_NTASKS_PER_NODE). Uneven counts
+  // (salloc -n3 -N2: "2,1") then give each host its own.
+  const char* per_node = env("SLURM_NTASKS_PER_NODE");
+  if (const char* t = env("SLURM_TASKS_PER_NODE"); t && *t && ((n && *n) || (per_node && *per_node))) {
+    const std::vector<int> per = expand_tasks_per_node(t, "SLURM_TASKS_PER_NODE");
+    if (per.size() == a.hosts.size()) a.slots = per;
+    a.ranks_per_node = *std::max_element(per.begin(), per.end());
+    a.ranks_source = "SLURM_TASKS_PER_NODE";
+  }
+  if (per_node && *per_node) {
+    const std::optional<int> v = count_of(per_node);
+    if (!v) throw Error("SLURM_NTASKS_PER_NODE", 0, "expected a positive count, got '" + std::string(per_node) + "'");
     a.ranks_per_node = *v;
+    a.ranks_source = "SLURM_NTASKS_PER_NODE";
+  }
+  if (const char* c = env("SLURM_CPUS_PER_TASK"); c && *c) {
+    const std::optional<int> v = count_of(c);
+    if (!v) throw Error("SLURM_CPUS_PER_TASK", 0, "expected a positive count of CPUs, got '" + std::string(c) + "'");
+    a.cpus_per_task = *v;
   }
   return a;
 }
@@ -98,7 +111,12 @@ std::optional<BatchAllocation> from_slurm(const Environment& env) {
 std::optional<BatchAllocation> from_pbs(const Environment& env) {
   const char* path = env("PBS_NODEFILE");
   if (!path || !*path) return std::nullopt;
-  const std::string text = read_text_file(path);
+  std::string text;
+  try {
+    text = read_text_file(path);
+  } catch (const Error& e) {
+    throw Error("PBS_NODEFILE", 0, e.what(), e.kind());  // which variable named the file
+  }
   HostTally tally;
   detail::LineScanner lines(text, path);
   for (std::string_view line; lines.next(line);) {

@@ -31,7 +31,8 @@ std::string_view launch_format_name(LaunchFormat f) {
 }
 
 std::vector<std::string> launch_file_suffixes(LaunchFormat f) {
-  if (f == LaunchFormat::slurm || f == LaunchFormat::mvapich || f == LaunchFormat::intelmpi) return {"", ".env"};
+  if (f == LaunchFormat::slurm) return {"", ".env", ".bind"};
+  if (f == LaunchFormat::mvapich || f == LaunchFormat::intelmpi) return {"", ".env"};
   return {""};
 }
 

@@ -262,11 +262,37 @@ Mapping read_intelmpi(std::string_view text, const std::filesystem::path& path, 
   return m;
 }
 
-// FILE: a host per line; FILE.env: KEY=map_cpu/mask_cpu list or MV2 list.
+// FILE.bind: "RANK HOST CPUS" a rank (CPUS the OS's numbers, "0-3,8"), as
+// rankmap bind-task reads it.
+Mapping read_task_cpus(const std::filesystem::path& path, const SlotLookup& look) {
+  const detail::MappedFile file(path);
+  LineScanner in(file.text(), path.string());
+  Mapping m;
+  std::string_view line;
+  while (in.next(line)) {
+    if (skip(line)) continue;
+    Fields f(line);
+    std::string_view rank, host, cpus, extra;
+    if (!f.next(rank) || !f.next(host) || !f.next(cpus) || f.next(extra))
+      in.fail("expected 'RANK HOST CPUS' (CPUS like 0-3,8)");
+    const int node = look.node(host, in);
+    std::vector<int> pus;
+    for (int os : detail::parse_ranges(cpus, ',', in, "CPU numbers")) {
+      const int p = look.pu_of_os(node, static_cast<unsigned>(os));
+      if (p < 0) in.fail("CPU " + std::to_string(os) + " does not exist on host '" + look.host(node) + "'");
+      pus.push_back(p);
+    }
+    place_numbered(m, parse_count(rank, in, "a rank number"), {node, look.slot(node, pus, in, std::string(cpus))}, in);
+  }
+  return m;
+}
+
+// FILE: a host per line; FILE.env: KEY=map_cpu/mask_cpu list or MV2 list;
+// with SLURM_CPU_BIND=none, each rank's CPUs from FILE.bind.
 Mapping read_host_per_line(std::string_view text, const std::filesystem::path& path, LaunchFormat format,
                            const Allocation& a, const SlotLookup& look) {
   std::vector<std::string> cpus;  // per local rank; empty: no binding
-  bool mask = false;
+  bool mask = false, each_task = false;
   const auto env_path = std::filesystem::path(path.string() + ".env");
   if (std::filesystem::exists(env_path)) {
     const std::string env = read_text_file(env_path);
@@ -278,9 +304,13 @@ Mapping read_host_per_line(std::string_view text, const std::filesystem::path& p
       if (line.rfind(key, 0) != 0) continue;
       std::string_view value = line.substr(key.size());
       char sep = ':';
+      if (format == LaunchFormat::slurm && value == "none") {
+        each_task = true;
+        continue;
+      }
       if (format == LaunchFormat::slurm) {
         mask = value.rfind("mask_cpu:", 0) == 0;
-        if (!mask && value.rfind("map_cpu:", 0) != 0) ein.fail("expected map_cpu: or mask_cpu: after " + key);
+        if (!mask && value.rfind("map_cpu:", 0) != 0) ein.fail("expected map_cpu:, mask_cpu: or none after " + key);
         value.remove_prefix(mask ? 9 : 8);
         sep = ',';
       }
@@ -288,6 +318,8 @@ Mapping read_host_per_line(std::string_view text, const std::filesystem::path& p
       for (std::string_view item; f.next(item);) cpus.push_back(mask ? cpus_of_mask(item, ein) : std::string(item));
     }
   }
+  const auto bind_path = std::filesystem::path(path.string() + ".bind");
+  const Mapping bound = each_task && std::filesystem::exists(bind_path) ? read_task_cpus(bind_path, look) : Mapping{};
   LocalRankCpus binding(std::move(cpus), env_path, a);
   LineScanner in(text, path.string());
   Mapping m;
@@ -295,8 +327,22 @@ Mapping read_host_per_line(std::string_view text, const std::filesystem::path& p
   while (in.next(line)) {
     if (skip(line)) continue;
     const int node = look.node(trim(line), in);
-    place(m, m.size(), {node, binding.slot(node, a, look, in)}, in);
+    const std::size_t rank = m.size();
+    if (!each_task || bound.ranks.empty()) {
+      place(m, rank, {node, binding.slot(node, a, look, in)}, in);
+      continue;
+    }
+    if (rank >= bound.size() || bound.ranks[rank].node < 0)
+      in.fail("rank " + std::to_string(rank) + " has no line in " + bind_path.string());
+    if (bound.ranks[rank].node != node)
+      in.fail("rank " + std::to_string(rank) + " is on host '" + look.host(node) + "' here but on '" +
+              look.host(bound.ranks[rank].node) + "' in " + bind_path.string());
+    place(m, rank, bound.ranks[rank], in);
   }
+  if (each_task && m.size() < bound.size())
+    throw Error(bind_path.string(), 0,
+                "binds " + std::to_string(bound.size()) + " ranks, but " + path.string() + " lists " +
+                    std::to_string(m.size()));
   return m;
 }
 

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <charconv>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "launch/ranges.hpp"
@@ -64,9 +65,10 @@ std::string render_hydra(const Machine& m, const Allocation& a, const Mapping& m
   return out;
 }
 
-// One CPU list per local rank, the same on every node, or an Error.
-std::vector<std::string> per_local_rank_cpus(const Machine& m, const Allocation& a, const Mapping& map, char sep,
-                                             const char* format) {
+// One CPU list per local rank: the one every node has, or (local rank i
+// on different CPUs on different nodes) nothing, with `why` saying where.
+std::optional<std::vector<std::string>> per_local_rank_cpus(const Machine& m, const Allocation& a, const Mapping& map,
+                                                            char sep, const char* format, std::string* why = nullptr) {
   std::vector<std::vector<std::string>> local(a.size());
   for (const Placement& p : map.ranks)
     local[p.node].push_back(detail::os_cpu_list(type_of(m, a, p.node), a.slots(p.node)[p.slot], sep));
@@ -74,14 +76,24 @@ std::vector<std::string> per_local_rank_cpus(const Machine& m, const Allocation&
   for (std::size_t k = 0; k < a.size(); ++k)
     for (std::size_t i = 0; i < local[k].size(); ++i) {
       if (i == common.size()) common.push_back(local[k][i]);
-      if (common[i] != local[k][i])
-        throw Error(ErrorKind::argument, Parameter{"format"},
-                    std::string(format) + " binds local rank " + std::to_string(i) +
-                        " to the same CPUs on every node, but this mapping puts it on CPU " + common[i] +
-                        " on one node and " + local[k][i] + " on host " + host_of(m, a, static_cast<int>(k)) +
-                        "; the openmpi and mpich formats bind each rank apart");
+      if (common[i] != local[k][i]) {
+        if (why)
+          *why = std::string(format) + " binds local rank " + std::to_string(i) +
+                 " to the same CPUs on every node, but this mapping puts it on CPU " + common[i] + " on one node and " +
+                 local[k][i] + " on host " + host_of(m, a, static_cast<int>(k));
+        return std::nullopt;
+      }
     }
   return common;
+}
+
+// The same, or an Error for the formats that have no other way to bind.
+std::vector<std::string> common_local_rank_cpus(const Machine& m, const Allocation& a, const Mapping& map, char sep,
+                                                const char* format) {
+  std::string why;
+  if (auto cpus = per_local_rank_cpus(m, a, map, sep, format, &why)) return *cpus;
+  throw Error(ErrorKind::argument, Parameter{"format"},
+              why + "; the openmpi, mpich and slurm formats bind each rank apart");
 }
 
 std::string hosts_per_rank(const Machine& m, const Allocation& a, const Mapping& map) {
@@ -124,28 +136,50 @@ std::string local_rank_list(const std::vector<std::string>& cpus, bool& single) 
 
 // With --cpus-per-rank, srun must also give each task its CPUs: srun reads
 // SRUN_CPUS_PER_TASK (since Slurm 22.05 no longer SLURM_CPUS_PER_TASK),
-// counted as the CPUs of each rank's mask.
+// counted as the CPUs of each rank's mask. Where local rank i has
+// different CPUs on different nodes, srun's one list cannot bind them:
+// srun binds nothing, and each task is bound by FILE.bind (rankmap
+// bind-task, or the SPANK plugin).
 std::string render_slurm_env(const Machine& m, const Allocation& a, const Mapping& map) {
   bool single = true;
-  const std::vector<std::string> cpus = per_local_rank_cpus(m, a, map, ',', "slurm");
-  const std::string list = local_rank_list(cpus, single);
-  std::string env =
-      "SLURM_DISTRIBUTION=arbitrary\nSLURM_CPU_BIND=" + std::string(single ? "map_cpu:" : "mask_cpu:") + list + "\n";
-  if (a.cpus_per_rank > 0 && !cpus.empty())
-    env += "SRUN_CPUS_PER_TASK=" + std::to_string(std::count(cpus[0].begin(), cpus[0].end(), ',') + 1) + "\n";
+  const std::optional<std::vector<std::string>> cpus = per_local_rank_cpus(m, a, map, ',', "slurm");
+  std::string env = "SLURM_DISTRIBUTION=arbitrary\nSLURM_CPU_BIND=";
+  if (cpus) {
+    const std::string list = local_rank_list(*cpus, single);
+    env += std::string(single ? "map_cpu:" : "mask_cpu:") + list + "\n";
+  } else {
+    env += "none\n";
+  }
+  if (a.cpus_per_rank > 0 && !map.ranks.empty())
+    env += "SRUN_CPUS_PER_TASK=" + std::to_string(a.slots(map.ranks[0].node)[map.ranks[0].slot].pus.size()) + "\n";
   return env;
+}
+
+// "RANK HOST CPUS" a rank, CPUS the OS's numbers as ranges ("0-3,8"): what
+// rankmap bind-task reads in each task.
+std::string render_task_cpus(const Machine& m, const Allocation& a, const Mapping& map) {
+  std::string out;
+  for (std::size_t r = 0; r < map.size(); ++r) {
+    const Placement p = map.ranks[r];
+    const NodeType& type = type_of(m, a, p.node);
+    std::vector<int> cpus;
+    for (int pu : a.slots(p.node)[p.slot].pus) cpus.push_back(static_cast<int>(type.pus[pu].os_index));
+    std::sort(cpus.begin(), cpus.end());
+    out += std::to_string(r) + " " + host_of(m, a, p.node) + " " + format_ranges(cpus, ',') + "\n";
+  }
+  return out;
 }
 
 // Intel MPI pins the i-th rank of a node to the i-th CPU of the list, or to
 // the i-th mask of an explicit domain list.
 std::string render_intelmpi_env(const Machine& m, const Allocation& a, const Mapping& map) {
   bool single = true;
-  const std::string list = local_rank_list(per_local_rank_cpus(m, a, map, ',', "intelmpi"), single);
+  const std::string list = local_rank_list(common_local_rank_cpus(m, a, map, ',', "intelmpi"), single);
   return single ? "I_MPI_PIN_PROCESSOR_LIST=" + list + "\n" : "I_MPI_PIN_DOMAIN=[" + list + "]\n";
 }
 
 std::string render_mvapich_env(const Machine& m, const Allocation& a, const Mapping& map) {
-  const auto cpus = per_local_rank_cpus(m, a, map, ',', "mvapich");
+  const auto cpus = common_local_rank_cpus(m, a, map, ',', "mvapich");
   std::string list;
   for (const auto& c : cpus) list += (list.empty() ? "" : ":") + c;
   return "MV2_CPU_MAPPING=" + list + "\n";
@@ -175,7 +209,8 @@ std::vector<FilePart> render_launch_files(LaunchFormat format, const Machine& ma
     case LaunchFormat::mpich: return {{"", render_hydra(machine, allocation, mapping, true)}};
     case LaunchFormat::slurm:
       return {{"", hosts_per_rank(machine, allocation, mapping)},
-              {".env", render_slurm_env(machine, allocation, mapping)}};
+              {".env", render_slurm_env(machine, allocation, mapping)},
+              {".bind", render_task_cpus(machine, allocation, mapping)}};
     case LaunchFormat::mvapich:
       return {{"", hosts_per_rank(machine, allocation, mapping)},
               {".env", render_mvapich_env(machine, allocation, mapping)}};

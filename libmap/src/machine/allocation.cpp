@@ -93,21 +93,30 @@ std::vector<Slot> block_layout(const NodeType& type, const std::vector<std::vect
 
 // The slots of one node of a batch job that holds part of it (`held`
 // CPUs, all when empty) or takes `ranks` ranks there (0: one a unit).
+// `counted_by`: where a batch job's count came from (PBS_NODEFILE's
+// lines), blamed instead of ranks_per_node when it does not fit.
 std::vector<Slot> held_layout(const Machine& machine, int node, const AllocationOptions& options,
-                              const std::vector<unsigned>& held, int ranks) {
+                              const std::vector<unsigned>& held, int ranks, const std::string& counted_by) {
   const NodeType& type = machine.node_types[machine.nodes[node].type];
   const std::vector<std::vector<int>> units =
       held.empty() ? slot_units(type, options.hwthreads) : held_units(type, options.hwthreads, held);
   const int n = options.cpus_per_rank;
   const int count = ranks > 0 ? ranks : n > 0 ? static_cast<int>(units.size()) / n : static_cast<int>(units.size());
   const long long needed = static_cast<long long>(count) * std::max(n, 1);
-  if (units.empty() || count == 0 || needed > static_cast<long long>(units.size()))
-    throw Error(ErrorKind::fit, Parameter{n > 0 ? "cpus_per_rank" : "ranks_per_node"},
-                std::to_string(std::max(count, 1)) + (count > 1 ? " ranks" : " rank") +
-                    (n > 0 ? " of " + std::to_string(n) + (options.hwthreads ? " hardware threads" : " cores") : "") +
-                    (count > 1 ? " do" : " does") + " not fit the " + std::to_string(units.size()) +
-                    (units.size() == 1 ? " CPU" : " CPUs") + " the job holds on host '" + machine.nodes[node].host +
-                    "'");
+  if (units.empty() || count == 0 || needed > static_cast<long long>(units.size())) {
+    const std::string unit = options.hwthreads ? " hardware thread" : held.empty() ? " core" : " CPU";
+    const std::string where = held.empty()
+                                  ? "host '" + machine.nodes[node].host + "', which has " +
+                                        std::to_string(units.size()) + unit + (units.size() == 1 ? "" : "s")
+                                  : "the " + std::to_string(units.size()) + unit + (units.size() == 1 ? "" : "s") +
+                                        " the job holds on host '" + machine.nodes[node].host + "'";
+    const std::string message =
+        std::to_string(std::max(count, 1)) + (count > 1 ? " ranks" : " rank") +
+        (n > 0 ? " of " + std::to_string(n) + (options.hwthreads ? " hardware threads" : " cores") : "") +
+        (count > 1 ? " do" : " does") + " not fit " + where;
+    if (n == 0 && !counted_by.empty()) throw Error(counted_by, 0, message, ErrorKind::fit);
+    throw Error(ErrorKind::fit, Parameter{n > 0 ? "cpus_per_rank" : "ranks_per_node"}, message);
+  }
   return n > 0 ? block_layout(type, units, count, n) : slot_layout_of(type, units, count);
 }
 
@@ -164,18 +173,21 @@ Allocation make_allocation(const Machine& machine, const AllocationOptions& opti
     if (held || ranks > 0) {  // this node's own layout
       a.layout_of.push_back(static_cast<int>(a.layouts.size()));
       a.layouts.push_back(held_layout(machine, node, options, held ? options.held_cpus[k] : std::vector<unsigned>{},
-                                      ranks > 0 ? ranks : options.ppn));
+                                      ranks > 0 ? ranks : options.ppn, options.counts_source));
       continue;
     }
     if (layout_of_type[t] < 0) {
       const NodeType& type = machine.node_types[t];
       const int units = options.hwthreads ? static_cast<int>(type.pus.size()) : type.cores;
-      if (options.ppn > units)
-        throw Error(ErrorKind::fit, Parameter{"ranks_per_node"},
-                    std::to_string(options.ppn) + " ranks per node do not fit host '" + machine.nodes[node].host +
-                        "', which has " + std::to_string(units) +
-                        (options.hwthreads ? " hardware threads"
-                                           : " cores and " + std::to_string(type.pus.size()) + " hardware threads"));
+      if (options.ppn > units) {
+        const std::string message =
+            std::to_string(options.ppn) + " ranks per node do not fit host '" + machine.nodes[node].host +
+            "', which has " + std::to_string(units) +
+            (options.hwthreads ? " hardware threads"
+                               : " cores and " + std::to_string(type.pus.size()) + " hardware threads");
+        if (!options.counts_source.empty()) throw Error(options.counts_source, 0, message, ErrorKind::fit);
+        throw Error(ErrorKind::fit, Parameter{"ranks_per_node"}, message);
+      }
       layout_of_type[t] = static_cast<int>(a.layouts.size());
       if (options.cpus_per_rank > 0) {
         const int n = options.cpus_per_rank, count = options.ppn > 0 ? options.ppn : units / n;

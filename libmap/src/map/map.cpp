@@ -63,7 +63,8 @@ class Engine {
         p2p_(kinds.p2p && kinds.p2p->ranks != 0 ? *kinds.p2p : graph),
         collective_(kinds.collective && kinds.collective->ranks != 0 ? *kinds.collective : no_traffic()),
         calls_(kinds.calls && !kinds.calls->empty() ? kinds.calls : nullptr),
-        timing_(kinds.p2p && kinds.p2p->ranks != 0 && can_time()),
+        profiled_(kinds.p2p && kinds.p2p->ranks != 0),
+        timing_(profiled_ && can_time()),
         kinds_(kinds),
         geometry_(machine, allocation),
         pipeline_(make_pipeline(context, machine.network)) {}
@@ -379,8 +380,40 @@ class Engine {
 
   bool competes(const Candidate& c) const { return !(block_out_of_time_ && c.name == "block"); }
 
+  // Without the flow model (too large a graph, or its work budget ran
+  // out), the report predicts by mean message time (gain.hpp): the least
+  // hop-bytes need not be the fewest hops a message. A winner that time
+  // says is slower than block is out, and the next is tried, so that the
+  // engine never keeps a mapping predicted slower than the launcher's
+  // default (hybrid blocks included).
   MapResult choose() {
     keep_the_fastest();
+    const Candidate* block = find("block");
+    const bool by_messages = profiled_ && !timing_ && block;
+    const double block_ns = by_messages ? message_ns(*block) : 0;
+    for (;;) {
+      MapResult result = choose_least_hop_bytes();
+      if (!by_messages || result.kept == "block") return result;
+      const double ns = message_ns(*find(result.kept));
+      if (ns <= block_ns) return result;
+      if (dropped_by_messages_++ == 0) {
+        char line[300];
+        std::snprintf(line, sizeof line, "%s: %.1f ns against block's %.1f", result.kept.c_str(), ns, block_ns);
+        slower_by_messages_ = line;
+      }
+      stage("dropped " + result.kept + ": slower than block by mean message time");
+      std::erase_if(candidates_, [&](const Candidate& c) { return c.name == result.kept; });
+      block = find("block");
+    }
+  }
+
+  double message_ns(const Candidate& c) const {
+    return mean_message_times(graph_, machine_.network,
+                              evaluate(graph_, machine_, allocation_, c.mapping, context_.threads))
+        .by_messages_ns;
+  }
+
+  MapResult choose_least_hop_bytes() {
     // The least hop-bytes win; ties are broken on the full scores. (A
     // window of 1 % in which the least loaded link won cost up to 0.7 % of
     // hop-bytes against the best peer, for 0.8 % of the peak in the
@@ -437,6 +470,11 @@ class Engine {
           : dropped_by_time_ > 0      ? "the flow model predicts no other candidate 1 % faster than block"
           : pipeline_.skipped.empty() ? "no other candidate"
                                       : "no other candidate (" + pipeline_.skipped.front() + ")";
+      if (dropped_by_messages_ > 0)
+        result.why = (runner ? result.why + "; " : std::string()) + std::to_string(dropped_by_messages_) +
+                     (dropped_by_messages_ == 1 ? " candidate" : " candidates") +
+                     " with fewer hop-bytes predicted slower by mean message time (the first, " + slower_by_messages_ +
+                     ")";
     }
     return result;
   }
@@ -463,13 +501,16 @@ class Engine {
   const Graph& p2p_;                           // what the flow model times as exchange phases
   const Graph& collective_;                    // and as chains
   const std::vector<CollectiveCalls>* calls_;  // or by rounds
+  bool profiled_;                              // a profile's traffic: the report predicts a gain
   bool timing_;                                // the flow model weighs the candidates
   const TrafficKinds& kinds_;                  // for the default preset's own run
   const NodeGeometry geometry_;
   const Pipeline pipeline_;
   UndirectedGraph g_;
   std::vector<Candidate> candidates_;
-  std::size_t dropped_by_time_ = 0;  // candidates keep_the_fastest() dropped
+  std::size_t dropped_by_time_ = 0;      // candidates keep_the_fastest() dropped
+  std::size_t dropped_by_messages_ = 0;  // candidates choose() dropped as slower by mean message time
+  std::string slower_by_messages_;       // the first of them and its time, for `why`
   bool block_out_of_time_ = false;
 
   static const Graph& no_traffic() {
