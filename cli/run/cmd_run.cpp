@@ -116,6 +116,17 @@ int launch(const RunOptions& o, const CommandLine& line) {
   return 128 + forwarded;
 }
 
+// The program must be there (a path, or a name on PATH) before any
+// launcher is started: a launcher's own word for a missing program comes
+// from every rank, or not at all. A dry run only says so.
+void require_existing_program(const RunOptions& o, const std::string& program) {
+  std::error_code ec;
+  if (std::filesystem::exists(resolve(program), ec)) return;
+  const std::string why = program.find('/') != std::string::npos ? "no such file" : "no such program on PATH";
+  if (!o.dry_run) throw Error(program, 0, why, ErrorKind::argument);
+  say(o, "warning: " + program + ": " + why);
+}
+
 // A hybrid job's threads inside each rank's block, as `map` prints them:
 // OMP_NUM_THREADS, OMP_PLACES and OMP_PROC_BIND unless the user set them,
 // passed to every node (Open MPI forwards only what -x names).
@@ -183,11 +194,14 @@ int run_run(const RunOptions& o) {
                 "expected the job after '--', e.g. -- ./app or -- mpirun ./app");
   const bool in_slurm = std::getenv("SLURM_JOB_ID") != nullptr;
   // Which MPI: --mpi, the launcher's name, or what the program links.
-  std::string mpi = o.mpi;
-  if (mpi.empty()) mpi = launcher_mpi(o.command[0]);
+  std::string mpi = o.mpi, chosen_by = "--mpi " + o.mpi;
+  if (mpi.empty()) mpi = launcher_mpi(o.command[0]), chosen_by = "from the launcher's name";
   if (mpi.empty()) mpi = application_mpi(o.command, 0).second.mpi;
+  require_existing_program(o, o.command[0]);
   const JobCommand job = split_job_command(o.command, mpi, in_slurm);
   if (job.launcher != Launcher::slurm && mpi.empty()) mpi = job.launcher == Launcher::openmpi ? "openmpi" : "mpich";
+  if (!job.application.empty() && job.application[0] != o.command[0]) require_existing_program(o, job.application[0]);
+  if (!mpi.empty()) require_program_of(mpi, chosen_by, job.application, 0);
 
   // The allocation: --nodes, else the launcher's hosts, else the batch
   // job's (load() reads it), else every node.

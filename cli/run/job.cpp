@@ -190,9 +190,21 @@ int run_supervised(const std::vector<std::string>& command, const std::vector<st
   return run_with(command, env, forwarded);
 }
 
-std::string choose_mpi(const std::string& given, const std::vector<std::string>& command) {
+void require_program_of(const std::string& mpi, const std::string& chosen_by, const std::vector<std::string>& command,
+                        std::size_t first) {
   // The shim must be the program's MPI's: the other's kills it (MPI_ERR_ARG
-  // from mismatched handles) before it can say why.
+  // from mismatched handles) before it can say why, and the other's
+  // launcher starts it as singletons that never meet.
+  const auto [program, linked] = application_mpi(command, first);
+  if (!linked.mpi.empty() && linked.mpi != mpi)
+    throw Error(ErrorKind::argument, Parameter{"mpi"},
+                program + " links " + mpi_name(linked.mpi) + " (" + linked.library + "), not " + mpi_name(mpi) + " (" +
+                    chosen_by + "); launch it with " + mpi_name(linked.mpi) + "'s launcher (" +
+                    (linked.mpi == "openmpi" ? "mpirun.openmpi" : "mpiexec.mpich") + ", --mpi " + linked.mpi +
+                    "), or rebuild it with mpicc." + mpi);
+}
+
+std::string choose_mpi(const std::string& given, const std::vector<std::string>& command) {
   const auto [program, linked] = application_mpi(command);
   std::string mpi = given, chosen_by = "--mpi " + given;
   if (mpi.empty()) {
@@ -204,11 +216,7 @@ std::string choose_mpi(const std::string& given, const std::vector<std::string>&
                   "cannot tell which MPI '" + command[0] +
                       "' launches or the program links; pass --mpi openmpi or --mpi mpich");
   }
-  if (!linked.mpi.empty() && linked.mpi != mpi)
-    throw Error("profile", 0,
-                program + " links " + mpi_name(linked.mpi) + " (" + linked.library + "), not " + mpi_name(mpi) + " (" +
-                    chosen_by + "); launch it with " + mpi_name(linked.mpi) + "'s mpirun and --mpi " + linked.mpi +
-                    ", or rebuild it with mpicc." + mpi);
+  require_program_of(mpi, chosen_by, command);
   return mpi;
 }
 

@@ -35,6 +35,11 @@ std::pair<std::string, LinkedMpi> application_mpi(const std::vector<std::string>
 
 const char* mpi_name(const std::string& mpi);  // "Open MPI", "MPICH"
 
+// Throws, in one line, when the first program of `command` from `first`
+// that links an MPI links another than `mpi` (`chosen_by` says why `mpi`).
+void require_program_of(const std::string& mpi, const std::string& chosen_by, const std::vector<std::string>& command,
+                        std::size_t first = 1);
+
 // The MPI of the job: `given` (--mpi), else the launcher's name, else the
 // program's link. Throws when none says, or when the program links the
 // other MPI (its shim would kill it before it could say why).

@@ -7,6 +7,8 @@
 . "$(dirname "$0")/lib.sh"
 m=(-m "$desmos")
 "$rankmap" gen stencil --dims 4x4x2 -o s32.mtx >/dev/null
+# The program the dry runs below name: rankmap run refuses one that is not there.
+printf '#!/bin/sh\n' >app && chmod +x app
 
 # ranks_per_node_of CSV: the distinct ranks-per-node counts, sorted.
 hosts_of() { tail -n +2 "$1" | cut -d, -f2 | sort -u | tr '\n' ' '; }
@@ -126,6 +128,19 @@ expect_error "run: -np against the launcher's" "32 ranks, but the launcher's own
   -- mpirun.openmpi --timeout 60 -wd /tmp -rank-by core -np 32 ./app -f input >ompi.txt 2>err.txt
 grep -q -- "^mpirun.openmpi --timeout 60 -wd /tmp -np 32 --rankfile [^ ]* ./app -f input$" ompi.txt && ok ||
   bad "run -- mpirun --timeout 60: $(cat ompi.txt err.txt)"
+# Issue 52: the launcher's placement options the launch file replaces are
+# named; a hybrid run's threads get the OMP_* variables map prints, passed
+# to every node (-x); a program that is not there is refused before any
+# launch, and a dry run says so.
+"$rankmap" gen stencil --dims 2x2x2 -o s8.mtx >/dev/null
+env -u OMP_NUM_THREADS -u OMP_PLACES -u OMP_PROC_BIND "$rankmap" run -m "$desmos" --profile s8.mtx \
+  --nodes 'node[00-03]' --cpus-per-rank 2 --dry-run -- mpirun.openmpi --map-by ppr:2:node --bind-to core -np 8 ./absent \
+  >hybrid.txt 2>err.txt
+grep -q "^OMP_NUM_THREADS=2 OMP_PLACES=cores OMP_PROC_BIND=close mpirun.openmpi -x OMP_NUM_THREADS -x OMP_PLACES -x OMP_PROC_BIND -np 8 --rankfile [^ ]* ./absent$" hybrid.txt &&
+  grep -q "left out of the launcher's options: --map-by ppr:2:node --bind-to core$" err.txt &&
+  grep -q "warning: ./absent: no such file" err.txt && ok || bad "run --cpus-per-rank, dropped options: $(cat hybrid.txt err.txt)"
+expect_error "run: no such program" "./nonexist: no such file" x -- \
+  run -m "$desmos" --profile s8.mtx --nodes 'node[00-03]' --mpi openmpi -np 8 -- ./nonexist
 printf 'node00:12\nnode01:12\nnode02:12\nnode03:12\n' >hosts.txt
 "$rankmap" run -q -m "$desmos" --profile s32.mtx --hwthreads --dry-run \
   -- mpiexec.mpich -genvlist A,B -hostfile hosts.txt -outfile-pattern out.%r -n 32 ./app >hydra.txt 2>err.txt
@@ -202,7 +217,8 @@ signal_while_working() {
   [ $status = "$want" ] && [ -z "$(ls -A sig)" ] && ok ||
     bad "SIG$sig with $folder: status $status, left: $(ls -A sig)"
 }
-run_big=(run -m big.toml --profile geo.mtx --mpi openmpi -- /nonexistent/mpirun -np 16384 ./app)
+mkdir -p fakebin && printf '#!/bin/sh\n' >fakebin/mpirun && chmod +x fakebin/mpirun  # a launcher never reached
+run_big=(run -m big.toml --profile geo.mtx --mpi openmpi -- "$PWD/fakebin/mpirun" -np 16384 ./app)
 signal_while_working HUP 129 rankmap-run- "${run_big[@]}"
 signal_while_working TERM 143 rankmap-run- "${run_big[@]}"
 signal_while_working HUP 129 rankmap-stdout- map geo.mtx -m big.toml -o -

@@ -3,8 +3,9 @@
 # run_launch_test.sh): the first run profiles the job then launches it
 # mapped; the second maps from the cached profile; every rank checks its
 # host and CPU binding against the csv of the mapping rankmap kept; a
-# failing job's exit status comes back unchanged; SIGTERM reaches the job
-# and no temporary folder is left.
+# failing job's exit status comes back unchanged; SIGINT and SIGTERM reach
+# the job, rankmap returns 130 and 143, and no temporary folder is left;
+# the other MPI's launcher is refused.
 # Two fake nodes of this machine's C cores, 2C ranks; the program passes
 # 64 KiB to rank + C (CHECK_STRIDE=C): r and r + C talk, so block (0..C-1
 # on one node, C..2C-1 on the other) sends every byte across nodes and the
@@ -116,28 +117,46 @@ CHECK_EXIT=7 run failing --keep kept -- "${job[@]}" ./app kept/mapping.csv --if-
 rc=$?
 [ $rc -eq 7 ] && ok "exit status 7 passed through" || { bad "exit status: $rc, expected 7"; tail -5 failing.out; }
 
-# 5. SIGTERM to rankmap reaches the job; no temporary folder is left.
-CHECK_SLEEP=60 timeout 120 "$rankmap" run -m fake.toml -- "${job[@]}" ./app kept/mapping.csv --if-mapped >term.out 2>&1 &
-pid=$!
-for _ in $(seq 100); do
-  grep -q "placement ok" term.out && break
-  sleep 0.2
+# 5. SIGINT and SIGTERM to rankmap reach the job, rankmap returns 128 +
+# the signal whatever the launcher returned (a shell loop stops), and no
+# temporary folder is left. A background job of a script ignores SIGINT:
+# the wrapper gives rankmap, and so the job, the default back.
+for sig in INT TERM; do
+  want=$([ $sig = INT ] && echo 130 || echo 143)
+  CHECK_SLEEP=60 timeout 120 python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.execvp(sys.argv[1], sys.argv[1:])' "$rankmap" run -m fake.toml -- "${job[@]}" ./app kept/mapping.csv --if-mapped \
+    >sig.out 2>&1 &
+  pid=$!
+  for _ in $(seq 100); do
+    grep -q "placement ok" sig.out && break
+    sleep 0.2
+  done
+  sleep 0.5
+  kill -$sig $pid
+  start=$(date +%s)
+  wait $pid
+  rc=$?
+  took=$(($(date +%s) - start))
+  for _ in $(seq 50); do pgrep -f "^./app kept/mapping.csv --if-mapped" >/dev/null || break; sleep 0.2; done  # busy: up to 10 s
+  left=$(pgrep -f "^./app kept/mapping.csv --if-mapped" | wc -l)
+  if grep -q "placement ok" sig.out && [ $rc -eq "$want" ] && [ "$took" -lt 30 ] && [ "$left" -eq 0 ] &&
+    [ -z "$(ls "$TMPDIR" | grep rankmap-run)" ]; then
+    ok "SIG$sig: the job stopped in ${took} s, rankmap exit $rc"
+  else
+    bad "SIG$sig: rc $rc (want $want) after ${took} s, $left processes left, tmp: $(ls "$TMPDIR")"; cat sig.out
+    pkill -f "^./app kept/mapping.csv --if-mapped"
+  fi
 done
-sleep 0.5
-kill -TERM $pid
-start=$(date +%s)
-wait $pid
+
+# 6. The program links this MPI; the other MPI's launcher is refused in
+# one line before anything starts (its shim would kill the program).
+other=$([ "$mpi" = openmpi ] && echo mpiexec.mpich || echo mpirun.openmpi)
+run wrong -- "$other" -n 2 ./app kept/mapping.csv
 rc=$?
-took=$(($(date +%s) - start))
-for _ in $(seq 50); do pgrep -f "^./app kept/mapping.csv --if-mapped" >/dev/null || break; sleep 0.2; done  # busy: up to 10 s
-left=$(pgrep -f "^./app kept/mapping.csv --if-mapped" | wc -l)
-if grep -q "placement ok" term.out && [ $rc -ne 0 ] && [ "$took" -lt 30 ] && [ "$left" -eq 0 ] &&
-  [ -z "$(ls "$TMPDIR" | grep rankmap-run)" ]; then
-  ok "SIGTERM: the job stopped in ${took} s (rankmap exit $rc), nothing left"
-else
-  bad "SIGTERM: rc $rc after ${took} s, $left processes left, tmp: $(ls "$TMPDIR")"; cat term.out
-  pkill -f "^./app kept/mapping.csv --if-mapped"
-fi
+linked=$([ "$mpi" = openmpi ] && echo "Open MPI" || echo "MPICH")
+[ $rc -eq 1 ] && [ "$(wc -l <wrong.out)" = 1 ] && grep -q "./app links $linked" wrong.out && ok "the other MPI's launcher refused: $(cat wrong.out)" ||
+  { bad "the other MPI's launcher (rc $rc)"; cat wrong.out; }
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
