@@ -55,7 +55,7 @@ class HostTally {
     }
     slots_[it->second] = std::min(slots_[it->second] + slots, kMaxSlotsPerHost);
   }
-  BatchAllocation result(std::string source) const {
+  BatchAllocation result(const std::string& source) const {
     BatchAllocation a{source, hosts_, slots_, 0, 0, source, 0};
     for (int s : slots_) a.ranks_per_node = std::max(a.ranks_per_node, s), a.ranks += static_cast<std::size_t>(s);
     return a;
