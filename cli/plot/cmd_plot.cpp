@@ -14,13 +14,17 @@
 
 namespace rankmap::cli {
 
-std::string human(double value, const std::string& unit) {
+std::string human(double value, const std::string& unit, int figures) {
   const char* prefixes[] = {"", "K", "M", "G", "T", "P"};
   int u = 0;
   while (std::fabs(value) >= 1000 && u < 5) value /= 1000, ++u;
   char s[48];
-  const bool fraction = std::fabs(value) < 10 && (u > 0 || value != std::floor(value));
-  std::snprintf(s, sizeof s, fraction ? "%.1f" : "%.0f", value);
+  const bool whole = u == 0 && value == std::floor(value);
+  // Decimals: 1 under 10 (2 figures), or as many as `figures` need.
+  int decimals = !whole && std::fabs(value) < 10 ? 1 : 0;
+  if (figures > 0 && !whole)
+    decimals = std::max(0, figures - 1 - static_cast<int>(std::floor(std::log10(std::max(std::fabs(value), 1.0)))));
+  std::snprintf(s, sizeof s, "%.*f", decimals, value);
   std::string text = s;
   if (unit.empty()) return text + (u ? std::string(" ") + prefixes[u] : "");
   return text + " " + prefixes[u] + unit;

@@ -14,6 +14,7 @@
 // In SVG each link has a <title> with its name and bytes, and the rings
 // are of class "hottest", so that a test finds them in the file.
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <numeric>
 
@@ -41,28 +42,45 @@ ColourScale link_scale(const std::vector<Side>& sides) {
         scale.low = scale.low > 0 ? std::min<double>(scale.low, static_cast<double>(v)) : static_cast<double>(v),
         scale.high = std::max<double>(scale.high, static_cast<double>(v));
   if (scale.high <= 0) scale = {1, 1};
+  // One value on every link (a single switch's VMs): a decade below it,
+  // so the bar keeps its ticks and the links their top colour.
+  if (scale.high <= scale.low) scale.low = scale.high / 10;
   return scale;
 }
 
-std::string side_heading(const Network& net, const Side& s) {
+// A link's name for its titles: the library names a tree's node by its
+// position ("node 4 up to level-1 switch"), the picture by its host.
+std::string link_title(const PlotInput& in, std::size_t link) {
+  std::string name = in.machine.network.link_name(link);
+  if (!name.starts_with("node ")) return name;
+  const std::size_t end = std::min(name.find(' ', 5), name.size());
+  std::size_t position = 0;
+  const auto [at, ec] = std::from_chars(name.data() + 5, name.data() + end, position);
+  if (ec != std::errc() || at != name.data() + end || position >= in.machine.network.num_coords()) return name;
+  const int node = in.machine.node_at(position);
+  return node < 0 ? name : in.machine.nodes[static_cast<std::size_t>(node)].host + name.substr(end);
+}
+
+// Bytes on a link to three significant figures: 40.4 MB and 39.8 MB apart.
+std::string link_bytes(std::uint64_t v) { return human(static_cast<double>(v), "B", 3); }
+
+std::string side_heading(const PlotInput& in, const Side& s) {
   if (s.metrics.max_link_bytes == 0) return s.name + ": no link carries bytes";
-  return s.name + ": most loaded link " + human(static_cast<double>(s.metrics.max_link_bytes)) + ", " +
-         net.link_name(s.hottest);
+  return s.name + ": most loaded link " + link_bytes(s.metrics.max_link_bytes) + ", " + link_title(in, s.hottest);
 }
 
 // Draws one link from (x1, y1) to (x2, y2), and its ring when it is the
 // side's hottest; the ring's centre goes into `side_doc`.
-void draw_link(Canvas& c, const Network& net, const Side& s, const ColourScale& scale, std::size_t link, double x1,
+void draw_link(Canvas& c, const PlotInput& in, const Side& s, const ColourScale& scale, std::size_t link, double x1,
                double y1, double x2, double y2, double width, nlohmann::ordered_json& side_doc) {
   const std::uint64_t v = s.metrics.link_bytes[link];
   c.line(x1, y1, x2, y2, width, v > 0 ? scale.colour(static_cast<double>(v)) : kIdle,
-         net.link_name(link) + ": " + human(static_cast<double>(v)), "link");
+         link_title(in, link) + ": " + link_bytes(v), "link");
   if (link == s.hottest && v > 0) {
     const double cx = (x1 + x2) / 2, cy = (y1 + y2) / 2;
     const double radius = std::clamp(std::hypot(x2 - x1, y2 - y1) / 2 + 3, 6.0, 16.0);
     c.circle(cx, cy, radius, kRing, false, 2,
-             "hottest link under " + s.name + ": " + net.link_name(link) + ", " + human(static_cast<double>(v)),
-             "hottest");
+             "hottest link under " + s.name + ": " + link_title(in, link) + ", " + link_bytes(v), "hottest");
     side_doc["ring"] = {{"x", cx}, {"y", cy}, {"radius", radius}};
   }
 }
@@ -125,9 +143,9 @@ Picture torus_links(const PlotInput& in, const std::vector<Side>& sides) {
   for (std::size_t k = 0; k < sides.size(); ++k) {
     const Side& side = sides[k];
     const double sx = 40 + k * side_w;
-    c.text(sx, 62, side_heading(net, side), 11);
+    c.text(sx, 62, side_heading(in, side), 11);
     nlohmann::ordered_json side_doc = {{"title", side.name},
-                                       {"hottest", side.metrics.max_link_bytes ? net.link_name(side.hottest) : ""},
+                                       {"hottest", side.metrics.max_link_bytes ? link_title(in, side.hottest) : ""},
                                        {"hottest_bytes", side.metrics.max_link_bytes}};
     for (std::size_t i = 0; i < chosen.size(); ++i) {
       const double ox = sx + static_cast<double>(i % 2) * slice_w + pad / 2,
@@ -166,7 +184,7 @@ Picture torus_links(const PlotInput& in, const std::vector<Side>& sides) {
                 const double a = kAngle[d - 2] * M_PI / 180, dx = std::cos(a) * sign, dy = -std::sin(a) * sign;
                 x1 = cx + 5 * dx, y1 = cy + 5 * dy, x2 = cx + 0.32 * s * dx, y2 = cy + 0.32 * s * dy;
               }
-              draw_link(c, net, side, scale, link, x1, y1, x2, y2, d < 2 ? 3 : 2, side_doc);
+              draw_link(c, in, side, scale, link, x1, y1, x2, y2, d < 2 ? 3 : 2, side_doc);
             }
           c.circle(cx, cy, 2.5, {0.25, 0.25, 0.25}, true);
         }
@@ -197,14 +215,16 @@ Picture tree_links(const PlotInput& in, const std::vector<Side>& sides) {
                                 {"spacing", sp},   {"scale", {{"low", scale.low}, {"high", scale.high}}}};
   auto level_name = [&](int level) {
     if (level == 0) return std::string("nodes");
-    return net.levels[level - 1].host ? std::string("hosts") : "level-" + std::to_string(level) + " switches";
+    const bool one = nodes / net.tree_span(level) == 1;  // a single switch (or host) at this level
+    if (net.levels[level - 1].host) return std::string(one ? "host" : "hosts");
+    return one ? std::string("switch") : "level-" + std::to_string(level) + " switches";
   };
   for (std::size_t k = 0; k < sides.size(); ++k) {
     const Side& side = sides[k];
     const double base = 70 + k * side_h + side_h - 70;  // the nodes' row
-    c.text(20, base - tiers * level_h - 14, side_heading(net, side), 11);
+    c.text(20, base - tiers * level_h - 14, side_heading(in, side), 11);
     nlohmann::ordered_json side_doc = {{"title", side.name},
-                                       {"hottest", side.metrics.max_link_bytes ? net.link_name(side.hottest) : ""},
+                                       {"hottest", side.metrics.max_link_bytes ? link_title(in, side.hottest) : ""},
                                        {"hottest_bytes", side.metrics.max_link_bytes}};
     auto x_of = [&](int level, std::size_t v) {
       const double span = static_cast<double>(net.tree_span(level));
@@ -227,7 +247,7 @@ Picture tree_links(const PlotInput& in, const std::vector<Side>& sides) {
         for (int q = 0; q < parallel; ++q)
           for (bool down : {false, true}) {
             const double x = xc + (down ? 1 : -1) * gap * (q + 0.5);
-            draw_link(c, net, side, scale, net.tree_link_id(tier, v, q, down), x, yc - 4, x, yc - level_h + 3,
+            draw_link(c, in, side, scale, net.tree_link_id(tier, v, q, down), x, yc - 4, x, yc - level_h + 3,
                       std::max(0.6, std::min(2.0, gap)), side_doc);
           }
       }

@@ -8,7 +8,7 @@
 //   hops    the hops between each pair's nodes, bytes-weighted per cell,
 //           under block and under the mapping, in rank order: what a
 //           mapping changed, even at one rank a node where the matrix
-//           only permutes.
+//           only permutes. Each panel names its own mapping's hosts.
 // In SVG each cell has a <title>: its ranks, their hosts and its value.
 #include <algorithm>
 #include <functional>
@@ -33,6 +33,7 @@ struct Panel {
   std::string title;
   std::vector<double> value;
   std::vector<char> used;
+  const Mapping* hosts_by = nullptr;  // whose nodes name this panel's hosts; nullptr: the layout's
 };
 
 // The ranks in the order drawn: by (node, slot) of `grouping`, or rank
@@ -105,32 +106,33 @@ Picture draw_panels(const std::string& what, const Layout& l, const std::vector<
   Picture p{std::make_unique<Canvas>(l.in.format, width, height), {}};
   Canvas& c = *p.canvas;
   c.text(kLeft, 24, heading, 13);
-  // The hosts' bands along the drawing order.
-  struct Band {
-    int node;
-    std::uint32_t first, count;
-  };
-  std::vector<Band> bands;
-  for (std::uint32_t pos = 0; pos < l.n; ++pos) {
-    const int node = l.hosts_by->ranks[l.order[pos]].node;
-    if (bands.empty() || bands.back().node != node) bands.push_back({node, pos, 0});
-    ++bands.back().count;
-  }
-  const double band_px = kSize / static_cast<double>(bands.size());
-  const bool boundaries = bands.size() > 1 && band_px >= 2;  // 2 ranks a node stay visible up to 512 ranks
-  const std::size_t label_every = static_cast<std::size_t>(std::ceil(kLabel / band_px));
   const bool svg = l.in.format == "svg";
-  std::vector<std::string> who_at;  // per bin, for titles
-  if (svg)
-    for (int b = 0; b < l.bins; ++b)
-      who_at.push_back(who(l.in, *l.hosts_by, l.order, l.bin_start(b), l.bin_start(b + 1)));
-
   nlohmann::ordered_json doc = {
       {"what", what},          {"width", width},
       {"height", height},      {"ranks", l.n},
       {"bins", l.bins},        {"cell", cell},
       {"weight", l.in.weight}, {"scale", {{"low", scale.low}, {"high", scale.high}, {"log", scale.log}}}};
   for (std::size_t k = 0; k < panels.size(); ++k) {
+    // The hosts' bands along the drawing order, under this panel's mapping.
+    const Mapping& hosts_by = panels[k].hosts_by ? *panels[k].hosts_by : *l.hosts_by;
+    struct Band {
+      int node;
+      std::uint32_t first, count;
+    };
+    std::vector<Band> bands;
+    for (std::uint32_t pos = 0; pos < l.n; ++pos) {
+      const int node = hosts_by.ranks[l.order[pos]].node;
+      if (bands.empty() || bands.back().node != node) bands.push_back({node, pos, 0});
+      ++bands.back().count;
+    }
+    const double band_px = kSize / static_cast<double>(bands.size());
+    const bool boundaries = bands.size() > 1 && band_px >= 2;  // 2 ranks a node stay visible up to 512 ranks
+    const std::size_t label_every = static_cast<std::size_t>(std::ceil(kLabel / band_px));
+    std::vector<std::string> who_at;  // per bin, for titles
+    if (svg)
+      for (int b = 0; b < l.bins; ++b)
+        who_at.push_back(who(l.in, hosts_by, l.order, l.bin_start(b), l.bin_start(b + 1)));
+
     const double x0 = kLeft + k * panel_width, y0 = kTop;
     c.rectangle(x0 - 0.5, y0 - 0.5, kSize + 1, kSize + 1, {0.85, 0.85, 0.85});
     c.rectangle(x0, y0, kSize, kSize, {1, 1, 1});
@@ -166,16 +168,24 @@ Picture draw_panels(const std::string& what, const Layout& l, const std::vector<
     c.text(x0 + kSize / 2, y0 + kSize + 34, "receiver " + axis, 11, 0.5);
     c.text(x0 - 44, y0 + kSize / 2, "sender " + axis, 11, 0.5, true);
     c.text(x0, 44, panels[k].title, 11);
-    doc["panels"].push_back({{"title", panels[k].title}, {"x", x0}, {"y", y0}, {"size", kSize}});
+    nlohmann::ordered_json hosts = nlohmann::ordered_json::array();
+    for (const Band& b : bands)
+      hosts.push_back({{"host", host_name(l.in, b.node)}, {"first", b.first}, {"count", b.count}});
+    doc["panels"].push_back({{"title", panels[k].title},
+                             {"x", x0},
+                             {"y", y0},
+                             {"size", kSize},
+                             {"hosts", hosts},
+                             {"host_labels_every", label_every},
+                             {"boundaries", boundaries}});
+    if (k == 0) {  // the first panel's, as before panels had hosts of their own
+      doc["hosts"] = std::move(hosts);
+      doc["host_labels_every"] = label_every;
+      doc["boundaries"] = boundaries;
+    }
   }
   doc["scale"]["labels"] =
       scale.draw_bar(c, kLeft + panels.size() * panel_width - 10, kTop + 20, kSize - 40, bar_title, bar_label);
-  nlohmann::ordered_json hosts = nlohmann::ordered_json::array();
-  for (const Band& b : bands)
-    hosts.push_back({{"host", host_name(l.in, b.node)}, {"first", b.first}, {"count", b.count}});
-  doc["hosts"] = std::move(hosts);
-  doc["host_labels_every"] = label_every;
-  doc["boundaries"] = boundaries;
   doc["order"] = l.order;
   p.layout = std::move(doc);
   return p;
@@ -220,6 +230,9 @@ Picture plot_matrix(const PlotInput& in) {
     panels.push_back(std::move(panel));
   }
   if (scale.high <= 0) scale = {1, 1};
+  // One value in every cell (a uniform matrix): a decade below it, so the
+  // bar keeps its ticks (README: at least 4) and the cells their top colour.
+  if (scale.high <= scale.low) scale.low = scale.high / 10;
   const std::string what = in.weight == "msgs" ? "messages" : in.weight == "mean" ? "bytes a message" : "bytes";
   const std::string unit = in.weight == "msgs" ? "" : "B";
   bool one_a_node = in.mapping != nullptr;
@@ -258,7 +271,7 @@ Picture plot_hops(const PlotInput& in) {
   for (const auto& [name, m] :
        {std::pair<std::string, const Mapping*>{"block", &in.block}, {in.mapping_name, in.mapping}}) {
     std::vector<double> hop_bytes(cells, 0), bytes(cells, 0);
-    Panel panel{name, std::vector<double>(cells, 0), std::vector<char>(cells, 0)};
+    Panel panel{name, std::vector<double>(cells, 0), std::vector<char>(cells, 0), m};
     double total_hop_bytes = 0, total_bytes = 0;
     for (std::uint32_t r = 0; r < g.ranks; ++r)
       for (std::uint64_t e = g.offsets[r]; e < g.offsets[r + 1]; ++e) {

@@ -41,8 +41,10 @@ Picture plot_links(const PlotInput& in);
 // under block and under the mapping, side by side.
 Picture plot_bytes(const PlotInput& in);
 
-// 1234567 -> "1.2 MB"; with `unit` empty, a count: "1.2 M".
-std::string human(double value, const std::string& unit = "B");
+// 1234567 -> "1.2 MB"; with `unit` empty, a count: "1.2 M". With
+// `figures`, that many significant figures: "1.23 MB" (whole numbers of
+// the unit stay whole).
+std::string human(double value, const std::string& unit = "B", int figures = 0);
 // The host of allocated node `node`.
 const std::string& host_name(const PlotInput& in, int node);
 

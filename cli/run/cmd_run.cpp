@@ -5,8 +5,10 @@
 // launch files to a private folder and runs the launcher with them,
 // passing the job's exit status and signals through.
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include <cstdio>
+#include <ctime>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -114,6 +116,16 @@ int launch(const RunOptions& o, const CommandLine& line) {
   // 128 + the signal whatever the launcher returned (Open MPI 1, MPICH
   // 255), as a shell reports a job a signal ended: a loop over runs stops.
   return 128 + forwarded;
+}
+
+// When a file was last written, as "2026-11-28 06:50" (local time).
+std::string modified_at(const std::string& path) {
+  struct stat st {};
+  char text[40] = "at an unknown time";
+  struct tm local {};
+  if (::stat(path.c_str(), &st) == 0 && ::localtime_r(&st.st_mtim.tv_sec, &local))
+    std::strftime(text, sizeof text, "%Y-%m-%d %H:%M", &local);
+  return text;
 }
 
 // The program must be there (a path, or a name on PATH) before any
@@ -240,14 +252,15 @@ int run_run(const RunOptions& o) {
   if (profile_path.empty()) {
     ranks = rank_count(o, job, batch, 0, &ranks_from);
     mpi = shim_mpi(mpi, job, "its profile");
-    cached = find_cached_profile(cache_dir, job.application, ranks, mpi);
+    cached = find_cached_profile(cache_dir, job.application, ranks, mpi, o.keep);
     if (!cached->usable) say(o, "cache: " + cached->why + "; the job runs without it");
     profile_path = cached->profile.string();
     if (cached->hit && !o.profile_first) {
       // A damaged entry (truncated, foreign) is said once and made again.
       try {
         loaded = load_graph(profile_path);
-        say(o, "profile: cache hit " + profile_path);
+        say(o, "profile: cache hit " + profile_path + " (made " + modified_at(profile_path) +
+                   "; --profile-first profiles the job again)");
       } catch (const Error& e) {
         say(o, "profile: the cached " + profile_path + " cannot be read (" + e.what() + "); profiling the job again");
       }
@@ -313,16 +326,27 @@ int run_run(const RunOptions& o) {
   // (seconds for a profile on a large machine, as the flow model times
   // each candidate) and kept. The key holds the slots each node actually
   // gives (from --ppn or the batch job's tasks per node alike).
-  std::string key = "rankmap run mapping key 2\nversion " + std::string(rankmap_version()) + "\nprofile " +
+  std::string key = "rankmap run mapping key 3\nversion " + std::string(rankmap_version()) + "\nprofile " +
                     file_identity(profile_path) + "\n";
   for (const auto& file : machine.files) key += "machine " + file_identity(file) + "\n";
   std::vector<std::string> hosts;
   std::string slots;
   for (std::size_t k = 0; k < allocation.size(); ++k) {
     hosts.push_back(machine.nodes[static_cast<std::size_t>(allocation.nodes[k])].host);
-    slots += (k ? "," : "") + std::to_string(allocation.slots(k).size());
+    slots += (k ? "," : "") + std::to_string(allocation.layout_of[k]);
   }
-  key += "nodes " + compress_hostlist(hosts) + "\nslots " + slots + "\nhwthreads " +
+  // The slots themselves (a job that holds other CPUs of its nodes, or
+  // another task count there, has other slots): each layout's PUs, and
+  // each node's layout.
+  for (std::size_t l = 0; l < allocation.layouts.size(); ++l) {
+    key += "layout " + std::to_string(l);
+    for (const Slot& slot : allocation.layouts[l]) {
+      key += " ";
+      for (std::size_t i = 0; i < slot.pus.size(); ++i) key += (i ? "+" : "") + std::to_string(slot.pus[i]);
+    }
+    key += "\n";
+  }
+  key += "nodes " + compress_hostlist(hosts) + "\nlayout_of " + slots + "\nhwthreads " +
          std::to_string(allocation.hwthreads) + "\ncpus_per_rank " + std::to_string(allocation.cpus_per_rank) +
          "\nranks " + std::to_string(ranks) + "\n" + dump_context(context);
   CachedMapping kept_mapping = find_cached_mapping(cache_dir, key);

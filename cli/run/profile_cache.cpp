@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -55,6 +56,18 @@ std::string require_private_dir(const std::filesystem::path& dir) {
   return "";
 }
 
+// Whether `file` is in the folder `dir` (by real paths; never when dir is
+// empty): rankmap's own outputs there change every run.
+bool inside(const std::filesystem::path& dir, const std::filesystem::path& file) {
+  if (dir.empty()) return false;
+  std::error_code ec, fc;
+  const std::filesystem::path d = std::filesystem::weakly_canonical(dir, ec);
+  const std::filesystem::path f = std::filesystem::weakly_canonical(file, fc);
+  if (ec || fc) return false;
+  const auto [end, at] = std::mismatch(d.begin(), d.end(), f.begin(), f.end());
+  return end == d.end();
+}
+
 }  // namespace
 
 std::filesystem::path default_cache_dir() {
@@ -65,9 +78,9 @@ std::filesystem::path default_cache_dir() {
 }
 
 CachedProfile find_cached_profile(const std::filesystem::path& dir, const std::vector<std::string>& application,
-                                  std::size_t ranks, const std::string& mpi) {
+                                  std::size_t ranks, const std::string& mpi, const std::filesystem::path& own_files) {
   const std::string why = require_private_dir(dir);
-  std::string key = "rankmap run profile key 1\n";
+  std::string key = "rankmap run profile key 2\n";
   std::error_code ec;
   const std::filesystem::path program = std::filesystem::canonical(resolve(application.at(0)), ec);
   struct stat st {};
@@ -76,8 +89,14 @@ CachedProfile find_cached_profile(const std::filesystem::path& dir, const std::v
            std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec) + "\n";
   else
     key += "program " + application[0] + "\n";
-  for (std::size_t i = 1; i < application.size(); ++i)
+  for (std::size_t i = 1; i < application.size(); ++i) {
     key += "argument " + std::to_string(application[i].size()) + " " + application[i] + "\n";
+    // An input deck changed since (LAMMPS's -in in.melt) may change the
+    // traffic: an argument naming a regular file keys its size and time.
+    std::error_code regular;
+    if (std::filesystem::is_regular_file(application[i], regular) && !inside(own_files, application[i]))
+      key += "file " + file_identity(application[i]) + "\n";
+  }
   key += "ranks " + std::to_string(ranks) + "\nmpi " + mpi + "\n";
   const std::string name = hash_hex(key);
   CachedProfile c{dir / (name + ".rmp"), dir / (name + ".key"), key, false, why.empty(), why};

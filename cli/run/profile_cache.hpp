@@ -1,6 +1,8 @@
 // Profiles kept between runs of one job (rankmap run), under a key of what
 // decides its traffic: the program (its real path, size and modification
-// time), its arguments, the rank count and the MPI.
+// time), its arguments (and, for those that name a regular file, the
+// file's real path, size and modification time), the rank count and the
+// MPI.
 #pragma once
 
 #include <cstddef>
@@ -26,8 +28,11 @@ struct CachedProfile {
 // when it exists; refused, an io Error, when it is a symlink, not a
 // directory, another user's, or writable by others). A folder that cannot
 // be made (a full or read-only file system) is no hit and not usable.
+// Arguments naming files inside `own_files` (the run's --keep folder,
+// whose files rankmap rewrites every run) are keyed by their words only.
 CachedProfile find_cached_profile(const std::filesystem::path& dir, const std::vector<std::string>& application,
-                                  std::size_t ranks, const std::string& mpi);
+                                  std::size_t ranks, const std::string& mpi,
+                                  const std::filesystem::path& own_files = {});
 
 // Writes the key beside a profile just made (atomically).
 void remember_profile(const CachedProfile& cached);

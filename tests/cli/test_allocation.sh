@@ -188,6 +188,12 @@ SLURM_JOB_ID=1 SLURM_JOB_NODELIST='node[00-07]' SLURM_NTASKS_PER_NODE=4 cached_r
   grep -q "mapping: cache hit" c5.txt && grep -q "mapping: cache hit" c6.txt &&
   [ "$(grep -o 'cache hit .*' c5.txt)" != "$(grep -o 'cache hit .*' c6.txt)" ] && ok ||
   bad "the mapping cache: $(cat c1.txt c2.txt c3.txt c4.txt c5.txt c6.txt)"
+# The CPUs a task (srun -c 2) are part of the allocation the key holds:
+# not c6's entry, and its own the next time.
+SLURM_JOB_ID=1 SLURM_JOB_NODELIST='node[00-07]' SLURM_NTASKS_PER_NODE=4 SLURM_CPUS_PER_TASK=2 cached_run >c7.txt
+SLURM_JOB_ID=1 SLURM_JOB_NODELIST='node[00-07]' SLURM_NTASKS_PER_NODE=4 SLURM_CPUS_PER_TASK=2 cached_run >c8.txt
+! grep -q "mapping: cache hit" c7.txt && grep -q "mapping: cache hit" c8.txt && ok ||
+  bad "the mapping cache and SLURM_CPUS_PER_TASK: $(cat c7.txt c8.txt)"
 
 # A TMPDIR that does not exist: one line naming it.
 TMPDIR=$PWD/none expect_error "run: TMPDIR missing" "TMPDIR=$PWD/none: is not a directory" x -- \

@@ -73,9 +73,22 @@ check "2 ranks a node: hosts" $svg pep.svg text node00 node15 node31
 
 # Hops: 1 -> 2 crosses from node00 to node01, 1 hop apart on Desmos
 # (0,0,0,0) and (1,0,0,0), under block; under the reversed mapping too.
-"$rankmap" plot four.csv "${two[@]}" --mapping reversed.csv --what hops -o hops.svg >/dev/null || bad "plot hops"
+"$rankmap" plot four.csv "${two[@]}" --mapping reversed.csv --what hops -o hops.svg --json hops.json >/dev/null ||
+  bad "plot hops"
 check "hops cell" $svg hops.svg title cell "rank 1 (node00) to rank 2 (node01): 1 hop (bytes-weighted)"
 check "hops cell" $svg hops.svg title cell "rank 0 (node00) to rank 1 (node00): 0 hops (bytes-weighted)"
+# The mapping's panel names the mapping's hosts (reversed.csv: ranks 0-1 on
+# node01, 2-3 on node00), in its cells' titles and its bands, read here
+# from the csv itself.
+check "hops: the mapping's hosts" $svg hops.svg title cell "rank 1 (node01) to rank 2 (node00): 1 hop (bytes-weighted)"
+bands=$(python3 -c 'import csv, itertools, json, sys
+rows = sorted(csv.DictReader(open("reversed.csv")), key=lambda r: int(r["rank"]))
+want, at = [], 0
+for host, group in itertools.groupby(r["host"] for r in rows):
+    n = len(list(group)); want.append({"host": host, "first": at, "count": n}); at += n
+got = json.load(open("hops.json"))["panels"]
+print(got[1]["hosts"] == want and got[0]["hosts"] != want)')
+[ "$bands" = True ] && ok || bad "hops panels' hosts: $(json hops.json panels)"
 expect_error "hops without a mapping" "--what: hops compares a mapping with block: give --mapping" h.svg -- plot four.csv "${two[@]}" --what hops -o h.svg
 
 # Links of a 4-ring, one rank a node, block: 0 -> 1 loads node 0's +X link
@@ -100,6 +113,11 @@ check "link colours" $pixel links.png $spots
 "$rankmap" plot ring.csv -m ring4.toml --what links -o links.svg >/dev/null &&
   check "ring: hottest" $svg links.svg hottest "+X at (0)" "100 B" &&
   check "ring: every link" $svg links.svg links 8
+# Link titles to three figures: 40.4 MB and 39.8 MB stay apart.
+printf '0,1,40400000\n2,3,39800000\n' >close.csv
+"$rankmap" plot close.csv -m ring4.toml --what links -o close.svg >/dev/null &&
+  check "three figures" $svg close.svg title link "+X at (0): 40.4 MB" &&
+  check "three figures" $svg close.svg title link "+X at (2): 39.8 MB" || bad "plot close links"
 
 # A 2x2x2 torus, block: 0 -> 4 (1000 B) goes +Z from (0,0,0), the
 # hottest; 0 -> 1 (10 B) +X. Size-2 rings have one cable a dimension:
@@ -107,7 +125,7 @@ check "link colours" $pixel links.png $spots
 "$rankmap" machine new -o cube.toml --dims 2x2x2 --hosts 'z[0-7]' --hwloc core:1 >/dev/null
 printf '0,4,1000\n0,1,10\n' >cube.csv
 "$rankmap" plot cube.csv -m cube.toml --what links -o cube.svg --json cube.json >/dev/null || bad "plot 3D links"
-check "3D: the +Z hottest" $svg cube.svg hottest "+Z at (0,0,0)" "1.0 KB"
+check "3D: the +Z hottest" $svg cube.svg hottest "+Z at (0,0,0)" "1.00 KB"
 check "3D: every link" $svg cube.svg links 24
 hottest=$(python3 -c 'import json; print(json.load(open("cube.json"))["sides"][0]["hottest"])')
 [ "$hottest" = "+Z at (0,0,0)" ] && ok || bad "3D hottest in --json: $hottest"
@@ -116,22 +134,30 @@ hottest=$(python3 -c 'import json; print(json.load(open("cube.json"))["sides"][0
 "$rankmap" machine new -o w.toml --dims 2x2x3x3 --hosts 'w[0-35]' --hwloc core:1 >/dev/null
 printf '35,11,5000\n0,1,10\n' >w.csv
 "$rankmap" plot w.csv -m w.toml --what links -o w.svg >/dev/null || bad "plot 4D links"
-check "4D: the +W hottest" $svg w.svg hottest "+W at (1,1,2,2)" "5.0 KB"
+check "4D: the +W hottest" $svg w.svg hottest "+W at (1,1,2,2)" "5.00 KB"
 check "4D: links of 8 slices" $svg w.svg links 192
 check "4D: the legend" $svg w.svg text "X across, Y down; +Z up-right, -Z down-left; +W up-left, -W down-right"
 
 # A fat tree of 2 leaves of 2 nodes, one uplink each: 0 -> 2 (1000 B)
-# climbs to the top, 0 -> 1 (100 B) to the leaf: node 0's up link carries
-# 1100 B, the most. 4 nodes x 2 directions + 2 leaves x 2.
+# climbs to the top, 0 -> 1 (100 B) to the leaf: node 0's (h1's) up link
+# carries 1100 B, the most. 4 nodes x 2 directions + 2 leaves x 2. The
+# top level is one switch.
 "$rankmap" machine new -o tree.toml --fattree 2:1,2 --hosts 'h[1-4]' --hwloc core:1 >/dev/null
 printf '0,2,1000\n0,1,100\n' >tree.csv
 "$rankmap" plot tree.csv -m tree.toml --what links -o tree.svg >/dev/null || bad "plot tree links"
-check "tree: hottest" $svg tree.svg hottest "node 0 up to level-1 switch" "1.1 KB"
+check "tree: hottest" $svg tree.svg hottest "h1 up to level-1 switch" "1.10 KB"
 check "tree: every link" $svg tree.svg links 12
-check "tree: levels and hosts" $svg tree.svg text nodes "level-1 switches" "level-2 switches" h1 h4
-# The JINR cloud's VMs on hosts (a level of hosts): every picture draws.
+check "tree: levels and hosts" $svg tree.svg text nodes "level-1 switches" switch h1 h4
+# The JINR cloud's VMs on hosts (a level of hosts) under one switch: every
+# picture draws, and the switch is one ("switch").
 "$rankmap" plot "$src/data/profiles/lammps-peptide-64.rmp" -m "$src/data/machines/jinr-kvm.toml" --what links \
-  -o kvm.svg >/dev/null && check "VMs on hosts" $svg kvm.svg text hosts || bad "plot links of VMs"
+  -o kvm.svg >/dev/null && check "VMs on hosts" $svg kvm.svg text hosts switch || bad "plot links of VMs"
+# A matrix of one weight everywhere still gets at least 4 ticks (README).
+printf '0,1,5\n1,0,5\n1,2,5\n2,1,5\n' >uniform.csv
+"$rankmap" plot uniform.csv -m "$src/data/machines/jinr-kvm.toml" -o uniform.svg --json uniform.json >/dev/null ||
+  bad "plot uniform"
+mapfile -t ticks < <(labels uniform.json)
+[ "${#ticks[@]}" -ge 4 ] && check "uniform ticks" $svg uniform.svg ticks 4 "${ticks[@]}" || bad "uniform ticks: ${ticks[*]}"
 
 # Bytes: rank 0 sends the most (1000 B): the first of 4 bars is full
 # height. Bytes leaving each node, by hand: under block node00 sends 100 B

@@ -100,6 +100,23 @@ else
   bad "second run (rc $rc)"; cat second.out
 fi
 
+grep -q "profile: cache hit .* (made [0-9-]* [0-9:]*; --profile-first profiles the job again)" second.out &&
+  ok "the hit line says when the profile was made and how to profile again" || bad "hit line: $(grep 'cache hit' second.out)"
+
+# 2b. An argument naming a file (an input deck) keys the profile by the
+# file's size and time: changed, the job is profiled again.
+# (The --keep folder's files, rewritten every run, are not keyed; the
+# profiling run checks no placement while deck/mapping.csv is missing.)
+echo "region box block 0 10" >deck.in
+run deck1 --keep deck -- "${job[@]}" ./app deck/mapping.csv --if-mapped deck.in
+run deck2 --keep deck -- "${job[@]}" ./app deck/mapping.csv --if-mapped deck.in
+echo "region box block 0 40" >deck.in
+rm -f deck/mapping.csv
+run deck3 --keep deck -- "${job[@]}" ./app deck/mapping.csv --if-mapped deck.in
+grep -q "profiling first" deck1.out && grep -q "profile: cache hit" deck2.out && grep -q "profiling first" deck3.out &&
+  ! grep -q "profile: cache hit" deck3.out && ok "an input file: a hit unchanged, profiled again once changed" ||
+  { bad "a changed input file"; cat deck1.out deck2.out deck3.out; }
+
 # 3. No launcher named: rankmap chooses the one of the MPI the program links,
 # hosts from --nodes; the files go to a private folder removed afterwards.
 run bare --nodes 'fake[0-1]' -np $n -- ./app "$work/bare.csv" --if-mapped
@@ -120,13 +137,14 @@ rc=$?
 # 5. SIGINT and SIGTERM to rankmap reach the job, rankmap returns 128 +
 # the signal whatever the launcher returned (a shell loop stops), and no
 # temporary folder is left. A background job of a script ignores SIGINT:
-# the wrapper gives rankmap, and so the job, the default back.
+# the wrapper gives rankmap, and so the job, the default back. The first
+# run's profile is given: the csv named as an argument has changed since.
 for sig in INT TERM; do
   want=$([ $sig = INT ] && echo 130 || echo 143)
   CHECK_SLEEP=60 timeout 120 python3 -c 'import os, signal, sys
 signal.signal(signal.SIGINT, signal.SIG_DFL)
-os.execvp(sys.argv[1], sys.argv[1:])' "$rankmap" run -m fake.toml -- "${job[@]}" ./app kept/mapping.csv --if-mapped \
-    >sig.out 2>&1 &
+os.execvp(sys.argv[1], sys.argv[1:])' "$rankmap" run -m fake.toml --profile kept/profile.rmp \
+    -- "${job[@]}" ./app kept/mapping.csv --if-mapped >sig.out 2>&1 &
   pid=$!
   for _ in $(seq 100); do
     grep -q "placement ok" sig.out && break

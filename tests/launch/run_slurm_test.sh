@@ -103,10 +103,13 @@ TOML
 passed=0
 failed=0
 # run RANKS HOSTFILE CSV: srun as README says, inside an exclusive allocation
-# of both nodes (map_cpu binds only to CPUs the step has).
+# of both nodes (map_cpu binds only to CPUs the step has); where the .env
+# says SLURM_CPU_BIND=none, each task through rankmap bind-task HOSTFILE.bind.
 run() {
   timeout 60 salloc -N2 --exclusive bash -c \
-    'set -a; . "$2.env"; set +a; SLURM_HOSTFILE=$2 srun -n "$1" ./check_placement "$3"' _ "$1" "$2" "$3"
+    'set -a; . "$2.env"; set +a
+     wrap=(); [ "$SLURM_CPU_BIND" = none ] && wrap=("$4" bind-task "$2.bind" --)
+     SLURM_HOSTFILE=$2 srun -n "$1" "${wrap[@]}" ./check_placement "$3"' _ "$1" "$2" "$3" "$rankmap"
 }
 scenario() {
   local name=$1 ranks=$2
@@ -128,6 +131,19 @@ scenario rr "$cpus" --baseline rr
 scenario random $((2 * cpus - 1)) --baseline random --seed 5
 # rankmap's own mapping of every slot.
 scenario engine $((2 * cpus))
+# Local rank i on different CPUs on the two nodes (the first seed whose
+# random slots do that): srun's one list cannot say it; the slurm format
+# binds each task through FILE.bind and rankmap bind-task.
+"$rankmap" gen stencil --dims $((2 * cpus)) -o scattered.mtx >/dev/null
+for seed in $(seq 1 40); do
+  "$rankmap" map scattered.mtx -m fake.toml --baseline random --seed "$seed" -f slurm -o probe.hosts -q >/dev/null 2>&1
+  grep -q '^SLURM_CPU_BIND=none$' probe.hosts.env && break
+done
+if grep -q '^SLURM_CPU_BIND=none$' probe.hosts.env; then
+  scenario scattered $((2 * cpus)) --baseline random --seed "$seed"
+else
+  echo "SKIP (scattered): no seed puts a local rank on different CPUs ($cpus CPUs a node)"
+fi
 # Hybrid ranks, one a node on all its cores: the .env's mask and
 # SRUN_CPUS_PER_TASK give each task its block.
 scenario hybrid 2 --cpus-per-rank "$(lstopo-no-graphics --only core | wc -l)"
@@ -169,6 +185,20 @@ JOB
 timeout 90 sbatch --wait -N2 --exclusive --ntasks-per-node="$cores" -o run-sbatch.out job.sh >/dev/null 2>&1
 expect_all "rankmap run in an sbatch script (ranks from --ntasks-per-node)" run-sbatch.out
 
+# A hybrid job as Angara-K1's FlowVision runs (several ranks a node, each
+# a block of CPUs from srun -c): rankmap run reads SLURM_CPUS_PER_TASK,
+# and every rank is bound to its block, as the kept csv says.
+tpn=$([ "$cores" -ge 4 ] && echo 2 || echo 1)
+n=$((2 * tpn))
+for ((r = 0; r < n; ++r)); do echo "$r,$(((r + 1) % n)),1000"; done >hybrid-ring.csv
+timeout 90 salloc -N2 --exclusive --ntasks-per-node="$tpn" -c $((cpus / tpn)) "$rankmap" run -m fake.toml \
+  --profile hybrid-ring.csv --keep run-hybrid -- ./check_placement run-hybrid/mapping.csv >run-hybrid.out 2>&1
+expect_all "rankmap run in salloc --ntasks-per-node=$tpn -c $((cpus / tpn))" run-hybrid.out
+grep -q "from SLURM_CPUS_PER_TASK=$((cpus / tpn))" run-hybrid.out &&
+  { passed=$((passed + 1)); echo "ok: CPUs a rank from SLURM_CPUS_PER_TASK"; } ||
+  { failed=$((failed + 1)); echo "FAIL: SLURM_CPUS_PER_TASK not read"; cat run-hybrid.out; }
+n=$((2 * cores))
+
 # Allocations that do not hold whole nodes alike: uneven task counts
 # (salloc -n3 -N2: 2 and 1), and nodes shared with another job (which
 # holds a CPU of each). srun's one --cpu-bind list would bind outside the
@@ -197,7 +227,7 @@ if [ "$cpus" -ge 2 ]; then
   # Every task bound inside the CPUs the job holds (by hand, from scontrol).
   outside=$(awk -v held="$held" 'BEGIN { n = split(held, parts, ","); for (i = 1; i <= n; ++i) {
       m = split(parts[i], r, "-"); for (c = r[1]; c <= (m > 1 ? r[2] : r[1]); ++c) ok[c] = 1 } }
-    { m = split($3, parts, ","); for (i = 1; i <= m; ++i) if (!(parts[i] in ok)) print }' run-shared/bind.txt)
+    { m = split($3, parts, ","); for (i = 1; i <= m; ++i) if (!(parts[i] in ok)) print }' run-shared/hostfile.bind)
   if [ "$(grep -c 'as the file says' run-shared.out)" = "$n_shared" ] && [ -n "$held" ] && [ -z "$outside" ]; then
     passed=$((passed + 1)); echo "ok: rankmap run on nodes shared with another job: $n_shared ranks on the job's CPUs ($held)"
   else
