@@ -416,8 +416,9 @@ int run_run(const RunOptions& o) {
   const double base = summary->baseline_hop_bytes;
   const double gain = summary->gain.value_or(0.0);
   char figures[200];
-  std::snprintf(figures, sizeof figures, "%zu ranks on %d nodes (block: %d), hop-bytes %.3fx block", ranks,
-                summary->nodes, summary->baseline_nodes, base > 0 ? summary->hop_bytes / base : 1.0);
+  std::snprintf(figures, sizeof figures, "%zu %s on %d %s (block: %d), hop-bytes %.3fx block", ranks,
+                ranks == 1 ? "rank" : "ranks", summary->nodes, summary->nodes == 1 ? "node" : "nodes",
+                summary->baseline_nodes, base > 0 ? summary->hop_bytes / base : 1.0);
   char predicted[120] = ", no predicted gain (no p_mpi)";
   if (summary->gain)
     std::snprintf(predicted, sizeof predicted, ", predicted gain %+.2f %%%s", 100 * gain,

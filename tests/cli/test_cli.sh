@@ -488,5 +488,13 @@ grep -q "OMP_NUM_THREADS=6 OMP_PLACES=threads" hybrid.err && ok || bad "no OMP_*
 expect_error "--cpus-per-rank too wide" "--cpus-per-rank: 4 ranks of 6 cores do not fit host 'a01', which has 12 cores and 24 hardware threads (more --nodes, fewer --ppn, fewer --cpus-per-rank or --hwthreads" \
   x.rank -- map "$src/data/profiles/lammps-melt-16.rmp" -m "$angara" --nodes 'a[01-04]' --ppn 4 --cpus-per-rank 6 -o x.rank
 
+# The man pages (built where help2man is) name the variables rankmap reads.
+man_page=$(dirname "$rankmap")/man/rankmap-run.1
+if [ -f "$man_page" ]; then
+  missing=$(for v in '^\.SH ENVIRONMENT' SLURM_CPUS_PER_TASK SLURM_TASKS_PER_NODE PBS_NODEFILE RANKMAP_MACHINE \
+    RANKMAP_HOST RANKMAP_CACHE_DIR TMPDIR; do grep -q "$v" "$man_page" || echo "$v"; done)
+  [ -z "$missing" ] && ok || bad "man page without: $missing"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
