@@ -50,8 +50,8 @@ std::string_view launch_format_name(LaunchFormat f);
 // formats that bind by local rank, and slurm's ".bind".
 std::vector<std::string> launch_file_suffixes(LaunchFormat format);
 
-// Renders a mapping as FILE itself (suffix "") and any companion (".env");
-// throws Error when the format cannot express it.
+// Renders a mapping as FILE itself (suffix "") and its companions (".env",
+// slurm's ".bind"); throws Error when the format cannot express it.
 std::vector<FilePart> render_launch_files(LaunchFormat format, const Machine& machine, const Allocation& allocation,
                                           const Mapping& mapping);
 
