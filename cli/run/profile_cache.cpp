@@ -61,9 +61,12 @@ std::string require_private_dir(const std::filesystem::path& dir) {
 bool inside(const std::filesystem::path& dir, const std::filesystem::path& file) {
   if (dir.empty()) return false;
   std::error_code ec, fc;
-  const std::filesystem::path d = std::filesystem::weakly_canonical(dir, ec);
-  const std::filesystem::path f = std::filesystem::weakly_canonical(file, fc);
+  // Absolute first: weakly_canonical leaves a path that does not exist yet
+  // relative, and "run/" with its empty last element.
+  std::filesystem::path d = std::filesystem::weakly_canonical(std::filesystem::absolute(dir, ec), ec);
+  const std::filesystem::path f = std::filesystem::weakly_canonical(std::filesystem::absolute(file, fc), fc);
   if (ec || fc) return false;
+  if (d.filename().empty()) d = d.parent_path();
   const auto [end, at] = std::mismatch(d.begin(), d.end(), f.begin(), f.end());
   return end == d.end();
 }

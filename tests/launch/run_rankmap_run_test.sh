@@ -106,13 +106,14 @@ grep -q "profile: cache hit .* (made [0-9-]* [0-9:]*; --profile-first profiles t
 # 2b. An argument naming a file (an input deck) keys the profile by the
 # file's size and time: changed, the job is profiled again.
 # (The --keep folder's files, rewritten every run, are not keyed; the
-# profiling run checks no placement while deck/mapping.csv is missing.)
+# folder is named with a slash, as README writes it. The profiling run
+# checks no placement while deck/mapping.csv is missing.)
 echo "region box block 0 10" >deck.in
-run deck1 --keep deck -- "${job[@]}" ./app deck/mapping.csv --if-mapped deck.in
-run deck2 --keep deck -- "${job[@]}" ./app deck/mapping.csv --if-mapped deck.in
+run deck1 --keep deck/ -- "${job[@]}" ./app deck/mapping.csv --if-mapped deck.in
+run deck2 --keep deck/ -- "${job[@]}" ./app deck/mapping.csv --if-mapped deck.in
 echo "region box block 0 40" >deck.in
 rm -f deck/mapping.csv
-run deck3 --keep deck -- "${job[@]}" ./app deck/mapping.csv --if-mapped deck.in
+run deck3 --keep deck/ -- "${job[@]}" ./app deck/mapping.csv --if-mapped deck.in
 grep -q "profiling first" deck1.out && grep -q "profile: cache hit" deck2.out && grep -q "profiling first" deck3.out &&
   ! grep -q "profile: cache hit" deck3.out && ok "an input file: a hit unchanged, profiled again once changed" ||
   { bad "a changed input file"; cat deck1.out deck2.out deck3.out; }
