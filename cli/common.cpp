@@ -197,13 +197,19 @@ LoadedMachine load(const MachineOptions& o) {
 
 void warn_if_job_tasks_differ(std::size_t ranks, const std::string& graph_path, bool quiet) {
   if (quiet) return;
-  const char* tasks = std::getenv("SLURM_NTASKS");
-  if (!tasks || !*tasks || !std::getenv("SLURM_JOB_NODELIST")) return;
-  if (std::to_string(ranks) == tasks) return;
+  // SLURM_NTASKS as the batch reader reads it (a malformed value was said,
+  // or overridden by --nodes and --ppn, already).
+  std::optional<BatchAllocation> batch;
+  try {
+    batch = read_batch_allocation(process_environment());
+  } catch (const Error&) {
+    return;
+  }
+  if (!batch || !batch->source.starts_with("SLURM") || batch->ranks == 0 || batch->ranks == ranks) return;
   std::fprintf(stderr,
-               "rankmap: warning: the batch job has SLURM_NTASKS=%s tasks, but %s has %zu ranks: the mapping is "
+               "rankmap: warning: the batch job has SLURM_NTASKS=%zu tasks, but %s has %zu ranks: the mapping is "
                "for %zu (launch that many, or profile the job at its size)\n",
-               printable(tasks, 20).c_str(), printable(graph_path).c_str(), ranks, ranks);
+               batch->ranks, printable(graph_path).c_str(), ranks, ranks);
 }
 
 LoadedMachine load_for_launch_file(const MachineOptions& o, const std::string& path, const std::string& format,
