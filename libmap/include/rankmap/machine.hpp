@@ -2,7 +2,10 @@
 // packages, cores and hardware threads (PUs). Networks come in kinds:
 //  - torus / mesh of 1 to 6 dimensions (network.cpp, detail/route.hpp);
 //  - switch and fat tree: levels of switches (tree_network.cpp), the
-//    lowest of which may be physical hosts holding the nodes as VMs.
+//    lowest of which may be physical hosts holding the nodes as VMs;
+//  - a tree as a site wired it (kind "tree": switches, their children and
+//    cables, import/site_tree.cpp): the regular skeleton of `levels` with
+//    the ports and cables the site has (TreeWiring).
 // Every kind defines the hops between two nodes, the route of a message
 // and the directed links it loads (Network::hops, for_each_link,
 // num_links, link_gbps_of, message_ns); scores and the gain model use only
@@ -14,6 +17,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -52,20 +56,54 @@ struct TreeLevel {
   bool host = false;  // a physical host whose VMs are the nodes (its "switch" is the host's bridge)
 };
 
+// The switches of a tree as a site wired it. Switches with the same nodes
+// below them (a leaf's spines) act as one switch of `levels` whose uplinks
+// are all their members' cables; its ports are its children in the order
+// the site listed them. Each level of `levels` has the most children and
+// cables any of its switches has: what a switch lacks are empty ports and
+// absent cables, which carry nothing.
+struct TreeWiring {
+  // Per tier (0: the nodes' own cables), per vertex of the tier in
+  // coordinate order: its cables up, 0 on an empty port. Empty when the
+  // site's tree is regular (then `levels` says it all).
+  std::vector<std::vector<int>> uplinks;
+  // Per cable (tree link id / 2): its rate each way in Gbit/s, 0 where no
+  // cable is or no rate was given (then the level's or link_gbps).
+  std::vector<double> gbps;
+  // The site's switch names, and per cable the switches at its lower and
+  // upper end (indices into `switches`; the lower is -1 on a node's cable).
+  std::vector<std::string> switches;
+  std::vector<std::pair<int, int>> ends;
+  // Per level (1 = lowest, index 0), per vertex: its switch, for naming.
+  std::vector<std::vector<int>> level_switch;
+};
+
 struct Network {
   NetworkKind kind = NetworkKind::torus;
   // Torus: nodes along X, Y, Z, W, V, U. Tree: the levels' fan-outs, lowest
   // first, so that a node's coordinates are its port on each level (and
   // its coordinate index its position, leaves in order).
   std::vector<int> dims;
-  std::vector<bool> wrap;          // per dimension: ring (true) or line (false); trees: all false
-  std::vector<TreeLevel> levels;   // trees only, lowest first
-  double t_hop_ns = 0;             // router + link, per hop
-  double t_inj_ns = 0;             // injection (sender NIC)
-  double t_ej_ns = 0;              // ejection (receiver NIC)
-  double t_local_ns = -1;          // a message between ranks of one node; < 0: t_inj + t_ej
-  double link_gbps = 0;            // 0 when the description gives none
-  std::vector<RouteStep> routing;  // torus: 2 * dims.size() steps; trees: none
+  std::vector<bool> wrap;                    // per dimension: ring (true) or line (false); trees: all false
+  std::vector<TreeLevel> levels;             // trees only, lowest first
+  double t_hop_ns = 0;                       // router + link, per hop
+  double t_inj_ns = 0;                       // injection (sender NIC)
+  double t_ej_ns = 0;                        // ejection (receiver NIC)
+  double t_local_ns = -1;                    // a message between ranks of one node; < 0: t_inj + t_ej
+  double link_gbps = 0;                      // 0 when the description gives none
+  std::vector<RouteStep> routing;            // torus: 2 * dims.size() steps; trees: none
+  std::shared_ptr<const TreeWiring> wiring;  // a site's tree (kind "tree"); null otherwise
+
+  // A tree with empty ports or switches of unlike cables (TreeWiring).
+  bool irregular() const { return wiring && !wiring->uplinks.empty(); }
+  // Whether a link exists: on an irregular tree, not an empty port's or
+  // an absent cable's.
+  bool has_link(std::size_t link) const;
+  // Cables up from vertex `vertex` of tree tier `tier` (0: the nodes).
+  int uplinks_of(int tier, std::size_t vertex) const {
+    if (irregular()) return wiring->uplinks[static_cast<std::size_t>(tier)][vertex];
+    return tier == 0 ? 1 : levels[static_cast<std::size_t>(tier) - 1].uplinks;
+  }
 
   bool is_tree() const { return kind == NetworkKind::tree; }
   int num_dims() const { return static_cast<int>(dims.size()); }
@@ -129,7 +167,7 @@ struct Network {
   // Nodes one switch of `level` (1 = lowest) holds: the product of the fan-outs up to it.
   std::size_t tree_span(int level) const;
   std::string routing_string() const;  // "+X+Y+Z-X-Y-Z"; trees: "up*/down*"
-  std::string kind_name() const;       // "torus", "mesh", "switch", "fattree"
+  std::string kind_name() const;       // "torus", "mesh", "switch", "fattree", "tree"
 };
 
 // Parses "+X+Y+Z+W-X-Y-Z-W" (spaces allowed) for a network of `ndims`.

@@ -12,6 +12,7 @@
 #include "rankmap/hostlist.hpp"
 #include "rankmap/io.hpp"
 #include "rankmap/machine.hpp"
+#include "rankmap/site_tree.hpp"
 
 namespace rankmap {
 namespace {
@@ -28,12 +29,20 @@ class Reader : private detail::TomlReader {
   using TomlReader::parse;
 
   Machine read(const toml::table& root) {
-    reject_unknown(root, {"name", "network", "nodes", "hosts"}, "top level");
+    reject_unknown(root, {"name", "network", "nodes", "hosts", "switches", "cables"}, "top level");
     Machine m;
     if (auto name = root["name"]; name) m.name = string(*name.node(), "name");
     const toml::table* net = root["network"].as_table();
     if (!net) fail(line_of(root), "missing [network] table");
     m.network = read_network(*net);
+    if (site_) {
+      read_site(root, m);
+      m.index(source());
+      return m;
+    }
+    for (const char* key : {"switches", "cables"})
+      if (const toml::node* n = root.get(key))
+        fail(line_of(*n), std::string("[[") + key + "]] is for kind = \"tree\" (a site's switches)");
     if (const toml::node* hosts = root.get("hosts")) add_host_level(*hosts, m.network);
     check_links(m.network, *net);  // before any host is read: a torus's or fat tree's shape says it
     const toml::array* groups = root["nodes"].as_array();
@@ -105,8 +114,19 @@ class Reader : private detail::TomlReader {
     Network net;
     std::string kind = "torus";
     if (const toml::node* k = t.get("kind")) kind = string(*k, "kind");
-    if (kind != "torus" && kind != "mesh" && kind != "switch" && kind != "fattree")
-      fail(line_of(*t.get("kind")), "unknown network kind '" + kind + "'; expected torus, mesh, switch or fattree");
+    if (kind != "torus" && kind != "mesh" && kind != "switch" && kind != "fattree" && kind != "tree")
+      fail(line_of(*t.get("kind")),
+           "unknown network kind '" + kind + "'; expected torus, mesh, switch, fattree or tree");
+    if (kind == "tree") {  // the shape is in [[switches]]
+      net.kind = NetworkKind::tree;
+      site_ = true;
+      for (const char* key : {"dims", "wrap", "routing"})
+        if (const toml::node* n = t.get(key))
+          fail(line_of(*n), std::string("'") + key + "' is for tori and meshes; a tree's shape is its [[switches]]");
+      read_site_levels(t);
+      read_times(t, net);
+      return net;
+    }
     if (kind == "switch" || kind == "fattree") {
       net.kind = NetworkKind::tree;
       for (const char* key : {"dims", "wrap", "routing"})
@@ -165,6 +185,150 @@ class Reader : private detail::TomlReader {
     net.t_ej_ns = latency(t, "t_ej_ns", true);
     if (t.get("t_local_ns")) net.t_local_ns = latency(t, "t_local_ns", true);
     net.link_gbps = rate(t, "link_gbps");
+  }
+
+  // A tree's optional levels = [{t_ns = 900, gbps = 100}, ...], lowest
+  // first: the shape comes from the switches.
+  void read_site_levels(const toml::table& t) {
+    const toml::node* n = t.get("levels");
+    if (!n) return;
+    const toml::array* levels = n->as_array();
+    if (!levels) fail(line_of(*n), "'levels' must be a list of tables, e.g. [{t_ns = 900, gbps = 100}]");
+    site_levels_line_ = line_of(*n);
+    for (const auto& l : *levels) {
+      const toml::table* lt = l.as_table();
+      if (!lt) fail(line_of(l), "each of 'levels' must be a table, e.g. {t_ns = 900, gbps = 100}");
+      reject_unknown(*lt, {"t_ns", "gbps"}, "a tree's level (its fan-out and uplinks come from [[switches]])");
+      TreeLevel level;
+      read_level_times(*lt, level);
+      site_levels_.push_back(level);
+    }
+  }
+
+  // A hostlist string, or a list of them.
+  std::vector<std::string> names(const toml::node& n, const std::string& key) const {
+    std::vector<std::string> out;
+    auto add = [&](const toml::node& h) {
+      auto more = expand_hostlist(string(h, key), source(), line_of(h), kMaxHostlistHosts - out.size());
+      out.insert(out.end(), more.begin(), more.end());
+    };
+    if (const toml::array* list = n.as_array()) {
+      for (const auto& h : *list) add(h);
+    } else {
+      add(n);
+    }
+    return out;
+  }
+
+  // [[switches]] and [[cables]] (docs/formats.md), built by
+  // build_site_tree; [[nodes]] groups give each host its tree of cores.
+  void read_site(const toml::table& root, Machine& m) {
+    if (const toml::node* h = root.get("hosts")) fail(line_of(*h), "[hosts] is for kind = \"switch\" or \"fattree\"");
+    const toml::array* switches = root["switches"].as_array();
+    if (!switches || switches->empty())
+      fail(line_of(root), "a tree needs [[switches]], e.g. [[switches]] name = \"s0\" nodes = \"n[0-15]\"");
+    SiteTree tree;
+    tree.source = source();
+    std::map<std::string, std::size_t> line_of_node;
+    for (const auto& e : *switches) {
+      const toml::table* t = e.as_table();
+      if (!t) fail(line_of(e), "each [[switches]] entry must be a table");
+      reject_unknown(*t, {"name", "nodes", "switches", "links", "gbps"}, "[[switches]]");
+      SiteSwitch s;
+      s.line = line_of(*t);
+      const toml::node* name = t->get("name");
+      if (!name) fail(s.line, "[[switches]] needs 'name'");
+      s.name = string(*name, "name");
+      if (const toml::node* n = t->get("nodes")) s.nodes = names(*n, "nodes");
+      if (const toml::node* n = t->get("switches")) s.switches = names(*n, "switches");
+      if (const toml::node* n = t->get("links")) s.links = count(*n, "links", 4096);
+      s.gbps = rate(*t, "gbps");
+      for (const std::string& n : s.nodes) line_of_node.emplace(n, s.line);
+      tree.switches.push_back(std::move(s));
+    }
+    if (const toml::node* c = root.get("cables")) {
+      const toml::array* cables = c->as_array();
+      if (!cables) fail(line_of(*c), "'cables' must be [[cables]] tables");
+      for (const auto& e : *cables) {
+        const toml::table* t = e.as_table();
+        if (!t) fail(line_of(e), "each [[cables]] entry must be a table");
+        reject_unknown(*t, {"upper", "lower", "links", "gbps"}, "[[cables]]");
+        SiteCable cable;
+        cable.line = line_of(*t);
+        for (auto [key, field] : {std::pair{"upper", &cable.upper}, std::pair{"lower", &cable.lower}}) {
+          const toml::node* n = t->get(key);
+          if (!n)
+            fail(cable.line, std::string("[[cables]] needs '") + key + "' (a switch" +
+                                 (field == &cable.lower ? " or a node" : "") + ")");
+          *field = string(*n, key);
+        }
+        if (const toml::node* n = t->get("links")) cable.links = count(*n, "links", 4096);
+        cable.gbps = rate(*t, "gbps");
+        tree.cables.push_back(std::move(cable));
+      }
+    }
+    std::vector<double> level_gbps;
+    for (const TreeLevel& l : site_levels_) level_gbps.push_back(l.gbps);
+    SiteNetwork site = build_site_tree(tree, level_gbps);
+    if (site_levels_.size() > site.network.levels.size())
+      fail(site_levels_line_, "'levels' lists " + std::to_string(site_levels_.size()) + " levels; the switches make " +
+                                  std::to_string(site.network.levels.size()));
+    for (std::size_t l = 0; l < site_levels_.size(); ++l) site.network.levels[l].t_ns = site_levels_[l].t_ns;
+    const Network shape = m.network;  // the times read from [network]
+    m.network = std::move(site.network);
+    m.network.t_hop_ns = shape.t_hop_ns, m.network.t_inj_ns = shape.t_inj_ns, m.network.t_ej_ns = shape.t_ej_ns;
+    m.network.t_local_ns = shape.t_local_ns, m.network.link_gbps = shape.link_gbps;
+
+    // Each host's tree of cores from its [[nodes]] group.
+    const toml::array* groups = root["nodes"].as_array();
+    if (!groups || groups->empty()) fail(line_of(root), "missing [[nodes]] groups (each host's 'hwloc')");
+    std::map<std::string, int> type_of_host, type_of_spec;
+    for (const auto& g : *groups) {
+      const toml::table* group = g.as_table();
+      if (!group) fail(line_of(g), "each [[nodes]] entry must be a table");
+      reject_unknown(*group, {"hosts", "hwloc", "hwloc_xml"}, "[[nodes]] of a tree");
+      const toml::node* hosts = group->get("hosts");
+      if (!hosts) fail(line_of(*group), "[[nodes]] needs 'hosts', e.g. hosts = \"node[00-31]\"");
+      const int type = node_type(*group, m, type_of_spec);
+      for (const std::string& h : names(*hosts, "hosts")) {
+        if (!line_of_node.count(h)) fail(line_of(*hosts), "host '" + h + "' is under no switch of [[switches]]");
+        if (!type_of_host.emplace(h, type).second) fail(line_of(*hosts), "host '" + h + "' is listed twice");
+      }
+    }
+    for (std::size_t i = 0; i < site.hosts.size(); ++i) {
+      auto type = type_of_host.find(site.hosts[i]);
+      if (type == type_of_host.end())
+        fail(line_of_node[site.hosts[i]],
+             "node '" + site.hosts[i] + "' is in no [[nodes]] group (which gives its 'hwloc' or 'hwloc_xml')");
+      Node node;
+      node.host = site.hosts[i];
+      node.type = type->second;
+      node.coord_index = site.coord_index[i];
+      node.coord = coord_of(node.coord_index, m.network);
+      m.nodes.push_back(std::move(node));
+    }
+  }
+
+  // The index in m.node_types of a [[nodes]] group's tree of cores, read
+  // once per distinct hwloc string or file.
+  int node_type(const toml::table& group, Machine& m, std::map<std::string, int>& type_of_spec) {
+    std::string spec;
+    std::size_t spec_line = line_of(group);
+    if (const toml::node* h = group.get("hwloc")) {
+      spec = string(*h, "hwloc");
+      spec_line = line_of(*h);
+    } else if (const toml::node* x = group.get("hwloc_xml")) {
+      std::filesystem::path p = string(*x, "hwloc_xml");
+      if (p.is_relative()) p = base_dir_ / p;
+      spec = "xml:" + p.string();
+      m.files.push_back(p);
+      spec_line = line_of(*x);
+    } else {
+      fail(line_of(group), "[[nodes]] needs 'hwloc' (e.g. \"package:2 core:6 pu:2\") or 'hwloc_xml'");
+    }
+    auto [it, fresh] = type_of_spec.try_emplace(spec, static_cast<int>(m.node_types.size()));
+    if (fresh) m.node_types.push_back(load_node_type(spec, source(), spec_line));
+    return it->second;
   }
 
   // The nodes a fat tree's levels hold (their fan-outs multiplied, at most
@@ -274,22 +438,7 @@ class Reader : private detail::TomlReader {
         hosts = expand(*hosts_node, m.nodes.size());
       }
 
-      std::string spec;
-      std::size_t spec_line = gline;
-      if (const toml::node* h = group->get("hwloc")) {
-        spec = string(*h, "hwloc");
-        spec_line = line_of(*h);
-      } else if (const toml::node* x = group->get("hwloc_xml")) {
-        std::filesystem::path p = string(*x, "hwloc_xml");
-        if (p.is_relative()) p = base_dir_ / p;
-        spec = "xml:" + p.string();
-        m.files.push_back(p);
-        spec_line = line_of(*x);
-      } else {
-        fail(gline, "[[nodes]] needs 'hwloc' (e.g. \"package:2 core:6 pu:2\") or 'hwloc_xml'");
-      }
-      auto [it, fresh] = type_of_spec.try_emplace(spec, static_cast<int>(m.node_types.size()));
-      if (fresh) m.node_types.push_back(load_node_type(spec, source(), spec_line));
+      const int type = node_type(*group, m, type_of_spec);
 
       const toml::array* coords = group->get_as<toml::array>("coords");
       if (group->get("coords") && !coords) fail(gline, "'coords' must be a list of coordinate lists");
@@ -302,7 +451,7 @@ class Reader : private detail::TomlReader {
       for (std::size_t i = 0; i < hosts.size(); ++i) {
         Node node;
         node.host = hosts[i];
-        node.type = it->second;
+        node.type = type;
         if (coords) {
           node.coord = read_coord((*coords)[i], m.network);
           node.coord_index = coord_index(node.coord, m.network);
@@ -370,6 +519,9 @@ class Reader : private detail::TomlReader {
   }
 
   std::filesystem::path base_dir_;
+  bool site_ = false;  // kind = "tree": the shape is in [[switches]]
+  std::vector<TreeLevel> site_levels_;
+  std::size_t site_levels_line_ = 0;
 };
 
 }  // namespace

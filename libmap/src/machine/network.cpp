@@ -33,6 +33,8 @@ std::size_t Network::num_links() const {
   return num_coords() * 2 * dims.size();
 }
 
+bool Network::has_link(std::size_t link) const { return !is_tree() || detail::tree_has_link(*this, link); }
+
 double Network::link_gbps_of(std::size_t link) const {
   return is_tree() ? detail::tree_link_gbps(*this, link) : link_gbps;
 }

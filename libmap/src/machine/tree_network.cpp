@@ -5,10 +5,13 @@
 // lowest switch, tier t each switch of level t to its parent with the
 // level's `uplinks` parallel links; each link has an up and a down
 // direction. The route (detail/route.hpp) climbs to the lowest common
-// switch and comes down, 2 hops a level.
+// switch and comes down, 2 hops a level. A site's tree (TreeWiring) is
+// such a skeleton with empty ports and absent cables, and its own names.
 #include "machine/tree_network.hpp"
 
 #include <cmath>
+#include <numeric>
+#include <vector>
 
 namespace rankmap {
 namespace {
@@ -59,17 +62,31 @@ namespace detail {
 
 int tree_diameter(const Network& net) { return 2 * net.num_dims(); }
 
+bool tree_has_link(const Network& net, std::size_t link) {
+  if (!net.irregular()) return true;
+  const TreeLink l = decode_tree_link(net, link);
+  return l.parallel < net.uplinks_of(l.tier, l.vertex);
+}
+
 std::size_t tree_num_links(const Network& net) {
   return net.tree_link_id(net.num_dims(), 0, 0, false);  // the first id past the top tier
 }
 
 double tree_link_gbps(const Network& net, std::size_t link) {
+  if (net.wiring && !net.wiring->gbps.empty() && net.wiring->gbps[link / 2] > 0) return net.wiring->gbps[link / 2];
   const double level_rate = net.levels[decode_tree_link(net, link).tier].gbps;
   return level_rate > 0 ? level_rate : net.link_gbps;
 }
 
 std::string tree_link_name(const Network& net, std::size_t link) {
   const TreeLink l = decode_tree_link(net, link);
+  if (net.wiring && !net.wiring->ends.empty()) {  // the site's names
+    const auto [lower, upper] = net.wiring->ends[link / 2];
+    std::string name = (lower < 0 ? "node " + std::to_string(l.vertex) : net.wiring->switches[lower]) +
+                       (l.down ? " down from " : " up to ") + net.wiring->switches[upper];
+    if (net.uplinks_of(l.tier, l.vertex) > 1) name += " (link " + std::to_string(l.parallel) + ")";
+    return name;
+  }
   auto level_name = [&](int level) {
     return net.levels[level - 1].host ? std::string("host") : "level-" + std::to_string(level) + " switch";
   };
@@ -81,6 +98,7 @@ std::string tree_link_name(const Network& net, std::size_t link) {
 }
 
 std::string tree_kind_name(const Network& net) {
+  if (net.wiring) return "tree";
   int switches = 0;
   for (const TreeLevel& l : net.levels) switches += !l.host;
   return switches <= 1 ? "switch" : "fattree";
@@ -95,7 +113,28 @@ double tree_message_ns(const Network& net, double hops) {
   return net.t_inj_ns + net.t_ej_ns + net.t_hop_ns * hops;
 }
 
+// An irregular tree's: the nodes under each vertex, level by level; the
+// ordered pairs that meet at level L are those under one level-L switch
+// but not under one child of it.
+double irregular_mean_distance(const Network& net) {
+  std::vector<double> below(net.wiring->uplinks[0].begin(), net.wiring->uplinks[0].end());
+  const double nodes = std::accumulate(below.begin(), below.end(), 0.0);
+  double sum = 0;
+  for (int level = 1; level <= net.num_dims(); ++level) {
+    const auto fanout = static_cast<std::size_t>(net.dims[level - 1]);
+    std::vector<double> up(below.size() / fanout, 0);
+    double apart = 0;  // pairs under one child, counted again at its parent
+    for (std::size_t v = 0; v < below.size(); ++v) up[v / fanout] += below[v], apart += below[v] * below[v];
+    double together = 0;
+    for (double n : up) together += n * n;
+    sum += 2.0 * level * (together - apart);
+    below = std::move(up);
+  }
+  return nodes > 1 ? sum / (nodes * (nodes - 1)) : 0;
+}
+
 double tree_mean_distance(const Network& net) {
+  if (net.irregular()) return irregular_mean_distance(net);
   // Of a node's N - 1 partners, span(L) - span(L-1) meet it at level L, 2L hops away.
   const double nodes = static_cast<double>(net.num_coords());
   double sum = 0;

@@ -9,6 +9,7 @@
 namespace rankmap::detail {
 
 int tree_diameter(const Network& net);
+bool tree_has_link(const Network& net, std::size_t link);
 std::size_t tree_num_links(const Network& net);
 double tree_link_gbps(const Network& net, std::size_t link);
 std::string tree_link_name(const Network& net, std::size_t link);

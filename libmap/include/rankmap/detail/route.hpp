@@ -10,8 +10,11 @@ namespace rankmap {
 // A tree's route: up from a to the lowest switch it shares with b, then
 // down to b. Where a switch has parallel uplinks, the destination picks
 // one (D-mod-k, the destination-based routing of InfiniBand's fat-tree
-// routing engines): at tier t, link (b / product of the lower tiers'
-// counts) mod count, the same link on the way down.
+// routing engines): at tier t, (b / product of the lower tiers' counts)
+// mod the switch's own count of cables, the same pick on the way down.
+// On an irregular tree the counts in the product are each level's most
+// (its skeleton's), and the modulus each switch's own cables: a switch
+// with fewer cables folds the picks onto those it has.
 template <class Visit>
 void for_each_tree_link(const Network& net, std::size_t a, std::size_t b, Visit&& visit) {
   const int k = net.num_dims();
@@ -24,15 +27,31 @@ void for_each_tree_link(const Network& net, std::size_t a, std::size_t b, Visit&
     if ((a / s) % n != (b / s) % n) meet = d + 1;
     s *= n;
   }
-  std::array<int, kMaxDims> parallel{};
+  std::array<std::size_t, kMaxDims> pick{};
   std::size_t spread = 1;
   for (int t = 0; t < meet; ++t) {
-    const auto count = static_cast<std::size_t>(t == 0 ? 1 : net.levels[t - 1].uplinks);
-    parallel[t] = static_cast<int>((b / spread) % count);
-    spread *= count;
+    pick[t] = b / spread;
+    spread *= static_cast<std::size_t>(t == 0 ? 1 : net.levels[t - 1].uplinks);
   }
-  for (int t = 0; t < meet; ++t) visit(net.tree_link_id(t, a / span[t], parallel[t], false));
-  for (int t = meet - 1; t >= 0; --t) visit(net.tree_link_id(t, b / span[t], parallel[t], true));
+  if (!net.irregular()) {
+    for (int t = 0; t < meet; ++t) {
+      const auto count = static_cast<std::size_t>(t == 0 ? 1 : net.levels[t - 1].uplinks);
+      visit(net.tree_link_id(t, a / span[t], static_cast<int>(pick[t] % count), false));
+    }
+    for (int t = meet - 1; t >= 0; --t) {
+      const auto count = static_cast<std::size_t>(t == 0 ? 1 : net.levels[t - 1].uplinks);
+      visit(net.tree_link_id(t, b / span[t], static_cast<int>(pick[t] % count), true));
+    }
+    return;
+  }
+  for (int t = 0; t < meet; ++t) {
+    const std::size_t v = a / span[t];
+    visit(net.tree_link_id(t, v, static_cast<int>(pick[t] % static_cast<std::size_t>(net.uplinks_of(t, v))), false));
+  }
+  for (int t = meet - 1; t >= 0; --t) {
+    const std::size_t v = b / span[t];
+    visit(net.tree_link_id(t, v, static_cast<int>(pick[t] % static_cast<std::size_t>(net.uplinks_of(t, v))), true));
+  }
 }
 
 template <class Visit>
