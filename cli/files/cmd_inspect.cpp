@@ -2,6 +2,8 @@
 #include <algorithm>
 #include <iostream>
 #include <map>
+#include <set>
+#include <sstream>
 
 #include "commands.hpp"
 #include "common.hpp"
@@ -20,10 +22,59 @@ struct InspectOptions {
   int top = 10;
 };
 
+// "4" or "2 to 8": the range of a count or rate over a level's switches.
+std::string range(double lo, double hi) {
+  std::ostringstream t;
+  t << lo;
+  if (hi > lo) t << " to " << hi;
+  return t.str();
+}
+
+// A tree as a site wired it: per level its switches (several with the
+// same nodes below count as one group), their children, cables up and
+// rates, each as the range over the level, since they may differ.
+void inspect_site_tree(const Network& net) {
+  const TreeWiring& w = *net.wiring;
+  std::cout << "tree of " << w.switches.size() << " switches" << (net.irregular() ? " (irregular)" : " (regular)")
+            << ", levels from the nodes up:";
+  const std::size_t positions = net.num_coords();
+  for (int l = 1; l <= net.num_dims(); ++l) {
+    const std::size_t below = net.tree_span(l - 1), fanout = static_cast<std::size_t>(net.dims[l - 1]);
+    std::set<int> members;  // the site's switches of this level: the upper ends of the cables into it
+    double lo_rate = 0, hi_rate = 0;
+    for (std::size_t v = 0; v < positions / below; ++v)
+      for (int q = 0; q < net.uplinks_of(l - 1, v); ++q) {
+        const std::size_t link = net.tree_link_id(l - 1, v, q, false);
+        members.insert(w.ends[link / 2].second);
+        const double rate = net.link_gbps_of(link);
+        lo_rate = lo_rate > 0 ? std::min(lo_rate, rate) : rate, hi_rate = std::max(hi_rate, rate);
+      }
+    int groups = 0, lo_kids = 0, hi_kids = 0, lo_up = 0, hi_up = 0;
+    for (std::size_t v = 0; v < positions / net.tree_span(l); ++v) {
+      if (w.level_switch[l - 1][v] < 0) continue;
+      int kids = 0;
+      for (std::size_t c = v * fanout; c < (v + 1) * fanout; ++c) kids += net.uplinks_of(l - 1, c) > 0;
+      const int up = l < net.num_dims() ? net.uplinks_of(l, v) : 0;
+      lo_kids = groups ? std::min(lo_kids, kids) : kids, hi_kids = std::max(hi_kids, kids);
+      lo_up = groups ? std::min(lo_up, up) : up, hi_up = std::max(hi_up, up);
+      ++groups;
+    }
+    std::cout << "\n  level " << l << "  " << members.size() << " switch" << (members.size() == 1 ? "" : "es");
+    if (static_cast<std::size_t>(groups) < members.size())
+      std::cout << " in " << groups << " group" << (groups == 1 ? "" : "s") << " of the same nodes below";
+    std::cout << ", " << range(lo_kids, hi_kids) << (l == 1 ? " nodes" : " children") << " each";
+    if (l < net.num_dims()) std::cout << ", " << range(lo_up, hi_up) << " cable(s) up";
+    std::cout << ", T " << message_time_ns(net, 2 * l) << " ns";
+    if (hi_rate > 0) std::cout << ", " << range(lo_rate, hi_rate) << " Gbit/s down to it";
+  }
+}
+
 void inspect_machine(const Machine& m) {
   const Network& net = m.network;
   std::cout << "machine    " << (m.name.empty() ? "(unnamed)" : m.name) << "\nnetwork    ";
-  if (net.is_tree()) {
+  if (net.wiring) {
+    inspect_site_tree(net);
+  } else if (net.is_tree()) {
     std::cout << net.kind_name() << ", levels from the nodes up:";
     for (int l = 1; l <= net.num_dims(); ++l) {
       const TreeLevel& level = net.levels[l - 1];

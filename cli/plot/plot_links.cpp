@@ -232,11 +232,19 @@ Picture tree_links(const PlotInput& in, const std::vector<Side>& sides) {
     };
     for (int level = 0; level <= tiers; ++level) c.text(20, base - level * level_h + 4, level_name(level), 10);
     // Each switch (or host) a bar over its children; every link vertical.
+    // A site's tree (TreeWiring) has empty ports: no bar, link or node
+    // where its switches have none; its switches named where there is room.
     for (int level = 1; level <= tiers; ++level) {
       const double span = static_cast<double>(net.tree_span(level)) * sp;
-      for (std::size_t v = 0; v < nodes / net.tree_span(level); ++v)
+      for (std::size_t v = 0; v < nodes / net.tree_span(level); ++v) {
+        const int site_switch = net.wiring ? net.wiring->level_switch[level - 1][v] : 0;
+        if (site_switch < 0) continue;
         c.rectangle(x_of(level, v) - span / 2 + std::min(2.0, span / 8), base - level * level_h - 2,
                     span - 2 * std::min(2.0, span / 8), 4, {0.35, 0.35, 0.35});
+        if (net.wiring && span >= 40)
+          c.text(x_of(level, v) - span / 2 + 3, base - level * level_h - 6,
+                 net.wiring->switches[static_cast<std::size_t>(site_switch)], 8);
+      }
     }
     for (int tier = 0; tier < tiers; ++tier) {
       const std::size_t children = nodes / net.tree_span(tier);
@@ -247,13 +255,16 @@ Picture tree_links(const PlotInput& in, const std::vector<Side>& sides) {
         for (int q = 0; q < parallel; ++q)
           for (bool down : {false, true}) {
             const double x = xc + (down ? 1 : -1) * gap * (q + 0.5);
-            draw_link(c, in, side, scale, net.tree_link_id(tier, v, q, down), x, yc - 4, x, yc - level_h + 3,
-                      std::max(0.6, std::min(2.0, gap)), side_doc);
+            const std::size_t link = net.tree_link_id(tier, v, q, down);
+            if (!net.has_link(link)) continue;
+            draw_link(c, in, side, scale, link, x, yc - 4, x, yc - level_h + 3, std::max(0.6, std::min(2.0, gap)),
+                      side_doc);
           }
       }
     }
     for (std::size_t i = 0; i < nodes; ++i) {  // the nodes, allocated ones dark, named where there is room
       const int node = in.machine.node_at(i);
+      if (node < 0) continue;  // an empty port of a site's tree
       const bool allocated = in.allocation.position_of(node) >= 0;
       c.circle(x_of(0, i), base, std::min(2.5, sp / 2), allocated ? Colour{0.25, 0.25, 0.25} : kIdle, true);
       if (sp >= 10)
