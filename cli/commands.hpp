@@ -25,6 +25,7 @@ void add_profile(Command& app, Action& action);
 void add_convert(Command& app, Action& action);
 void add_model(Command& app, Action& action);
 void add_machine(Command& app, Action& action);
+void add_machine_import(Command& machine, Action& action);  // cmd_machine_import.cpp
 void add_plot(Command& app, Action& action);
 void add_run(Command& app, Action& action);
 void add_reorder(Command& app, Action& action);

@@ -68,8 +68,17 @@ SelectTypeParameters=CR_Core
 MpiDefault=none
 ReturnToService=2
 PlugStackConfig=$work/plugstack.conf
+TopologyPlugin=topology/tree
 NodeName=fake[0-1] NodeHostname=localhost NodeAddr=127.0.0.1 Port=[$((base + 2))-$((base + 3))] CPUs=$cpus State=UNKNOWN
 PartitionName=test Nodes=ALL Default=YES MaxTime=10 State=UP
+CONF
+# A switch a node under one top switch: scontrol show topology and each
+# task's SLURM_TOPOLOGY_ADDR say so, for rankmap machine import.
+cat >topology.conf <<'CONF'
+# two leaves under one top
+SwitchName=leaf0 Nodes=fake0
+SwitchName=leaf1 Nodes=fake1 LinkSpeed=4
+SwitchName=top Switches=leaf[0-1]
 CONF
 slurmctld -f slurm.conf >ctld.out 2>&1 || { echo "SKIP: slurmctld does not start: $(cat ctld.out)"; exit 77; }
 for n in fake0 fake1; do
@@ -307,6 +316,34 @@ else
     echo "FAIL: a bad plugstack.conf line (slurmd restarted $restarted, salloc $plain, sbatch $batch, --rankmap $asked)"
     cat fake0-bad.out fake1-bad.out plain.out plain-sbatch.out asked.out; timeout 5 sinfo
   fi
+fi
+
+# The network as Slurm describes it, three ways, imported: topology.conf
+# itself, what scontrol shows, and each task's SLURM_TOPOLOGY_ADDR. All
+# three make the same machine: two leaves under one top, fake0 and fake1 4
+# hops apart (two levels up and down).
+timeout 10 scontrol show topology >topo.txt 2>&1
+timeout 60 salloc -N2 --exclusive srun -l --ntasks-per-node=1 printenv SLURM_TOPOLOGY_ADDR >addrs.txt 2>addrs.err
+imported=0
+for source in "slurm topology.conf" "scontrol topo.txt" "slurm-addr addrs.txt"; do
+  # shellcheck disable=SC2086 # format and file, two words
+  "$rankmap" machine import $source --hwloc-xml node.xml --level-gbps 100,200 -o "imported-${source%% *}.toml" \
+    >>import.out 2>&1 &&
+    "$rankmap" inspect "imported-${source%% *}.toml" | sed -n '/^network/,/^routing/p' >"imported-${source%% *}.txt" &&
+    imported=$((imported + 1))
+done
+"$rankmap" machine import slurm topology.conf --hwloc-xml node.xml --linkspeed-gbps 25 -o speed.toml >>import.out 2>&1
+printf 'src,dst,bytes\n0,1,1000\n' >pair.csv
+hops=$("$rankmap" map pair.csv -m imported-scontrol.toml --nodes 'fake[0-1]' --ppn 1 -o pair.hosts --json - 2>/dev/null |
+  python3 -c 'import json,sys; print(json.load(sys.stdin)["max_dilation"])' 2>/dev/null)
+if [ $imported = 3 ] && grep -q 'Level=' topo.txt && grep -q 'top.leaf1.fake1' addrs.txt &&
+  cmp -s imported-slurm.txt imported-scontrol.txt && cmp -s imported-slurm.txt imported-slurm-addr.txt &&
+  grep -q 'level 1  2 switches, 1 nodes each' imported-slurm.txt && [ "$hops" = 4 ] &&
+  grep -q 'gbps = 100   # LinkSpeed x --linkspeed-gbps 25' speed.toml; then
+  passed=$((passed + 1)); echo "ok: machine import from topology.conf, scontrol show topology and SLURM_TOPOLOGY_ADDR"
+else
+  failed=$((failed + 1)); echo "FAIL: machine import (imported $imported, hops '$hops')"
+  cat import.out topo.txt addrs.txt imported-*.txt
 fi
 
 echo "$passed passed, $failed failed"

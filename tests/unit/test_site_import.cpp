@@ -1,0 +1,111 @@
+// Slurm's descriptions of a tree read into a SiteTree: topology.conf(5)'s
+// own example, `scontrol show topology` as Slurm 22.05 prints it (its
+// format string, slurm_print_topo_record), SLURM_TOPOLOGY_ADDR lines as
+// `srun -l` writes them; each worked by hand; and bad lines refused with
+// their line.
+#include <gtest/gtest.h>
+
+#include <array>
+
+#include "helpers.hpp"
+#include "rankmap/hostlist.hpp"
+#include "rankmap/site_import.hpp"
+
+using namespace rankmap;
+
+namespace {
+
+// topology.conf(5), EXAMPLE, as printed.
+const char* kManPageExample =
+    "##################################################################\n"
+    "# Slurm's network topology configuration file for use with the\n"
+    "# topology/tree plugin\n"
+    "##################################################################\n"
+    "SwitchName=s0 Nodes=dev[0-5]\n"
+    "SwitchName=s1 Nodes=dev[6-11]\n"
+    "SwitchName=s2 Nodes=dev[12-17]\n"
+    "SwitchName=s3 Switches=s[0-2]\n";
+
+std::vector<std::string> hosts(const std::string& list) { return expand_hostlist(list); }
+
+}  // namespace
+
+// Three leaves of six nodes under s3: 18 nodes, 2 levels, dev5 and dev6
+// 4 hops apart, dev0 and dev5 2.
+TEST(SiteImport, SlurmManPageExample) {
+  const SiteTree t = read_slurm_topology_conf(kManPageExample, "topology.conf");
+  ASSERT_EQ(t.switches.size(), 4u);
+  EXPECT_EQ(t.switches[0].name, "s0");
+  EXPECT_EQ(t.switches[0].nodes, hosts("dev[0-5]"));
+  EXPECT_EQ(t.switches[0].line, 5u);
+  EXPECT_EQ(t.switches[3].switches, hosts("s[0-2]"));
+  EXPECT_TRUE(t.switches[3].nodes.empty());
+  const SiteNetwork n = build_site_tree(t, {});
+  EXPECT_EQ(n.network.dims, (std::vector<int>{6, 3}));
+  EXPECT_EQ(n.hosts, hosts("dev[0-17]"));
+  EXPECT_EQ(n.network.hops(std::array<int, 2>{5, 0}, std::array<int, 2>{0, 1}), 4);
+  EXPECT_EQ(n.network.hops(std::array<int, 2>{0, 0}, std::array<int, 2>{5, 0}), 2);
+}
+
+// The man page's hostlist example, keys in any case, a continued line and
+// LinkSpeed as Gbit/s at 25 a unit.
+TEST(SiteImport, SlurmHostlistsCaseAndLinkSpeed) {
+  const SiteTree t = read_slurm_topology_conf(
+      "switchname=leaf1 NODES=tux[0-3,12,18-20] linkspeed=4\nSwitchName=top \\\n  Switches=leaf1\n", "t.conf", 25);
+  ASSERT_EQ(t.switches.size(), 2u);
+  EXPECT_EQ(t.switches[0].nodes, hosts("tux[0-3,12,18-20]"));
+  EXPECT_EQ(t.switches[0].gbps, 100);
+  EXPECT_EQ(t.switches[1].line, 2u);
+  EXPECT_EQ(t.switches[1].switches, (std::vector<std::string>{"leaf1"}));
+  EXPECT_EQ(read_slurm_topology_conf("SwitchName=a Nodes=n1 LinkSpeed=4\n", "t.conf").switches[0].gbps, 0);
+}
+
+// What scontrol printed for this test's cluster (tests/launch/run_slurm_test.sh):
+// a switch of switches lists every node below it, which says nothing new.
+TEST(SiteImport, ScontrolShowTopology) {
+  const SiteTree t = read_scontrol_topology(
+      "SwitchName=leaf0 Level=0 LinkSpeed=1 Nodes=fake0 \n"
+      "SwitchName=leaf1 Level=0 LinkSpeed=4 Nodes=fake1 \n"
+      "SwitchName=top Level=1 LinkSpeed=1 Nodes=fake[0-1] Switches=leaf[0-1] \n",
+      "topo.txt");
+  ASSERT_EQ(t.switches.size(), 3u);
+  EXPECT_TRUE(t.switches[2].nodes.empty());
+  EXPECT_EQ(t.switches[2].switches, hosts("leaf[0-1]"));
+  const SiteNetwork n = build_site_tree(t, {});
+  EXPECT_EQ(n.network.dims, (std::vector<int>{1, 2}));
+  EXPECT_EQ(n.hosts, hosts("fake[0-1]"));
+}
+
+// srun -l's lines, a node twice (two tasks), in any order: the switches in
+// order of first mention, each child once.
+TEST(SiteImport, SlurmTopologyAddr) {
+  const SiteTree t = read_slurm_topology_addr("0: top.leaf1.n3\n1: top.leaf0.n0\n2: top.leaf1.n3\n3: top.leaf0.n1\n",
+                                              "addrs.txt", "switch.switch.node");
+  ASSERT_EQ(t.switches.size(), 3u);
+  EXPECT_EQ(t.switches[0].name, "top");
+  EXPECT_EQ(t.switches[0].switches, (std::vector<std::string>{"leaf1", "leaf0"}));
+  EXPECT_EQ(t.switches[1].nodes, (std::vector<std::string>{"n3"}));
+  EXPECT_EQ(t.switches[2].nodes, (std::vector<std::string>{"n0", "n1"}));
+  EXPECT_EQ(build_site_tree(t, {}).hosts, (std::vector<std::string>{"n3", "n0", "n1"}));
+}
+
+TEST(SiteImport, BadLinesNameTheirLine) {
+  auto conf = [](const std::string& text) { return [=] { read_slurm_topology_conf(text, "t.conf"); }; };
+  test::expect_error(conf("SwitchName=a Nodes=n1\nSwitchName=b Nodes=n[2-\n"), 2, "n[2-");
+  test::expect_error(conf("# c\nSwitchName=a Wires=n1\n"), 2, "unknown key 'wires'");
+  test::expect_error(conf("SwitchName=a\n"), 1, "neither Switches= nor Nodes=");
+  test::expect_error(conf("Nodes=n1 SwitchName=a\n"), 1, "expected a line starting SwitchName=");
+  test::expect_error(conf("SwitchName=a Nodes=n1\nSwitchName=b Nodes\n"), 2, "expected Key=Value");
+  test::expect_error(conf("BlockName=b1 Nodes=n[1-4]\n"), 1, "topology/block");
+  test::expect_error(conf("SwitchName=a Nodes=n1 \\\n"), 1, "nothing continues it");
+  test::expect_error([] { read_slurm_topology_conf("SwitchName=a Nodes=n1 LinkSpeed=fast\n", "t.conf", 10); }, 1,
+                     "LinkSpeed must be a positive number");
+  test::expect_error([] { read_slurm_topology_conf("# nothing\n", "t.conf"); }, 0, "no SwitchName line");
+  auto addr = [](const std::string& text) { return [=] { read_slurm_topology_addr(text, "a.txt", ""); }; };
+  test::expect_error(addr("s0.n1\ns1.n1\n"), 2, "'n1' is under 's1' here and under 's0' on line 1");
+  test::expect_error(addr("s0.n1\nn2\n"), 2, "names no switch");
+  test::expect_error(addr("x: s0.n1\n"), 1, "expected 'N: ADDR'");
+  test::expect_error(addr("s0..n1\n"), 1, "an empty part");
+  test::expect_error([] { read_slurm_topology_addr("a.b.c\n", "a.txt", "switch.node"); }, 1, "has 3 parts");
+  test::expect_error([] { read_slurm_topology_addr("a.b\n", "a.txt", "node.switch"); }, 0, "one node");
+}
