@@ -249,6 +249,29 @@ grep -qx 't_hop_ns = 100   # a hop (router and link)' marks.toml && grep -q '^t_
 grep -q "^links      100 Gbit/s each way (link_gbps)" inspect.txt && grep -q "inside a node 1000 ns" inspect.txt &&
   grep -q "h\[1-16\]" inspect.txt && ok || bad "inspect of a machine: $(cat inspect.txt)"
 
+# machine import (issue 53): Slurm's topology.conf to a machine file that
+# maps; what the site's file lacks is marked; a bad file is named with its
+# line, and nothing is written.
+printf '# two leaves, the second half full\nSwitchName=s0 Nodes=t[0-3]\nSwitchName=s1 Nodes=t[4-5]\nSwitchName=top Switches=s[0-1]\n' >topology.conf
+"$rankmap" machine import slurm topology.conf --hwloc core:2 --level-gbps 100,200 -o site.toml >import.txt 2>&1 &&
+  grep -q "^wrote site.toml: tree, 6 nodes of 2 cores" import.txt && ok || bad "machine import: $(cat import.txt)"
+grep -q '^levels = \[{gbps = 100}, {gbps = 200}\]   # .*assumed' site.toml && grep -q '^\[\[switches\]\]   # topology.conf line 4' site.toml &&
+  grep -q '^link_gbps = 100 ' site.toml && ok || bad "machine import: the marks: $(cat site.toml)"
+"$rankmap" inspect site.toml >inspect.txt
+grep -q "level 1  2 switches, 2 to 4 nodes each" inspect.txt && grep -q "tree of 3 switches (irregular)" inspect.txt &&
+  ok || bad "inspect of an imported tree: $(cat inspect.txt)"
+"$rankmap" gen stencil --dims 6x2 -o site.mtx >/dev/null 2>&1
+"$rankmap" map site.mtx -m site.toml -o site.rank -q >/dev/null 2>&1 && [ "$(grep -c . site.rank)" -ge 6 ] && ok || bad "map on an imported tree"
+printf 'SwitchName=a Nodes=t[0-1]\nSwitchName=b Switches=a,c\nSwitchName=c Switches=b\n' >loop.conf
+expect_error "machine import of a switch loop" "loop.conf:2: switches form a loop: b -> c -> b" loop.toml -- machine import slurm loop.conf --hwloc core:2 -o loop.toml
+printf 'SwitchName=a Nodes=t[0-1]\nSwitchName=b Nodes=t[1-2]\nSwitchName=top Switches=a,b\n' >twice.conf
+expect_error "machine import of a node under two switches" "twice.conf:2: node 't1' is under two switches: 'a' (line 1) and 'b'" twice.toml -- machine import slurm twice.conf --hwloc core:2 -o twice.toml
+printf 'SwitchName=a Nodes=t[0-1]\nSwitchName=b Nodes=t[2-3]\n' >apart.conf
+expect_error "machine import of two trees" "apart.conf:2: nodes 't0' and 't2' share no switch" apart.toml -- machine import slurm apart.conf --hwloc core:2 -o apart.toml
+expect_error "machine import of a TOML file" "desmos.toml:4: expected Key=Value, got 'name'" bad.toml -- machine import slurm "$src/data/machines/desmos.toml" --hwloc core:2 -o bad.toml
+expect_error "machine import: too many rates" "--level-gbps: gives 3 rates; topology.conf makes 2 levels" many.toml -- machine import slurm topology.conf --hwloc core:2 --level-gbps 1,2,3 -o many.toml
+expect_error "machine import: an unknown format" "format" fmt.toml -- machine import ibm topology.conf --hwloc core:2 -o fmt.toml
+
 # A mapping the model predicts slower than block is said on stderr, from
 # --baseline too (issue 32, defect 7; README "predicted_slower").
 "$rankmap" map "$src/data/profiles/lammps-peptide-64.rmp" -m "$desmos" --ppn 2 --baseline random -o slow.rank \
