@@ -9,7 +9,7 @@ set -euo pipefail
 # The library and the command: enough for scripts/example.sh.
 packages=(
   build-essential cmake pkg-config python3
-  libmetis-dev libscotch-dev libhwloc-dev libboost-graph-dev
+  libmetis-dev libscotch-dev libhwloc-dev libboost-graph-dev libyaml-dev
   libcli11-dev libtomlplusplus-dev nlohmann-json3-dev
   libcairo2-dev   # rankmap plot: PNG, SVG and PDF from one drawing
   ninja-build ccache  # scripts/configure_args.sh: a faster build, and rebuilds from the cache

@@ -19,13 +19,17 @@ namespace rankmap::cli {
 namespace {
 
 struct ImportOptions : MachineFileOptions {
-  std::string format, file, level_gbps, pattern;
+  std::string format, file, level_gbps, pattern, topology;
   double linkspeed_gbps = 0;
 };
 
 // The formats, each with what it reads (for --help and errors).
 const std::vector<std::pair<std::string, std::string>> kFormats = {
-    {"slurm", "Slurm's topology.conf (topology/tree: SwitchName=, Switches=, Nodes=, LinkSpeed=)"},
+    {"slurm",
+     "Slurm's topology.conf: topology/tree (SwitchName=, Switches=, Nodes=, LinkSpeed=) or topology/block "
+     "(BlockName=, Nodes=, BlockSizes=)"},
+    {"slurm-yaml",
+     "Slurm's topology.yaml (25.05+): one tree or block topology, --topology NAME or the cluster default"},
     {"scontrol", "the output of 'scontrol show topology'"},
     {"slurm-addr",
      "SLURM_TOPOLOGY_ADDR of each node, one a line ('srun -l --ntasks-per-node=1 printenv "
@@ -53,6 +57,7 @@ SiteTree read_site(const ImportOptions& o) {
   note_input(o.file);
   const std::string text = read_text_file(o.file);
   if (o.format == "slurm") return read_slurm_topology_conf(text, o.file, o.linkspeed_gbps);
+  if (o.format == "slurm-yaml") return read_slurm_topology_yaml(text, o.file, o.topology);
   if (o.format == "scontrol") return read_scontrol_topology(text, o.file, o.linkspeed_gbps);
   // Inside a job, Slurm's own pattern unless one is given.
   std::string pattern = o.pattern;
@@ -133,6 +138,7 @@ void add_machine_import(Command& machine, Action& action) {
   cmd.option("--pattern", o->pattern,
              "slurm-addr: SLURM_TOPOLOGY_ADDR_PATTERN, e.g. switch.switch.node (default: the variable, else every "
              "part but the last a switch)");
+  cmd.option("--topology", o->topology, "slurm-yaml: the topology's name (default: the cluster_default one)");
   auto given = add_machine_file_options(cmd, *o);
   cmd.footer(
       "Example: rankmap machine import slurm /etc/slurm/topology.conf --level-gbps 100,200 --hwloc 'package:2 "

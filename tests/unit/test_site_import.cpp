@@ -96,7 +96,6 @@ TEST(SiteImport, BadLinesNameTheirLine) {
   test::expect_error(conf("SwitchName=a\n"), 1, "neither Switches= nor Nodes=");
   test::expect_error(conf("Nodes=n1 SwitchName=a\n"), 1, "expected a line starting SwitchName=");
   test::expect_error(conf("SwitchName=a Nodes=n1\nSwitchName=b Nodes\n"), 2, "expected Key=Value");
-  test::expect_error(conf("BlockName=b1 Nodes=n[1-4]\n"), 1, "topology/block");
   test::expect_error(conf("SwitchName=a Nodes=n1 \\\n"), 1, "nothing continues it");
   test::expect_error([] { read_slurm_topology_conf("SwitchName=a Nodes=n1 LinkSpeed=fast\n", "t.conf", 10); }, 1,
                      "LinkSpeed must be a positive number");
@@ -108,4 +107,92 @@ TEST(SiteImport, BadLinesNameTheirLine) {
   test::expect_error(addr("s0..n1\n"), 1, "an empty part");
   test::expect_error([] { read_slurm_topology_addr("a.b.c\n", "a.txt", "switch.node"); }, 1, "has 3 parts");
   test::expect_error([] { read_slurm_topology_addr("a.b\n", "a.txt", "node.switch"); }, 0, "one node");
+}
+
+// topology.conf(5)'s block example: 4 blocks of 32, BlockSizes=30,120: the
+// base block 30 nodes, then runs of 120 / 30 = 4 blocks, which take all:
+// the blocks under one switch "block[1-4]", 2 levels.
+TEST(SiteImport, SlurmBlockManPageExample) {
+  const SiteTree t = read_slurm_topology_conf(
+      "BlockName=block1 Nodes=node[1-32]\nBlockName=block2 Nodes=node[33-64]\nBlockName=block3 Nodes=node[65-96]\n"
+      "BlockName=block4 Nodes=node[97-128]\nBlockSizes=30,120\n",
+      "topology.conf");
+  ASSERT_EQ(t.switches.size(), 5u);
+  EXPECT_EQ(t.switches[4].name, "block[1-4]");
+  EXPECT_EQ(t.switches[4].switches, hosts("block[1-4]"));
+  EXPECT_EQ(t.switches[4].line, 5u);
+  EXPECT_EQ(build_site_tree(t, {}).network.dims, (std::vector<int>{32, 4}));
+  // Without BlockSizes, Slurm's default levels of 2, 4, 8 and 16 blocks:
+  // 5 blocks of 2 make pairs (1-2, 3-4, 5), fours (1-4, 5), eights (all).
+  const SiteTree d = read_slurm_topology_conf(
+      "BlockName=b1 Nodes=n[01-02]\nBlockName=b2 Nodes=n[03-04]\nBlockName=b3 Nodes=n[05-06]\n"
+      "BlockName=b4 Nodes=n[07-08]\nBlockName=b5 Nodes=n[09-10]\n",
+      "topology.conf");
+  std::vector<std::string> names;
+  for (const SiteSwitch& s : d.switches) names.push_back(s.name);
+  // A run of the last block alone is named with its level.
+  EXPECT_EQ(names, (std::vector<std::string>{"b1", "b2", "b3", "b4", "b5", "b[1-2]", "b[3-4]", "b5/2", "b[1-4]", "b5/3",
+                                             "b[1-5]"}));
+  const SiteNetwork n = build_site_tree(d, {});
+  EXPECT_EQ(n.network.dims, (std::vector<int>{2, 2, 2, 2}));
+  EXPECT_TRUE(n.network.irregular());  // b5's runs hold one child of two
+  EXPECT_EQ(n.network.hops(std::vector<int>{1, 1, 1, 0}, std::vector<int>{0, 0, 0, 1}), 8);  // b1 to b5
+}
+
+TEST(SiteImport, SlurmBlockErrors) {
+  auto conf = [](const std::string& text) { return [=] { read_slurm_topology_conf(text, "t.conf"); }; };
+  test::expect_error(conf("BlockName=b1 Nodes=n[1-4]\nBlockName=b2 Nodes=n[5-6]\nBlockSizes=4,8\n"), 2,
+                     "block 'b2' has 2 nodes, fewer than the base block size 4");
+  test::expect_error(conf("BlockName=b1 Nodes=n[1-4]\nBlockSizes=4,12\n"), 2, "a larger power of two");
+  test::expect_error(conf("BlockName=b1 Nodes=n[1-4]\nBlockSizes=4\nBlockSizes=4\n"), 3, "BlockSizes appears twice");
+  test::expect_error(conf("BlockName=b1 Nodes=n[1-4]\nSwitchName=s Nodes=n5\n"), 2, "topology/tree line among");
+  test::expect_error(conf("BlockName=b1 Ports=n[1-4]\n"), 1, "unknown key 'ports'");
+}
+
+// topology.yaml(5)'s example: topo1 (the cluster default) a tree of one
+// switch; topo2 blocks of 4 with block_sizes 4, 16; topo3 flat.
+const char* kYamlExample =
+    "- topology: topo1\n"
+    "  cluster_default: True\n"
+    "  tree:\n"
+    "    switches:\n"
+    "    - switch: sw_root\n"
+    "      nodes: node[01-04]\n"
+    "- topology: topo2\n"
+    "  cluster_default: False\n"
+    "  block:\n"
+    "    block_sizes:\n"
+    "      - 4\n"
+    "      - 16\n"
+    "    blocks:\n"
+    "    - block: b1\n"
+    "      nodes: node[01-04]\n"
+    "    - block: b2\n"
+    "      nodes: node[05-08]\n"
+    "    - block: b3\n"
+    "      nodes: node[09-12]\n"
+    "    - block: b4\n"
+    "      nodes: node[13-16]\n"
+    "- topology: topo3\n"
+    "  cluster_default: False\n"
+    "  flat: True\n";
+
+TEST(SiteImport, SlurmTopologyYamlManPageExample) {
+  const SiteTree t1 = read_slurm_topology_yaml(kYamlExample, "topology.yaml");
+  ASSERT_EQ(t1.switches.size(), 1u);
+  EXPECT_EQ(t1.switches[0].name, "sw_root");
+  EXPECT_EQ(t1.switches[0].nodes, hosts("node[01-04]"));
+  EXPECT_EQ(t1.switches[0].line, 5u);
+  // topo2: 16 / 4 = runs of 4 blocks, which take all four.
+  const SiteTree t2 = read_slurm_topology_yaml(kYamlExample, "topology.yaml", "topo2");
+  ASSERT_EQ(t2.switches.size(), 5u);
+  EXPECT_EQ(t2.switches[4].name, "b[1-4]");
+  EXPECT_EQ(t2.switches[0].line, 14u);
+  EXPECT_EQ(build_site_tree(t2, {}).network.dims, (std::vector<int>{4, 4}));
+  test::expect_error([] { read_slurm_topology_yaml(kYamlExample, "topology.yaml", "topo3"); }, 22, "is flat");
+  test::expect_error([] { read_slurm_topology_yaml(kYamlExample, "topology.yaml", "topo9"); }, 0,
+                     "no topology 'topo9'; name one of: topo1, topo2, topo3");
+  test::expect_error([] { read_slurm_topology_yaml("- topology: a\n  tree:\n    switches:\n    - swich: s\n", "y"); },
+                     4, "unknown key 'swich'");
+  test::expect_error([] { read_slurm_topology_yaml("- topology: a\n  tree: [\n", "y"); }, 3, "YAML syntax");
 }

@@ -5,6 +5,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "rankmap/site_tree.hpp"
 
@@ -16,7 +17,28 @@ namespace rankmap {
 // `\` continues a line. Slurm gives LinkSpeed no unit: it becomes each
 // cable's rate (down from the switch) as `link_speed_gbps` Gbit/s a unit,
 // and is left out when that is 0.
+// topology/block's lines (Slurm 23.11+) in the same file, `BlockName=` with
+// `Nodes=` and `BlockSizes=`, make a tree by slurm_blocks_tree.
 SiteTree read_slurm_topology_conf(std::string_view text, const std::string& source, double link_speed_gbps = 0);
+
+// Slurm's blocks as a tree, as topology/block aggregates them: a switch
+// per block; per aggregation level (BlockSizes over the base size, each a
+// power of two; without BlockSizes 2, 4, 8, 16 blocks) a switch over each
+// run of consecutive blocks, up to the first level that takes them all;
+// a top switch over what is left. sizes_line names BlockSizes in errors.
+struct SlurmBlock {
+  std::string name;
+  std::vector<std::string> nodes;
+  std::size_t line = 0;
+};
+SiteTree slurm_blocks_tree(const std::vector<SlurmBlock>& blocks, const std::vector<std::size_t>& sizes,
+                           std::size_t sizes_line, const std::string& source);
+
+// Slurm's topology.yaml (Slurm 25.05+): the topology named `name`, else
+// the first with cluster_default: true, else the only one; a tree
+// (switches: switch, children, nodes) or a block (blocks, block_sizes, as
+// slurm_blocks_tree). A flat one is refused: it has no shape.
+SiteTree read_slurm_topology_yaml(std::string_view text, const std::string& source, const std::string& name = "");
 
 // `scontrol show topology`: the same records with `Level=`, where a switch
 // of switches also lists every node below it under `Nodes=` (ignored).

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <map>
 #include <optional>
+#include <set>
 
 #include "core/text_scanner.hpp"
 #include "rankmap/error.hpp"
@@ -86,13 +87,60 @@ double link_speed(const Record& r, const std::string& source, double gbps_a_unit
   return gbps;
 }
 
+// topology/block's lines (topology.conf(5), Slurm 23.11+): BlockName= with
+// Nodes=, and BlockSizes=.
+SiteTree read_block_records(const std::vector<Record>& lines, const std::string& source) {
+  std::vector<SlurmBlock> blocks;
+  std::vector<std::size_t> sizes;
+  std::size_t sizes_line = 0;
+  for (const Record& r : lines) {
+    const std::string& first = r.fields.front().first;
+    if (first == "blocksizes") {
+      if (sizes_line)
+        throw Error(source, r.line, "BlockSizes appears twice (first on line " + std::to_string(sizes_line) + ")");
+      if (r.fields.size() > 1) throw Error(source, r.line, "BlockSizes= stands alone on its line");
+      sizes_line = r.line;
+      std::string_view list = r.fields.front().second;
+      while (!list.empty()) {
+        const std::string_view item = list.substr(0, list.find(','));
+        std::size_t v = 0;
+        const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
+        if (ec != std::errc() || end != item.data() + item.size() || v == 0 || v > kMaxHostlistHosts)
+          throw Error(source, r.line,
+                      "BlockSizes must list node counts such as 30,120, not '" + std::string(item) + "'");
+        sizes.push_back(v);
+        list.remove_prefix(std::min(list.size(), item.size() + 1));
+      }
+      continue;
+    }
+    if (first == "switchname")
+      throw Error(source, r.line, "a topology/tree line among topology/block's BlockName lines");
+    if (first != "blockname")
+      throw Error(source, r.line, "expected a line starting BlockName= or BlockSizes=, got '" + first + "='");
+    SlurmBlock b;
+    b.name = r.fields.front().second;
+    b.line = r.line;
+    for (std::size_t i = 1; i < r.fields.size(); ++i) {
+      if (r.fields[i].first != "nodes")
+        throw Error(source, r.line, "unknown key '" + r.fields[i].first + "'; expected BlockName, Nodes");
+      if (!b.nodes.empty()) throw Error(source, r.line, "Nodes= appears twice on the line");
+      b.nodes = expand_hostlist(r.fields[i].second, source, r.line);
+    }
+    if (b.nodes.empty()) throw Error(source, r.line, "block '" + b.name + "' has no Nodes=");
+    blocks.push_back(std::move(b));
+  }
+  return slurm_blocks_tree(blocks, sizes, sizes_line, source);
+}
+
 SiteTree read_switch_records(std::string_view text, const std::string& source, double gbps_a_unit, bool scontrol) {
   SiteTree tree;
   tree.source = source;
-  for (const Record& r : records(text, source)) {
-    if (r.fields.front().first == "blockname" || r.fields.front().first == "blocksizes")
-      throw Error(source, r.line,
-                  "a topology/block line (Slurm 23.11+); this reader takes topology/tree's SwitchName lines");
+  const std::vector<Record> lines = records(text, source);
+  // topology.conf holds topology/block's lines instead where a site uses it.
+  if (!scontrol && !lines.empty() &&
+      (lines.front().fields.front().first == "blockname" || lines.front().fields.front().first == "blocksizes"))
+    return read_block_records(lines, source);
+  for (const Record& r : lines) {
     if (r.fields.front().first != "switchname")
       throw Error(source, r.line, "expected a line starting SwitchName=, got '" + r.fields.front().first + "='");
     SiteSwitch s;
@@ -125,6 +173,74 @@ SiteTree read_switch_records(std::string_view text, const std::string& source, d
 }
 
 }  // namespace
+
+// Slurm's blocks as a tree (topology_block's block_record.c): each block a
+// switch of its nodes; then, per aggregation level, a switch over each run
+// of that many consecutive blocks (in blocks: BlockSizes / the base size,
+// each a power of two; without BlockSizes 2, 4, 8 and 16), up to the first
+// that takes every block; and a top switch over what is left when that
+// level has several. A last run shorter than its level is a smaller switch.
+SiteTree slurm_blocks_tree(const std::vector<SlurmBlock>& blocks, const std::vector<std::size_t>& sizes,
+                           std::size_t sizes_line, const std::string& source) {
+  if (blocks.empty()) throw Error(source, sizes_line, "no BlockName line");
+  const std::size_t base = sizes.empty() ? blocks.front().nodes.size() : sizes.front();
+  std::vector<std::size_t> runs;  // blocks a switch of each aggregation level, from 1
+  if (sizes.empty()) {
+    for (std::size_t r = 1; r <= 16; r *= 2) runs.push_back(r);
+  } else {
+    for (std::size_t s : sizes) {
+      const std::size_t r = s / base;
+      if (s % base || (r & (r - 1)) || r > (std::size_t{1} << 15) || (!runs.empty() && r <= runs.back()))
+        throw Error(source, sizes_line,
+                    "BlockSizes: each size must be the first (" + std::to_string(base) +
+                        ") times a larger power of two than the one before, not " + std::to_string(s));
+      runs.push_back(r);
+    }
+    if (runs.front() != 1) throw Error(source, sizes_line, "BlockSizes must start with the base block size");
+  }
+  while (runs.size() > 1 && runs[runs.size() - 2] >= blocks.size()) runs.pop_back();
+  SiteTree tree;
+  tree.source = source;
+  std::vector<std::string> below;  // the switches of the level below
+  std::set<std::string> taken;
+  for (const SlurmBlock& b : blocks) {
+    taken.insert(b.name);
+    if (b.nodes.size() < base)
+      throw Error(source, b.line,
+                  "block '" + b.name + "' has " + std::to_string(b.nodes.size()) +
+                      " nodes, fewer than the base block size " + std::to_string(base));
+    tree.switches.push_back({b.name, b.nodes, {}, 1, 0, b.line});
+    below.push_back(b.name);
+  }
+  auto names_of = [&](std::size_t first, std::size_t count) {
+    std::vector<std::string> names;
+    for (std::size_t i = first; i < std::min(blocks.size(), first + count); ++i) names.push_back(blocks[i].name);
+    return compress_hostlist(names);
+  };
+  for (std::size_t level = 1; level < runs.size() && below.size() > 1; ++level) {
+    const std::size_t per = runs[level] / runs[level - 1];  // children a switch
+    std::vector<std::string> here;
+    for (std::size_t first = 0; first < below.size(); first += per) {
+      SiteSwitch s;
+      // Slurm names an aggregate by its blocks; a run of one block (the
+      // last) would take its block's name: the level tells them apart.
+      s.name = names_of(first * runs[level - 1], runs[level]);
+      while (!taken.insert(s.name).second) s.name += "/" + std::to_string(level + 1);
+      s.line = sizes_line;
+      s.switches.assign(below.begin() + static_cast<std::ptrdiff_t>(first),
+                        below.begin() + static_cast<std::ptrdiff_t>(std::min(below.size(), first + per)));
+      here.push_back(s.name);
+      tree.switches.push_back(std::move(s));
+    }
+    below = std::move(here);
+  }
+  if (below.size() > 1) {
+    std::string top = names_of(0, blocks.size());
+    while (!taken.insert(top).second) top += "/top";
+    tree.switches.push_back({top, {}, below, 1, 0, sizes_line});
+  }
+  return tree;
+}
 
 SiteTree read_slurm_topology_conf(std::string_view text, const std::string& source, double link_speed_gbps) {
   return read_switch_records(text, source, link_speed_gbps, false);
