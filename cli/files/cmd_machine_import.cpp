@@ -1,10 +1,12 @@
 // rankmap machine import FORMAT FILE: a machine file from what the site
 // already has (site_import.hpp): Slurm's topology.conf, `scontrol show
-// topology`, the SLURM_TOPOLOGY_ADDR of each node. The switches are
+// topology`, the SLURM_TOPOLOGY_ADDR of each node, ibnetdiscover's cabling. The switches are
 // written as [[switches]] of a kind = "tree" network; what the site's file
 // does not say (link rates, latencies) comes from flags and is marked.
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
+#include <map>
 #include <sstream>
 
 #include "commands.hpp"
@@ -31,6 +33,8 @@ const std::vector<std::pair<std::string, std::string>> kFormats = {
     {"slurm-yaml",
      "Slurm's topology.yaml (25.05+): one tree or block topology, --topology NAME or the cluster default"},
     {"scontrol", "the output of 'scontrol show topology'"},
+    {"ibnetdiscover",
+     "InfiniBand's cabling: ibnetdiscover's output (its default text; --node-name-map names the hosts)"},
     {"slurm-addr",
      "SLURM_TOPOLOGY_ADDR of each node, one a line ('srun -l --ntasks-per-node=1 printenv "
      "SLURM_TOPOLOGY_ADDR')"},
@@ -58,6 +62,7 @@ SiteTree read_site(const ImportOptions& o) {
   const std::string text = read_text_file(o.file);
   if (o.format == "slurm") return read_slurm_topology_conf(text, o.file, o.linkspeed_gbps);
   if (o.format == "slurm-yaml") return read_slurm_topology_yaml(text, o.file, o.topology);
+  if (o.format == "ibnetdiscover") return read_ibnetdiscover(text, o.file);
   if (o.format == "scontrol") return read_scontrol_topology(text, o.file, o.linkspeed_gbps);
   // Inside a job, Slurm's own pattern unless one is given.
   std::string pattern = o.pattern;
@@ -108,15 +113,33 @@ int run_machine_import(const ImportOptions& o) {
       sw << "gbps = " << number(s.gbps) << "   # LinkSpeed x --linkspeed-gbps " << number(o.linkspeed_gbps)
          << ": assumed\n";
   }
+  for (const SiteCable& c : tree.cables)
+    sw << "\n[[cables]]   # " << o.file << " line " << c.line << "\nupper = " << toml_string(c.upper)
+       << "\nlower = " << toml_string(c.lower) << "\n"
+       << (c.links != 1 ? "links = " + std::to_string(c.links) + "\n" : "")
+       << (c.gbps > 0 ? "gbps = " + number(c.gbps) + "\n" : "");
   text.after = sw.str();
   text.hosts = compress_hostlist(built.hosts);
   text.flag_of_key = [](const std::string& key) -> std::string {
     if (key == "levels") return "--level-gbps";
     return "";
   };
-  // The flow model needs link_gbps: the nodes' own cables' rate.
+  // The flow model needs link_gbps: the nodes' own cables' rate, the
+  // most common where the file gives them (ibnetdiscover).
   ImportOptions written = o;
-  if (!written.link_gbps && !level_gbps.empty()) written.link_gbps = level_gbps[0];
+  std::map<double, std::size_t> host_rates;
+  for (const SiteCable& c : tree.cables)
+    if (c.gbps > 0 && std::find(built.hosts.begin(), built.hosts.end(), c.lower) != built.hosts.end())
+      ++host_rates[c.gbps];
+  if (!written.link_gbps && !host_rates.empty()) {
+    written.link_gbps = std::max_element(host_rates.begin(), host_rates.end(), [](const auto& a, const auto& b) {
+                          return a.second < b.second;
+                        })->first;
+    text.link_gbps_comment = "the hosts' cables' most common rate in " + o.file + "; a cable's own rate comes first";
+  } else if (!written.link_gbps && !level_gbps.empty()) {
+    written.link_gbps = level_gbps[0];
+    text.link_gbps_comment = "the lowest level's rate (--level-gbps), assumed";
+  }
   return write_machine_file(written, text);
 }
 

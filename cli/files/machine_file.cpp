@@ -111,7 +111,7 @@ int write_machine_file(const MachineFileOptions& o, const MachineText& parts) {
   time("t_ej_ns", o.t_ej_ns, o.t_ej_given, "ejection, receiver's NIC");
   if (o.t_local_ns) t << "t_local_ns = " << *o.t_local_ns << "   # a message inside a node\n";
   if (o.link_gbps)
-    t << "link_gbps = " << *o.link_gbps << "   # each link, each way\n";
+    t << "link_gbps = " << *o.link_gbps << "   # " << parts.link_gbps_comment << "\n";
   else
     t << "# Each link's rate, each way: give it for the flow model's bandwidth terms.\n# link_gbps = 100\n";
   t << parts.after << "\n[[nodes]]\nhosts = " << toml_string(parts.hosts) << "\n";

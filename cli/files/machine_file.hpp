@@ -33,6 +33,7 @@ struct MachineText {
   std::string network;     // [network] lines before the latencies: kind and shape
   std::string hosts;       // the [[nodes]] group's hostlist
   std::string after;       // tables after [network] and before [[nodes]] ([[switches]])
+  std::string link_gbps_comment = "each link, each way";
   // The flag behind a line of the written text, for errors the reader
   // finds in it (beyond the shared ones).
   std::function<std::string(const std::string& key)> flag_of_key;

@@ -196,3 +196,81 @@ TEST(SiteImport, SlurmTopologyYamlManPageExample) {
                      4, "unknown key 'swich'");
   test::expect_error([] { read_slurm_topology_yaml("- topology: a\n  tree: [\n", "y"); }, 3, "YAML syntax");
 }
+
+// A two-level tree in ibnetdiscover's documented format: leaf01 with n01
+// and n02, leaf02 with n03 and n04 (4xHDR: 200 Gbit/s), spine01 over
+// both; leaf01 has two 4xEDR cables up (100 each), leaf02 one 4xEDR and
+// one 2xEDR (50). Every cable is printed from both ends.
+const char* kIbnetdiscoverTree =
+    "#\n# Topology file: generated on Sat Nov 28 09:00:00 2026\n#\n"
+    "# Initiated from node 0002c90300000101 port 0002c90300000101\n\n"
+    "vendid=0x2c9\ndevid=0xcf08\nsysimgguid=0x2c90300000010\nswitchguid=0x2c90300000010(2c90300000010)\n"
+    "Switch\t36 \"S-0002c90300000010\"\t\t# \"spine01\" enhanced port 0 lid 1 lmc 0\n"  // 10
+    "[1]\t\"S-0002c90300000011\"[35]\t\t# \"leaf01\" lid 2 4xEDR\n"
+    "[2]\t\"S-0002c90300000011\"[36]\t\t# \"leaf01\" lid 2 4xEDR\n"
+    "[3]\t\"S-0002c90300000012\"[35]\t\t# \"leaf02\" lid 3 4xEDR\n"
+    "[4]\t\"S-0002c90300000012\"[36]\t\t# \"leaf02\" lid 3 2xEDR\n\n"
+    "vendid=0x2c9\ndevid=0xcf08\nswitchguid=0x2c90300000011(2c90300000011)\n"
+    "Switch\t36 \"S-0002c90300000011\"\t\t# \"leaf01\" enhanced port 0 lid 2 lmc 0\n"  // 19
+    "[1]\t\"H-0002c90300000101\"[1](2c90300000101)\t\t# \"n01 HCA-1\" lid 4 4xEDR\n"
+    "[2]\t\"H-0002c90300000102\"[1](2c90300000102)\t\t# \"n02 HCA-1\" lid 5 4xEDR\n"
+    "[35]\t\"S-0002c90300000010\"[1]\t\t# \"spine01\" lid 1 4xEDR\n"
+    "[36]\t\"S-0002c90300000010\"[2]\t\t# \"spine01\" lid 1 4xEDR\n\n"
+    "vendid=0x2c9\ndevid=0xcf08\nswitchguid=0x2c90300000012(2c90300000012)\n"
+    "Switch\t36 \"S-0002c90300000012\"\t\t# \"leaf02\" enhanced port 0 lid 3 lmc 0\n"  // 28
+    "[1]\t\"H-0002c90300000103\"[1](2c90300000103)\t\t# \"n03 HCA-1\" lid 6 4xEDR\n"
+    "[2]\t\"H-0002c90300000104\"[1](2c90300000104)\t\t# \"n04 HCA-1\" lid 7 4xHDR\n"
+    "[35]\t\"S-0002c90300000010\"[3]\t\t# \"spine01\" lid 1 4xEDR\n"
+    "[36]\t\"S-0002c90300000010\"[4]\t\t# \"spine01\" lid 1 2xEDR\n\n"
+    "vendid=0x2c9\ndevid=0x1017\ncaguid=0x2c90300000101\n"
+    "Ca\t1 \"H-0002c90300000101\"\t\t# \"n01 HCA-1\"\n"
+    "[1](2c90300000101)\t\"S-0002c90300000011\"[1]\t\t# lid 4 lmc 0 \"leaf01\" lid 2 4xEDR\n\n"
+    "Ca\t1 \"H-0002c90300000102\"\t\t# \"n02 HCA-1\"\n"
+    "[1](2c90300000102)\t\"S-0002c90300000011\"[2]\t\t# lid 5 lmc 0 \"leaf01\" lid 2 4xEDR\n\n"
+    "Ca\t1 \"H-0002c90300000103\"\t\t# \"n03 HCA-1\"\n"
+    "[1](2c90300000103)\t\"S-0002c90300000012\"[1]\t\t# lid 6 lmc 0 \"leaf02\" lid 3 4xEDR\n\n"
+    "Ca\t1 \"H-0002c90300000104\"\t\t# \"n04 HCA-1\"\n"
+    "[1](2c90300000104)\t\"S-0002c90300000012\"[2]\t\t# lid 7 lmc 0 \"leaf02\" lid 3 4xHDR\n";
+
+TEST(SiteImport, IbnetdiscoverTwoLevelTree) {
+  const SiteTree t = read_ibnetdiscover(kIbnetdiscoverTree, "fabric.txt");
+  ASSERT_EQ(t.switches.size(), 3u);
+  EXPECT_EQ(t.switches[0].name, "spine01");
+  EXPECT_EQ(t.switches[0].switches, (std::vector<std::string>{"leaf01", "leaf02"}));
+  EXPECT_EQ(t.switches[1].nodes, (std::vector<std::string>{"n01", "n02"}));
+  EXPECT_EQ(t.switches[2].line, 28u);
+  const SiteNetwork n = build_site_tree(t, {});
+  const Network& net = n.network;
+  EXPECT_EQ(n.hosts, hosts("n[01-04]"));
+  EXPECT_EQ(net.dims, (std::vector<int>{2, 2}));
+  ASSERT_EQ(net.levels[0].uplinks, 2);
+  ASSERT_TRUE(net.irregular());  // the cables' rates differ
+  EXPECT_EQ(net.link_gbps_of(net.tree_link_id(0, 0, 0, false)), 100);
+  EXPECT_EQ(net.link_gbps_of(net.tree_link_id(0, 3, 0, true)), 200);  // n04, 4xHDR
+  EXPECT_EQ(net.link_gbps_of(net.tree_link_id(1, 0, 1, false)), 100);
+  EXPECT_EQ(net.link_gbps_of(net.tree_link_id(1, 1, 0, false)), 100);
+  EXPECT_EQ(net.link_gbps_of(net.tree_link_id(1, 1, 1, false)), 50);  // 2xEDR
+  EXPECT_EQ(net.link_name(net.tree_link_id(1, 1, 1, true)), "leaf02 down from spine01 (link 1)");
+}
+
+TEST(SiteImport, IbnetdiscoverErrors) {
+  auto read = [](const std::string& text) { return [=] { read_ibnetdiscover(text, "f.txt"); }; };
+  // infiniband-diags' own example joins two switches that both have
+  // hosts: not a tree of levels.
+  test::expect_error(read("Switch  24 \"S-005442ba00003080\"         # \"ISR9024 Voltaire\" base port 0 lid 6 lmc 0\n"
+                          "[22]    \"H-0008f10403961354\"[1](8f10403961355)         # \"MT23108\" lid 4 4xSDR\n"
+                          "[10]    \"S-0008f10400410015\"[1]         # \"SW-6IB4 Voltaire\" lid 3 4xSDR\n\n"
+                          "Switch  8 \"S-0008f10400410015\"          # \"SW-6IB4 Voltaire\" base port 0 lid 3 lmc 0\n"
+                          "[6]     \"H-0008f10403960984\"[1](8f10403960985)         # \"MT23108\" lid 16 4xSDR\n"
+                          "[1]     \"S-005442ba00003080\"[10]                # \"ISR9024 Voltaire\" lid 6 1xSDR\n\n"
+                          "Ca      2 \"H-0008f10403961354\"          # \"a HCA\"\n\n"
+                          "Ca      2 \"H-0008f10403960984\"          # \"b HCA\"\n"),
+                     3, "both on level 1");
+  test::expect_error(read("Switch 8 \"S-1\" # \"s\"\n[1] \"H-2\"[1](2) # \"h\" lid 4 4xWDR\n"), 2, "got '4xWDR'");
+  test::expect_error(read("Switch 8 \"S-1\" # \"s\"\n[1 \"H-2\"[1] # lid 4 4xEDR\n"), 2, "port number in brackets");
+  test::expect_error(read("Switch 8 \"S-1\" # \"s\"\n[1] \"H-2\"[1] # lid 4 4xEDR\n"), 2, "'H-2' has no record");
+  test::expect_error(read("[1] \"H-2\"[1] # lid 4 4xEDR\n"), 1, "outside a Switch or Ca record");
+  test::expect_error(read("Rt 8 \"R-1\" # \"r\"\n"), 1, "a router");
+  test::expect_error(read("hello world\n"), 1, "expected a Switch or Ca record");
+  test::expect_error(read("Switch 8 \"S-1\" # \"s\"\n\nSwitch 8 \"S-1\" # \"s\"\n"), 3, "described twice");
+}

@@ -51,4 +51,16 @@ SiteTree read_scontrol_topology(std::string_view text, const std::string& source
 // ("switch.switch.node"); empty: every part but the last is a switch.
 SiteTree read_slurm_topology_addr(std::string_view text, const std::string& source, const std::string& pattern = "");
 
+// ibnetdiscover's default output (infiniband-diags, "TOPOLOGY FILE
+// FORMAT"): Switch and Ca records and their port lines. Switches with
+// hosts on them are the leaves, each other switch one level above its
+// nearest leaf; every cable between switches is a link of the rate its
+// width and speed give (4xEDR: 100 Gbit/s), several between two switches
+// parallel links; a host's cables to its switch one link of their sum.
+// Hosts are named by the first word of their adapters' descriptions,
+// switches by their descriptions, where each is unique (else by the ids
+// ibnetdiscover prints; --node-name-map gives it better ones). A cable
+// between two switches of one level, or a router, is refused.
+SiteTree read_ibnetdiscover(std::string_view text, const std::string& source);
+
 }  // namespace rankmap
