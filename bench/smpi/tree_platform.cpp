@@ -1,9 +1,9 @@
 // An SMPI platform for rankmap's tree machines (a switch, a fat tree, VMs
-// on hosts), built from the machine file itself through librankmap, so
+// on hosts, a site's own tree), built from the machine file itself through librankmap, so
 // that SimGrid routes and times messages as rankmap's model does: the same
 // directed links (Network::tree_link_id), the same route (for_each_link:
 // up to the lowest common switch, the uplink picked by the destination,
-// D-mod-k), each link at its level's rate (link_gbps_of), and a message's
+// D-mod-k), each link at its own rate (link_gbps_of), and a message's
 // zero-byte time Network::message_ns(hops) (t_inj + t_ej + t_hop a hop, or
 // the level's own t_ns, as between two VMs of one host). Loaded by smpirun
 // -platform ./rankmap-smpi-tree.so; torus_platform.cpp is the torus's.
@@ -20,7 +20,8 @@
 // the NIC's rate, as torus_platform.cpp).
 //
 // Environment:
-//   RANKMAP_SMPI_MACHINE  a rankmap machine file of kind switch or fattree
+//   RANKMAP_SMPI_MACHINE  a rankmap machine file of kind switch, fattree or
+//                         tree (a site's switches, irregular ones too)
 //   RANKMAP_SMPI_CORES    hosts (ranks) per node (default: the node's cores)
 #include <simgrid/kernel/resource/NetworkModelIntf.hpp>
 #include <simgrid/s4u.hpp>
@@ -81,8 +82,14 @@ void load_platform(const sg4::Engine& /*engine*/) {
   }
   // Directed links by rankmap's link id: tier 0 first, node i's up link
   // 2i and down link 2i + 1 (Network::tree_link_id).
+  // A site's tree (kind "tree") has empty ports and absent cables in its
+  // skeleton: no link for them (no route takes them).
   std::vector<const sg4::Link*> links;
   for (std::size_t id = 0; id < net.num_links(); ++id) {
+    if (!net.has_link(id)) {
+      links.push_back(nullptr);
+      continue;
+    }
     const bool nic = id < 2 * net.num_coords();
     const double latency_ns = !nic ? 0 : id % 2 == 0 ? net.t_inj_ns : net.t_ej_ns;
     links.push_back(tree->create_link(kTreeLink + std::to_string(id), gbps_to_bytes_per_second(net.link_gbps_of(id)))

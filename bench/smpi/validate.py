@@ -79,6 +79,14 @@ SCENARIOS = {
     # From block, the launcher's default (added with the fourth step, run once, kept as they came).
     "halo3d-ft2-64KiB-block": ("bench/machines/fattree-4x8-2to1.toml", 4, "halo3d", ["8", "4", "4", "8192"], 10, 100.0),
     "fft2d-ft4-32KiB-block": ("bench/machines/fattree-4x8-4to1.toml", 4, "fft2d", ["16", "8", "4096"], 10, 200.0),
+    # Issue 53: a site's irregular tree (bench/machines/tree-irregular.toml:
+    # a leaf of half the nodes, a spine with single cables, 3 levels), all
+    # 112 cores. Run once, kept as they came.
+    "halo3d-irr-64KiB-rr": ("bench/machines/tree-irregular.toml", 4, "halo3d", ["7", "4", "4", "8192"], 10, 100.0, "rr"),
+    "halo3d-irr-8KiB-random": ("bench/machines/tree-irregular.toml", 4, "halo3d", ["7", "4", "4", "1024"], 20, 20.0, "random"),
+    "fft2d-irr-32KiB-random": ("bench/machines/tree-irregular.toml", 4, "fft2d", ["16", "7", "4096"], 10, 200.0, "random"),
+    "halo3d-irr-64KiB-block": ("bench/machines/tree-irregular.toml", 4, "halo3d", ["7", "4", "4", "8192"], 10, 100.0),
+    "wavefront-irr-16KiB-random": ("bench/machines/tree-irregular.toml", 4, "wavefront", ["16", "7", "2048"], 20, 20.0, "random"),
     # The KVM seed: 4 VMs of 20 cores on 2 hosts. rr splits neighbours
     # across hosts; rankmap keeps them inside one.
     "halo3d-kvm-64KiB-rr": ("data/machines/jinr-kvm.toml", 20, "halo3d", ["5", "4", "4", "8192"], 10, 1000.0, "rr"),
@@ -101,7 +109,7 @@ def run(cmd, **kw):
 
 
 def is_tree(machine):
-    return machine["network"].get("kind", "torus") in ("switch", "fattree")
+    return machine["network"].get("kind", "torus") in ("switch", "fattree", "tree")
 
 
 def platform_env(machine, ppn, machine_path):

@@ -14,6 +14,8 @@
 #    mod 4, so 1 MiB from ft000 to ft016 and from ft001 to ft020 (both 0
 #    mod 4) share one 100 Gbit/s uplink and end together near 2 MiB / 12.5
 #    B/ns; to ft016 and ft017 they take two and end near 1 MiB / 12.5 B/ns;
+#    on a site's irregular tree (tree-irregular.toml, issue 53) the same,
+#    modulo the leaf's own 3 cables;
 #  - both ways at once: 4 ranks on each of two CPMD nodes send 32 KiB (an
 #    eager message, 16 bytes of envelope more) to their partner on the
 #    other node. Each way 4 flows share a 32 Gbit/s NIC: every exchange ends
@@ -80,18 +82,22 @@ int main(int argc, char** argv) {
 }
 C
 smpicc -O1 pairs.c -o pairs
-for case in "ft016 ft020 shared" "ft016 ft017 apart"; do
+# On the irregular tree (tree-irregular.toml), leaf a-l0 has 3 cables up
+# (a-s0, a-s0, a-s1): ir08 and ir11 (8 and 11 mod 3 = 2) both take the
+# one to a-s1, ir08 and ir09 (2 and 0) two; the same T(4) = 1100 ns.
+for case in "fattree-8x16-thin ft000 ft001 ft016 ft020 shared" "fattree-8x16-thin ft000 ft001 ft016 ft017 apart" \
+  "tree-irregular ir00 ir01 ir08 ir11 shared" "tree-irregular ir00 ir01 ir08 ir09 apart"; do
   set -- $case
-  printf 'ft000-0\nft001-0\n%s-0\n%s-0\n' "$1" "$2" >hosts
-  ends=$(RANKMAP_SMPI_MACHINE="$src/bench/machines/fattree-8x16-thin.toml" smpirun -np 4 -hostfile hosts \
+  printf '%s-0\n%s-0\n%s-0\n%s-0\n' "$2" "$3" "$4" "$5" >hosts
+  ends=$(RANKMAP_SMPI_MACHINE="$src/bench/machines/$1.toml" smpirun -np 4 -hostfile hosts \
     -platform "$platform" "${smpi_options[@]}" ./pairs | sort | awk '{print $2}')
-  python3 - "$3" $ends <<'PY' || failed=1
+  python3 - "$6" "$1" $ends <<'PY' || failed=1
 import sys
-case, first, second = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
+case, machine, first, second = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
 share = 2 if case == "shared" else 1
 want = (1100 + share * 1048576 / 12.5) / 1000  # us: T(4), then the bytes through one uplink
 ok = abs(first - want) <= 0.01 * want and abs(second - want) <= 0.01 * want
-print(f"two 1 MiB flows across the 4:1 tree, uplinks {case}: end at {first:.2f} and {second:.2f} us, "
+print(f"two 1 MiB flows across {machine}, uplinks {case}: end at {first:.2f} and {second:.2f} us, "
       f"the model's {want:.2f} us{'' if ok else '  FAILED'}")
 sys.exit(0 if ok else 1)
 PY
