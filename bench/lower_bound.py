@@ -118,7 +118,11 @@ def machine_bounds(graph, machine_path, ppn=None, nodes=None):
         wanted = set(open(nodes[1:]).read().split()) if nodes.startswith("@") else set(scotch_gmap.expand_hostlist(nodes))
         hosts = [h for h in hosts if h in wanted]
     c = ppn or max(m.cores[h] for h in hosts)
-    if m.tree:
+    if m.site:  # a site's tree: the most allocated nodes any one has within j hops
+        at = [m.hosts.index(h) for h in hosts]
+        top = max(m.distance[a][b] for a in at for b in at)
+        balls, links_out = [max(sum(m.distance[a][b] <= j for b in at) for a in at) for j in range(top + 1)], 1
+    elif m.tree:
         balls, links_out = tree_balls(m.dims, len(hosts)), 1
     else:
         balls, links_out = torus_balls(m.dims, m.wrap, len(hosts)), torus_links_out(m.dims)

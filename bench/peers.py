@@ -70,6 +70,7 @@ graph, profile = bench.graph, bench.profile
 m444, m888, angara, desmos = machine("torus-4x4x4"), machine("torus-8x8x8"), machine("angara-k1"), machine("desmos")
 fat, thin = machine("fattree-8x16"), machine("fattree-8x16-thin")
 cpmd, kvm = machine("cpmd-ib-16"), machine("jinr-kvm")
+site, site_large = machine("tree-irregular"), machine("tree-irregular-large")
 
 
 random_nodes, permuted = bench.random_nodes, bench.permuted
@@ -122,6 +123,21 @@ for name, g, machine, extra in [
     ("LAMMPS melt 16 on JINR KVM, 4 a VM", profile("lammps-melt-16"), kvm, ["--ppn", "4"]),
 ]:
     instances += twins(name, g, machine, extra)
+# A site's irregular tree (issue 53, bench/machines/tree-irregular.toml: a
+# leaf of half the nodes, a spine with single cables, 3 levels, 112
+# cores), never tuned on; Scotch's target from amk_grf, KaHIP has none.
+for name, g, machine_, extra in [
+    ("irregular 112 #51 on a site's irregular tree", graph("irr112s51", "irregular", "--ranks", "112", "--seed", "51"),
+     site, []),
+    ("geometric 112 #52 on a site's irregular tree", graph("geo112s52", "geometric", "--ranks", "112", "--seed", "52"),
+     site, []),
+    ("stencil 7x4x4 on a site's irregular tree", graph("st7x4x4", "stencil", "--dims", "7x4x4"), site, []),
+    ("communities 112 #54 on a site's irregular tree", family("communities112s54", families.communities, 112, 54),
+     site, []),
+    ("HPCC 64 on a site's irregular tree (fewer ranks than slots)", profile("hpcc-64"), site, []),
+    ("LAMMPS peptide 64 on a site's irregular tree, 4 a node", profile("lammps-peptide-64"), site, ["--ppn", "4"]),
+]:
+    instances += twins(name, g, machine_, extra)
 # Families the engine was not tuned on.
 for name, g, machine, extra in [
     ("butterfly 1024 on 4^3", family("butterfly1024", families.butterfly, 1024), m444, []),
@@ -148,6 +164,17 @@ for name, g, machine, extra in [
     ("HPCC 64 on 64 random of 8^3, 1 a node", profile("hpcc-64"), m888, ["--nodes", random_nodes(64, 46), "--ppn", "1"]),
     ("LAMMPS peptide 64 on 4^3, 1 a node", profile("lammps-peptide-64"), m444, ["--ppn", "1"]),
     ("LAMMPS melt 128 on a 4:1 fat tree", profile("lammps-melt-128"), thin, []),
+    # A larger site's tree (issue 53): 4 unlike pods, 912 cores.
+    ("irregular 912 #61 on a site's large irregular tree",
+     graph("irr912s61", "irregular", "--ranks", "912", "--seed", "61"), site_large, []),
+    ("geometric 912 #62 on a site's large irregular tree",
+     graph("geo912s62", "geometric", "--ranks", "912", "--seed", "62"), site_large, []),
+    ("stencil 12x8x8 on a site's large irregular tree (fewer ranks than slots)",
+     graph("st12x8x8", "stencil", "--dims", "12x8x8"), site_large, []),
+    ("communities 900 #63 on a site's large irregular tree", family("communities900s63", families.communities, 900, 63),
+     site_large, []),
+    ("LAMMPS melt 128 on a site's large irregular tree, 2 a node", profile("lammps-melt-128"), site_large,
+     ["--ppn", "2"]),
 ]:
     heldout += twins(name, g, machine, extra)
 if held_out:

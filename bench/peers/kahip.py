@@ -60,6 +60,8 @@ def hierarchy(inst):
     m = inst.machine
     k = len(inst.hosts)
     coords = [inst.coord[h] for h in inst.hosts]
+    if m.site:
+        return None  # a site's tree: no levels of equal fan-out
     if m.tree:
         if k != m.size():
             return None  # a partial tree allocation is not one of equal fan-outs

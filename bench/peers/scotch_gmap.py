@@ -6,6 +6,8 @@ Targets, as the Scotch manual builds them:
   - node level, equal slots on every allocated node: `torusXD` (or `meshXD`)
     of the machine's dimensions, under a `sub` architecture listing the
     allocated nodes when they are not the whole machine;
+  - node level on a site's tree (kind "tree"): `amk_grf` of its switches
+    and cables, the allocated nodes the terminals;
   - node level on a switch or fat tree (VMs on hosts: the hosts a level):
     `tleaf` with the tree's levels, top first, each costing rankmap's hops
     (2 a level climbed), under `sub` for a partial allocation;
@@ -66,7 +68,14 @@ class Machine:
         with open(path, "rb") as f:
             spec = tomllib.load(f)
         network = spec["network"]
-        self.tree = network.get("kind", "torus") in ("switch", "fattree")
+        self.tree = network.get("kind", "torus") in ("switch", "fattree", "tree")
+        # A site's tree (kind "tree", [[switches]]): distances by breadth-first
+        # search over its switches and cables, a second way to what rankmap
+        # builds (machine/import/site_tree.cpp); each node its own coordinate.
+        self.site = network.get("kind") == "tree"
+        if self.site:
+            self.read_site(spec)
+            return
         # VMs on hosts: the hosts are one more tree level, the lowest (as in
         # rankmap), and so one more level of Scotch's tleaf.
         self.vms_per_host = spec.get("hosts", {}).get("vms_per_host", 0)
@@ -99,6 +108,51 @@ class Machine:
                 self.cores_per_package[host] = cores // packages
             index += len(hosts)
 
+    def read_site(self, spec):
+        graph = {}  # name -> neighbours (switches and nodes)
+
+        def join(a, b):
+            graph.setdefault(a, set()).add(b)
+            graph.setdefault(b, set()).add(a)
+        order = []
+        for sw in spec["switches"]:
+            for key in ("nodes", "switches"):
+                for child in expand_hostlist(sw.get(key, "")) if isinstance(sw.get(key, ""), str) else \
+                        [h for item in sw[key] for h in expand_hostlist(item)]:
+                    join(sw["name"], child)
+                    if key == "nodes":
+                        order.append(child)
+        for cable in spec.get("cables", []):
+            join(cable["upper"], cable["lower"])
+        self.cores, self.cores_per_package = {}, {}
+        for group in spec["nodes"]:
+            levels = dict(part.split(":") for part in group["hwloc"].split())
+            packages = int(levels.get("package", 1))
+            cores = packages
+            for name, count in levels.items():
+                if name not in ("package", "pu", "machine"):
+                    cores *= int(count)
+            for host in expand_hostlist(group["hosts"]):
+                self.cores[host] = cores
+                self.cores_per_package[host] = cores // packages
+        self.hosts = order
+        self.coords = [(i,) for i in range(len(order))]
+        self.dims, self.wrap, self.vms_per_host = [len(order)], [False], 0
+        self.switch_graph = graph
+        self.distance = []
+        for host in order:  # hops from each node to every other
+            seen, frontier, d = {host: 0}, [host], 0
+            while frontier:
+                d += 1
+                nxt = []
+                for v in frontier:
+                    for u in graph[v]:
+                        if u not in seen:
+                            seen[u] = d
+                            nxt.append(u)
+                frontier = nxt
+            self.distance.append([seen[h] for h in order])
+
     def coord_of(self, index):
         coord = []
         for n in self.dims:
@@ -117,6 +171,8 @@ class Machine:
         return math.prod(self.dims)
 
     def hops(self, a, b):
+        if self.site:
+            return self.distance[a[0]][b[0]]
         if self.tree:  # 2 links a level climbed to the lowest common switch
             differ = [d for d in range(len(self.dims)) if a[d] != b[d]]
             return 2 * (differ[-1] + 1) if differ else 0
@@ -175,7 +231,7 @@ def write_deco_source(path, machine, extra_vertices, extra_edges, weights):
     vertices; weights[v] the load a terminal v can take (1 elsewhere)."""
     nv = machine.size() + extra_vertices
     adj = [dict() for _ in range(nv)]
-    for a, b in machine.torus_edges():
+    for a, b in ([] if machine.site else machine.torus_edges()):
         adj[a][b] = adj[b][a] = LINK_DISTANCE if extra_vertices else 1
     for a, b, w in extra_edges:
         adj[a][b] = adj[b][a] = w
@@ -223,6 +279,14 @@ class Instance:
         """(target file, alloc position of each terminal number)."""
         m = self.machine
         index = [m.index_of(self.coord[h]) for h in self.hosts]
+        if m.site:  # amk_grf over the site's switches, the allocated nodes its terminals
+            source = os.path.join(self.workdir, tag + ".target.grf")
+            names = list(m.hosts) + sorted(set(m.switch_graph) - set(m.hosts))
+            at = {n: i for i, n in enumerate(names)}
+            edges = {(min(at[a], at[b]), max(at[a], at[b])) for a in m.switch_graph for b in m.switch_graph[a]}
+            write_deco_source(source, m, len(names) - len(m.hosts), [(a, b, 1) for a, b in sorted(edges)],
+                              {index[k]: c for k, c in enumerate(self.capacity)})
+            return self.amk_grf(source, tag, index), {t: k for k, t in enumerate(index)}
         if m.tree and len(set(self.capacity)) != 1:
             raise ValueError("a tree with unequal slots per node has no Scotch target here")
         if len(set(self.capacity)) == 1 and (m.tree or len(set(m.wrap)) == 1):
