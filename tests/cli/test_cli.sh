@@ -262,6 +262,25 @@ grep -q "level 1  2 switches, 2 to 4 nodes each" inspect.txt && grep -q "tree of
   ok || bad "inspect of an imported tree: $(cat inspect.txt)"
 "$rankmap" gen stencil --dims 6x2 -o site.mtx >/dev/null 2>&1
 "$rankmap" map site.mtx -m site.toml -o site.rank -q >/dev/null 2>&1 && [ "$(grep -c . site.rank)" -ge 6 ] && ok || bad "map on an imported tree"
+# The same machine twice: a 2:1 fat tree of 4 leaves of 8 nodes
+# written with levels, and as Slurm's topology.conf would hold it (4 spines
+# over every leaf: 4 cables up a leaf). Imported, it maps a renumbered
+# stencil and an irregular graph to the same bytes, with the same scores.
+printf '[network]\nkind = "fattree"\nlevels = [{fanout = 8, uplinks = 4}, {fanout = 4}]\nt_inj_ns = 450\nt_ej_ns = 450\nt_hop_ns = 50\nlink_gbps = 100\n[[nodes]]\nhosts = "ft[00-31]"\nhwloc = "package:1 core:4"\n' >levels.toml
+for l in 0 1 2 3; do printf 'SwitchName=s%d Nodes=ft[%02d-%02d]\n' $l $((8 * l)) $((8 * l + 7)); done >ft.conf
+for s in 0 1 2 3; do printf 'SwitchName=spine%d Switches=s[0-3]\n' $s; done >>ft.conf
+"$rankmap" machine import slurm ft.conf --hwloc 'package:1 core:4' --t-inj-ns 450 --t-ej-ns 450 --t-hop-ns 50 \
+  --link-gbps 100 -o ft.toml >/dev/null 2>&1 || bad "machine import of a regular fat tree"
+"$rankmap" gen stencil --dims 8x4x4 --renumber 3 -o ft-st.mtx >/dev/null 2>&1
+"$rankmap" gen irregular --ranks 128 --seed 9 -o ft-irr.mtx >/dev/null 2>&1
+for g in ft-st ft-irr; do
+  "$rankmap" map $g.mtx -m levels.toml -o $g-levels.rank --json $g-levels.json -q >/dev/null 2>&1
+  "$rankmap" map $g.mtx -m ft.toml -o $g-site.rank --json $g-site.json -q >/dev/null 2>&1
+  cmp -s $g-levels.rank $g-site.rank && python3 -c 'import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+for d in (a, b): d.pop("map_seconds")
+sys.exit(a != b)' $g-levels.json $g-site.json && ok || bad "$g: the imported fat tree maps unlike its levels twin"
+done
 printf 'SwitchName=a Nodes=t[0-1]\nSwitchName=b Switches=a,c\nSwitchName=c Switches=b\n' >loop.conf
 expect_error "machine import of a switch loop" "loop.conf:2: switches form a loop: b -> c -> b" loop.toml -- machine import slurm loop.conf --hwloc core:2 -o loop.toml
 printf 'SwitchName=a Nodes=t[0-1]\nSwitchName=b Nodes=t[1-2]\nSwitchName=top Switches=a,b\n' >twice.conf
