@@ -11,6 +11,11 @@
 
 namespace rankmap {
 
+// Node and switch names a file may make in all (the largest machines have
+// about 160,000 nodes): a few bytes of hostlist can name millions, so each
+// reader stops there, before anything is built.
+inline constexpr std::size_t kMaxSiteNames = std::size_t{1} << 20;
+
 // Slurm's topology.conf for topology/tree (topology.conf(5)): one switch a
 // line, `SwitchName=` with `Switches=` or `Nodes=` (hostlists) and an
 // optional `LinkSpeed=`; keys case-insensitive, `#` comments, a trailing

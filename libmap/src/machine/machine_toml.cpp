@@ -8,6 +8,7 @@
 
 #include "core/toml_integer.hpp"
 #include "core/toml_reader.hpp"
+#include "machine/import/name_budget.hpp"
 #include "rankmap/error.hpp"
 #include "rankmap/hostlist.hpp"
 #include "rankmap/io.hpp"
@@ -205,11 +206,11 @@ class Reader : private detail::TomlReader {
     }
   }
 
-  // A hostlist string, or a list of them.
-  std::vector<std::string> names(const toml::node& n, const std::string& key) const {
+  // A hostlist string, or a list of them, against one budget for the file.
+  std::vector<std::string> names(const toml::node& n, const std::string& key) {
     std::vector<std::string> out;
     auto add = [&](const toml::node& h) {
-      auto more = expand_hostlist(string(h, key), source(), line_of(h), kMaxHostlistHosts - out.size());
+      auto more = site_names_.expand(string(h, key), source(), line_of(h));
       out.insert(out.end(), more.begin(), more.end());
     };
     if (const toml::array* list = n.as_array()) {
@@ -520,6 +521,7 @@ class Reader : private detail::TomlReader {
 
   std::filesystem::path base_dir_;
   bool site_ = false;  // kind = "tree": the shape is in [[switches]]
+  detail::NameBudget site_names_;
   std::vector<TreeLevel> site_levels_;
   std::size_t site_levels_line_ = 0;
 };

@@ -7,7 +7,6 @@
 #include <climits>
 #include <map>
 #include <memory>
-#include <sstream>
 
 #include "rankmap/error.hpp"
 #include "rankmap/io.hpp"
@@ -35,17 +34,7 @@ constexpr unsigned long long kMaxPus = 4096, kMaxLevelWidth = 1024;
 
 void check_synthetic_size(const std::string& spec, const std::string& source, std::size_t line) {
   unsigned long long pus = 1;
-  // Each level is a word: "type:width", or a bare width ("2 4 8", which
-  // hwloc reads too); attributes in parentheses are not widths.
-  std::istringstream words(spec);
-  for (std::string word; words >> word;) {
-    const std::size_t colon = word.find(':');
-    const std::size_t at = colon == std::string::npos ? 0 : colon + 1;
-    unsigned long long width = 0;
-    std::size_t digits = 0;
-    for (std::size_t i = at; i < word.size() && std::isdigit(static_cast<unsigned char>(word[i])); ++i, ++digits)
-      width = std::min(width * 10 + static_cast<unsigned long long>(word[i] - '0'), 1ULL << 40);  // saturates
-    if (digits == 0) continue;  // an attribute, not a level's width
+  auto count = [&](unsigned long long width) {
     if (width > kMaxLevelWidth)
       throw Error(source, line,
                   "hwloc description '" + spec + "' has a level of " + std::to_string(width) +
@@ -55,6 +44,25 @@ void check_synthetic_size(const std::string& spec, const std::string& source, st
       throw Error(source, line,
                   "hwloc description '" + spec + "' has more than " + std::to_string(kMaxPus) +
                       " PUs; rankmap takes up to " + std::to_string(kMaxPus) + " a node");
+  };
+  // A level's width is the number after a "type:", where hwloc skips
+  // spaces ("package: 9182core:1" is 9182 packages), or a bare number
+  // starting a word ("2 4 8", which hwloc reads too); attributes in
+  // parentheses hold no ':' width.
+  for (std::size_t i = 0; i < spec.size(); ++i) {
+    const bool after_colon = spec[i] == ':';
+    const bool word_start = (i == 0 || std::isspace(static_cast<unsigned char>(spec[i - 1]))) &&
+                            std::isdigit(static_cast<unsigned char>(spec[i]));
+    if (!after_colon && !word_start) continue;
+    std::size_t at = after_colon ? i + 1 : i;
+    if (after_colon)
+      while (at < spec.size() && std::isspace(static_cast<unsigned char>(spec[at]))) ++at;
+    unsigned long long width = 0;
+    std::size_t digits = 0;
+    for (; at < spec.size() && std::isdigit(static_cast<unsigned char>(spec[at])); ++at, ++digits)
+      width = std::min(width * 10 + static_cast<unsigned long long>(spec[at] - '0'), 1ULL << 40);  // saturates
+    if (digits > 0) count(width);
+    if (digits > 0) i = at - 1;  // past the number, which starts no other width
   }
 }
 

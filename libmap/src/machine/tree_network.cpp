@@ -80,7 +80,8 @@ double tree_link_gbps(const Network& net, std::size_t link) {
 
 std::string tree_link_name(const Network& net, std::size_t link) {
   const TreeLink l = decode_tree_link(net, link);
-  if (net.wiring && !net.wiring->ends.empty()) {  // the site's names
+  // The site's names, where a cable is (an absent one is named by its place).
+  if (net.wiring && !net.wiring->ends.empty() && net.wiring->ends[link / 2].second >= 0) {
     const auto [lower, upper] = net.wiring->ends[link / 2];
     std::string name = (lower < 0 ? "node " + std::to_string(l.vertex) : net.wiring->switches[lower]) +
                        (l.down ? " down from " : " up to ") + net.wiring->switches[upper];

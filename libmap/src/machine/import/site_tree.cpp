@@ -6,6 +6,7 @@
 // group, in D-mod-k order (by upper switch, then lower, as listed).
 #include <algorithm>
 #include <map>
+#include <set>
 #include <unordered_map>
 
 #include "rankmap/error.hpp"
@@ -90,8 +91,7 @@ class Builder {
     for (int s = 0; s < num_switches(); ++s)
       for (const std::string& c : sw(s).switches) {
         const int k = switch_named(c, sw(s).line, "switch '" + sw(s).name + "'");
-        if (std::find(kids_[s].begin(), kids_[s].end(), k) != kids_[s].end())
-          fail(sw(s).line, "switch '" + sw(s).name + "' lists '" + c + "' twice");
+        if (!listed_.insert({s, k}).second) fail(sw(s).line, "switch '" + sw(s).name + "' lists '" + c + "' twice");
         kids_[s].push_back(k);
       }
     for (const SiteCable& c : tree_.cables) {
@@ -107,8 +107,7 @@ class Builder {
         continue;
       }
       const int lower = switch_named(c.lower, c.line, "a cable");
-      if (std::find(kids_[upper].begin(), kids_[upper].end(), lower) == kids_[upper].end())
-        kids_[upper].push_back(lower);
+      if (!listed_.count({upper, lower}) && !cables_.count({upper, lower})) kids_[upper].push_back(lower);
       cables_[{upper, lower}].push_back(&c);
     }
   }
@@ -232,7 +231,7 @@ class Builder {
           if (auto it = cables_.find({u, c}); it != cables_.end()) {
             for (const SiteCable* line : it->second)
               for (int i = 0; i < line->links; ++i) g.up.push_back({c, u, line->gbps});
-          } else if (std::find(sw(u).switches.begin(), sw(u).switches.end(), sw(c).name) != sw(u).switches.end()) {
+          } else if (listed_.count({u, c})) {
             for (int i = 0; i < sw(u).links; ++i) g.up.push_back({c, u, sw(u).gbps});
           }
         }
@@ -313,6 +312,7 @@ class Builder {
   std::unordered_map<std::string, int> switch_of_, leaf_of_;
   std::unordered_map<std::string, const SiteCable*> node_cable_;
   std::map<std::pair<int, int>, std::vector<const SiteCable*>> cables_;
+  std::set<std::pair<int, int>> listed_;  // (switch, child) of the switches' own lists
   std::vector<std::vector<int>> kids_;
   std::vector<int> levels_, path_, fanout_;
   std::vector<Group> groups_;

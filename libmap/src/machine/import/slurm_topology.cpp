@@ -8,6 +8,7 @@
 #include <set>
 
 #include "core/text_scanner.hpp"
+#include "machine/import/name_budget.hpp"
 #include "rankmap/error.hpp"
 #include "rankmap/hostlist.hpp"
 #include "rankmap/site_import.hpp"
@@ -90,6 +91,7 @@ double link_speed(const Record& r, const std::string& source, double gbps_a_unit
 // topology/block's lines (topology.conf(5), Slurm 23.11+): BlockName= with
 // Nodes=, and BlockSizes=.
 SiteTree read_block_records(const std::vector<Record>& lines, const std::string& source) {
+  detail::NameBudget budget;
   std::vector<SlurmBlock> blocks;
   std::vector<std::size_t> sizes;
   std::size_t sizes_line = 0;
@@ -124,7 +126,7 @@ SiteTree read_block_records(const std::vector<Record>& lines, const std::string&
       if (r.fields[i].first != "nodes")
         throw Error(source, r.line, "unknown key '" + r.fields[i].first + "'; expected BlockName, Nodes");
       if (!b.nodes.empty()) throw Error(source, r.line, "Nodes= appears twice on the line");
-      b.nodes = expand_hostlist(r.fields[i].second, source, r.line);
+      b.nodes = budget.expand(r.fields[i].second, source, r.line);
     }
     if (b.nodes.empty()) throw Error(source, r.line, "block '" + b.name + "' has no Nodes=");
     blocks.push_back(std::move(b));
@@ -133,6 +135,7 @@ SiteTree read_block_records(const std::vector<Record>& lines, const std::string&
 }
 
 SiteTree read_switch_records(std::string_view text, const std::string& source, double gbps_a_unit, bool scontrol) {
+  detail::NameBudget budget;
   SiteTree tree;
   tree.source = source;
   const std::vector<Record> lines = records(text, source);
@@ -151,10 +154,10 @@ SiteTree read_switch_records(std::string_view text, const std::string& source, d
         throw Error(source, r.line, "SwitchName appears twice on the line");
       if (key == "switches") {
         if (!s.switches.empty()) throw Error(source, r.line, "Switches= appears twice on the line");
-        s.switches = expand_hostlist(value, source, r.line);
+        s.switches = budget.expand(value, source, r.line);
       } else if (key == "nodes") {
         if (!s.nodes.empty()) throw Error(source, r.line, "Nodes= appears twice on the line");
-        s.nodes = expand_hostlist(value, source, r.line);
+        s.nodes = budget.expand(value, source, r.line);
       } else if (key != "switchname" && key != "linkspeed" && !(scontrol && key == "level")) {
         throw Error(
             source, r.line,

@@ -7,6 +7,7 @@
 #include <charconv>
 #include <memory>
 
+#include "machine/import/name_budget.hpp"
 #include "rankmap/error.hpp"
 #include "rankmap/hostlist.hpp"
 #include "rankmap/site_import.hpp"
@@ -80,18 +81,19 @@ class YamlReader {
     std::vector<std::string> out;
     if (n && n->type == YAML_SEQUENCE_NODE) {
       for (yaml_node_t* item : sequence(n, what)) {
-        auto more = expand_hostlist(scalar(item, what), source_, line(item));
+        auto more = budget_.expand(scalar(item, what), source_, line(item));
         out.insert(out.end(), more.begin(), more.end());
       }
       return out;
     }
-    return expand_hostlist(scalar(n, what), source_, n ? line(n) : 0);
+    return budget_.expand(scalar(n, what), source_, n ? line(n) : 0);
   }
 
   const std::string& source() const { return source_; }
 
  private:
   std::string source_;
+  detail::NameBudget budget_;
   yaml_document_t doc_{};
   bool loaded_ = false;
 };
