@@ -63,6 +63,17 @@ def expand_hostlist(text):
     return hosts
 
 
+def cores_of(hwloc):
+    """(cores, packages) of an hwloc synthetic string such as "package:2 core:8 pu:2"."""
+    levels = dict(part.split(":") for part in hwloc.split())
+    packages = int(levels.get("package", 1))
+    cores = packages
+    for name, count in levels.items():
+        if name not in ("package", "pu", "machine"):
+            cores *= int(count)
+    return cores, packages
+
+
 class Machine:
     def __init__(self, path):
         with open(path, "rb") as f:
@@ -93,12 +104,7 @@ class Machine:
         self.hosts, self.coords, self.cores, self.cores_per_package = [], [], {}, {}
         index = 0
         for group in spec["nodes"]:
-            levels = dict(part.split(":") for part in group["hwloc"].split())
-            packages = int(levels.get("package", 1))
-            cores = packages
-            for name, count in levels.items():
-                if name not in ("package", "pu", "machine"):
-                    cores *= int(count)
+            cores, packages = cores_of(group["hwloc"])
             hosts = expand_hostlist(group["hosts"])
             coords = group.get("coords") or [self.coord_of(index + i) for i in range(len(hosts))]
             for host, coord in zip(hosts, coords):
@@ -126,12 +132,7 @@ class Machine:
             join(cable["upper"], cable["lower"])
         self.cores, self.cores_per_package = {}, {}
         for group in spec["nodes"]:
-            levels = dict(part.split(":") for part in group["hwloc"].split())
-            packages = int(levels.get("package", 1))
-            cores = packages
-            for name, count in levels.items():
-                if name not in ("package", "pu", "machine"):
-                    cores *= int(count)
+            cores, packages = cores_of(group["hwloc"])
             for host in expand_hostlist(group["hosts"]):
                 self.cores[host] = cores
                 self.cores_per_package[host] = cores // packages

@@ -9,22 +9,16 @@
 
 #include "helpers.hpp"
 #include "rankmap/hostlist.hpp"
+#include "rankmap/io.hpp"
 #include "rankmap/site_import.hpp"
 
 using namespace rankmap;
 
 namespace {
 
-// topology.conf(5), EXAMPLE, as printed.
-const char* kManPageExample =
-    "##################################################################\n"
-    "# Slurm's network topology configuration file for use with the\n"
-    "# topology/tree plugin\n"
-    "##################################################################\n"
-    "SwitchName=s0 Nodes=dev[0-5]\n"
-    "SwitchName=s1 Nodes=dev[6-11]\n"
-    "SwitchName=s2 Nodes=dev[12-17]\n"
-    "SwitchName=s3 Switches=s[0-2]\n";
+// The bundled examples (data/site/README.md): Slurm's man pages' and a
+// hand-written ibnetdiscover dump.
+std::string site_file(const std::string& name) { return read_text_file(test::source_dir() / "data" / "site" / name); }
 
 std::vector<std::string> hosts(const std::string& list) { return expand_hostlist(list); }
 
@@ -33,7 +27,7 @@ std::vector<std::string> hosts(const std::string& list) { return expand_hostlist
 // Three leaves of six nodes under s3: 18 nodes, 2 levels, dev5 and dev6
 // 4 hops apart, dev0 and dev5 2.
 TEST(SiteImport, SlurmManPageExample) {
-  const SiteTree t = read_slurm_topology_conf(kManPageExample, "topology.conf");
+  const SiteTree t = read_slurm_topology_conf(site_file("topology.conf"), "topology.conf");
   ASSERT_EQ(t.switches.size(), 4u);
   EXPECT_EQ(t.switches[0].name, "s0");
   EXPECT_EQ(t.switches[0].nodes, hosts("dev[0-5]"));
@@ -149,91 +143,38 @@ TEST(SiteImport, SlurmBlockErrors) {
   test::expect_error(conf("BlockName=b1 Ports=n[1-4]\n"), 1, "unknown key 'ports'");
 }
 
-// topology.yaml(5)'s example: topo1 (the cluster default) a tree of one
-// switch; topo2 blocks of 4 with block_sizes 4, 16; topo3 flat.
-const char* kYamlExample =
-    "- topology: topo1\n"
-    "  cluster_default: True\n"
-    "  tree:\n"
-    "    switches:\n"
-    "    - switch: sw_root\n"
-    "      nodes: node[01-04]\n"
-    "- topology: topo2\n"
-    "  cluster_default: False\n"
-    "  block:\n"
-    "    block_sizes:\n"
-    "      - 4\n"
-    "      - 16\n"
-    "    blocks:\n"
-    "    - block: b1\n"
-    "      nodes: node[01-04]\n"
-    "    - block: b2\n"
-    "      nodes: node[05-08]\n"
-    "    - block: b3\n"
-    "      nodes: node[09-12]\n"
-    "    - block: b4\n"
-    "      nodes: node[13-16]\n"
-    "- topology: topo3\n"
-    "  cluster_default: False\n"
-    "  flat: True\n";
+// topology.yaml(5)'s example (data/site/topology.yaml, one comment line
+// first): topo1 (the cluster default) a tree of one switch; topo2 blocks
+// of 4 with block_sizes 4, 16; topo3 flat.
 
 TEST(SiteImport, SlurmTopologyYamlManPageExample) {
-  const SiteTree t1 = read_slurm_topology_yaml(kYamlExample, "topology.yaml");
+  const std::string yaml = site_file("topology.yaml");
+  const SiteTree t1 = read_slurm_topology_yaml(yaml, "topology.yaml");
   ASSERT_EQ(t1.switches.size(), 1u);
   EXPECT_EQ(t1.switches[0].name, "sw_root");
   EXPECT_EQ(t1.switches[0].nodes, hosts("node[01-04]"));
-  EXPECT_EQ(t1.switches[0].line, 5u);
+  EXPECT_EQ(t1.switches[0].line, 6u);  // after the file's comment line
   // topo2: 16 / 4 = runs of 4 blocks, which take all four.
-  const SiteTree t2 = read_slurm_topology_yaml(kYamlExample, "topology.yaml", "topo2");
+  const SiteTree t2 = read_slurm_topology_yaml(yaml, "topology.yaml", "topo2");
   ASSERT_EQ(t2.switches.size(), 5u);
   EXPECT_EQ(t2.switches[4].name, "b[1-4]");
-  EXPECT_EQ(t2.switches[0].line, 14u);
+  EXPECT_EQ(t2.switches[0].line, 15u);
   EXPECT_EQ(build_site_tree(t2, {}).network.dims, (std::vector<int>{4, 4}));
-  test::expect_error([] { read_slurm_topology_yaml(kYamlExample, "topology.yaml", "topo3"); }, 22, "is flat");
-  test::expect_error([] { read_slurm_topology_yaml(kYamlExample, "topology.yaml", "topo9"); }, 0,
+  test::expect_error([&] { read_slurm_topology_yaml(yaml, "topology.yaml", "topo3"); }, 23, "is flat");
+  test::expect_error([&] { read_slurm_topology_yaml(yaml, "topology.yaml", "topo9"); }, 0,
                      "no topology 'topo9'; name one of: topo1, topo2, topo3");
   test::expect_error([] { read_slurm_topology_yaml("- topology: a\n  tree:\n    switches:\n    - swich: s\n", "y"); },
                      4, "unknown key 'swich'");
   test::expect_error([] { read_slurm_topology_yaml("- topology: a\n  tree: [\n", "y"); }, 3, "YAML syntax");
 }
 
-// A two-level tree in ibnetdiscover's documented format: leaf01 with n01
-// and n02, leaf02 with n03 and n04 (4xHDR: 200 Gbit/s), spine01 over
-// both; leaf01 has two 4xEDR cables up (100 each), leaf02 one 4xEDR and
-// one 2xEDR (50). Every cable is printed from both ends.
-const char* kIbnetdiscoverTree =
-    "#\n# Topology file: generated on Sat Nov 28 09:00:00 2026\n#\n"
-    "# Initiated from node 0002c90300000101 port 0002c90300000101\n\n"
-    "vendid=0x2c9\ndevid=0xcf08\nsysimgguid=0x2c90300000010\nswitchguid=0x2c90300000010(2c90300000010)\n"
-    "Switch\t36 \"S-0002c90300000010\"\t\t# \"spine01\" enhanced port 0 lid 1 lmc 0\n"  // 10
-    "[1]\t\"S-0002c90300000011\"[35]\t\t# \"leaf01\" lid 2 4xEDR\n"
-    "[2]\t\"S-0002c90300000011\"[36]\t\t# \"leaf01\" lid 2 4xEDR\n"
-    "[3]\t\"S-0002c90300000012\"[35]\t\t# \"leaf02\" lid 3 4xEDR\n"
-    "[4]\t\"S-0002c90300000012\"[36]\t\t# \"leaf02\" lid 3 2xEDR\n\n"
-    "vendid=0x2c9\ndevid=0xcf08\nswitchguid=0x2c90300000011(2c90300000011)\n"
-    "Switch\t36 \"S-0002c90300000011\"\t\t# \"leaf01\" enhanced port 0 lid 2 lmc 0\n"  // 19
-    "[1]\t\"H-0002c90300000101\"[1](2c90300000101)\t\t# \"n01 HCA-1\" lid 4 4xEDR\n"
-    "[2]\t\"H-0002c90300000102\"[1](2c90300000102)\t\t# \"n02 HCA-1\" lid 5 4xEDR\n"
-    "[35]\t\"S-0002c90300000010\"[1]\t\t# \"spine01\" lid 1 4xEDR\n"
-    "[36]\t\"S-0002c90300000010\"[2]\t\t# \"spine01\" lid 1 4xEDR\n\n"
-    "vendid=0x2c9\ndevid=0xcf08\nswitchguid=0x2c90300000012(2c90300000012)\n"
-    "Switch\t36 \"S-0002c90300000012\"\t\t# \"leaf02\" enhanced port 0 lid 3 lmc 0\n"  // 28
-    "[1]\t\"H-0002c90300000103\"[1](2c90300000103)\t\t# \"n03 HCA-1\" lid 6 4xEDR\n"
-    "[2]\t\"H-0002c90300000104\"[1](2c90300000104)\t\t# \"n04 HCA-1\" lid 7 4xHDR\n"
-    "[35]\t\"S-0002c90300000010\"[3]\t\t# \"spine01\" lid 1 4xEDR\n"
-    "[36]\t\"S-0002c90300000010\"[4]\t\t# \"spine01\" lid 1 2xEDR\n\n"
-    "vendid=0x2c9\ndevid=0x1017\ncaguid=0x2c90300000101\n"
-    "Ca\t1 \"H-0002c90300000101\"\t\t# \"n01 HCA-1\"\n"
-    "[1](2c90300000101)\t\"S-0002c90300000011\"[1]\t\t# lid 4 lmc 0 \"leaf01\" lid 2 4xEDR\n\n"
-    "Ca\t1 \"H-0002c90300000102\"\t\t# \"n02 HCA-1\"\n"
-    "[1](2c90300000102)\t\"S-0002c90300000011\"[2]\t\t# lid 5 lmc 0 \"leaf01\" lid 2 4xEDR\n\n"
-    "Ca\t1 \"H-0002c90300000103\"\t\t# \"n03 HCA-1\"\n"
-    "[1](2c90300000103)\t\"S-0002c90300000012\"[1]\t\t# lid 6 lmc 0 \"leaf02\" lid 3 4xEDR\n\n"
-    "Ca\t1 \"H-0002c90300000104\"\t\t# \"n04 HCA-1\"\n"
-    "[1](2c90300000104)\t\"S-0002c90300000012\"[2]\t\t# lid 7 lmc 0 \"leaf02\" lid 3 4xHDR\n";
-
+// data/site/ibnetdiscover.txt, a two-level tree in ibnetdiscover's
+// documented format: leaf01 with n01 and n02, leaf02 with n03 and n04
+// (4xHDR: 200 Gbit/s), spine01 over both; leaf01 has two 4xEDR cables up
+// (100 each), leaf02 one 4xEDR and one 2xEDR (50). Every cable is printed
+// from both ends; leaf02's record starts on line 28.
 TEST(SiteImport, IbnetdiscoverTwoLevelTree) {
-  const SiteTree t = read_ibnetdiscover(kIbnetdiscoverTree, "fabric.txt");
+  const SiteTree t = read_ibnetdiscover(site_file("ibnetdiscover.txt"), "fabric.txt");
   ASSERT_EQ(t.switches.size(), 3u);
   EXPECT_EQ(t.switches[0].name, "spine01");
   EXPECT_EQ(t.switches[0].switches, (std::vector<std::string>{"leaf01", "leaf02"}));
