@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
+#include <iostream>
 #include <map>
 #include <sstream>
 
@@ -57,17 +58,40 @@ std::vector<double> parse_level_gbps(const std::string& text) {
   return out;
 }
 
+// The name a message gives the site's file.
+std::string source_of(const ImportOptions& o) { return o.file == "-" ? "standard input" : o.file; }
+
+// The same in a TOML comment, which ends at a newline: control bytes as '?'.
+std::string in_comment(std::string text) {
+  for (char& c : text)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+  return text;
+}
+
 SiteTree read_site(const ImportOptions& o) {
-  note_input(o.file);
-  const std::string text = read_text_file(o.file);
-  if (o.format == "slurm") return read_slurm_topology_conf(text, o.file, o.linkspeed_gbps);
-  if (o.format == "slurm-yaml") return read_slurm_topology_yaml(text, o.file, o.topology);
-  if (o.format == "ibnetdiscover") return read_ibnetdiscover(text, o.file);
-  if (o.format == "scontrol") return read_scontrol_topology(text, o.file, o.linkspeed_gbps);
+  const std::string source = source_of(o);
+  // "-": standard input (srun ... printenv SLURM_TOPOLOGY_ADDR | rankmap
+  // machine import slurm-addr -), at most kMaxStandardInput bytes.
+  std::string text;
+  if (o.file == "-") {
+    constexpr std::size_t kMaxStandardInput = std::size_t{256} << 20;
+    char buffer[65536];
+    while (std::cin.read(buffer, sizeof buffer) || std::cin.gcount() > 0) {
+      text.append(buffer, static_cast<std::size_t>(std::cin.gcount()));
+      if (text.size() > kMaxStandardInput) throw Error("standard input", 0, "more than 256 MiB; write it to a file");
+    }
+  } else {
+    note_input(o.file);
+    text = read_text_file(o.file);
+  }
+  if (o.format == "slurm") return read_slurm_topology_conf(text, source, o.linkspeed_gbps);
+  if (o.format == "slurm-yaml") return read_slurm_topology_yaml(text, source, o.topology);
+  if (o.format == "ibnetdiscover") return read_ibnetdiscover(text, source);
+  if (o.format == "scontrol") return read_scontrol_topology(text, source, o.linkspeed_gbps);
   // Inside a job, Slurm's own pattern unless one is given.
   std::string pattern = o.pattern;
   if (const char* env = std::getenv("SLURM_TOPOLOGY_ADDR_PATTERN"); pattern.empty() && env) pattern = env;
-  return read_slurm_topology_addr(text, o.file, pattern);
+  return read_slurm_topology_addr(text, source, pattern);
 }
 
 std::string number(double v) {
@@ -85,18 +109,19 @@ int run_machine_import(const ImportOptions& o) {
   const std::size_t levels = built.network.levels.size();
   if (level_gbps.size() > levels)
     throw Error("--level-gbps", 0,
-                "gives " + std::to_string(level_gbps.size()) + " rates; " + o.file + " makes " +
+                "gives " + std::to_string(level_gbps.size()) + " rates; " + source_of(o) + " makes " +
                     std::to_string(levels) + " levels");
 
+  const std::string named = in_comment(source_of(o));
   MachineText text;
   text.command = "machine import";
-  text.written_by = "# Written by: rankmap machine import " + o.format + " " + o.file +
+  text.written_by = "# Written by: rankmap machine import " + o.format + " " + named +
                     ".\n# The switches are the site's; the rates and latencies are not in that file:\n"
                     "# each is marked below as given by a flag or a default. Measure them\n"
                     "# (osu_latency and osu_bw between nodes 1 and more levels apart).\n";
   std::ostringstream net;
   net << "kind = \"tree\"   # " << tree.switches.size() << " switches on " << levels << " level"
-      << (levels == 1 ? "" : "s") << ", as " << o.file << " describes them ([[switches]])\n";
+      << (levels == 1 ? "" : "s") << ", as " << named << " describes them ([[switches]])\n";
   if (!level_gbps.empty()) {
     net << "levels = [";
     for (std::size_t l = 0; l < level_gbps.size(); ++l) net << (l ? ", " : "") << "{gbps = " << level_gbps[l] << "}";
@@ -105,7 +130,7 @@ int run_machine_import(const ImportOptions& o) {
   text.network = net.str();
   std::ostringstream sw;
   for (const SiteSwitch& s : tree.switches) {
-    sw << "\n[[switches]]   # " << o.file << " line " << s.line << "\nname = " << toml_string(s.name) << "\n";
+    sw << "\n[[switches]]   # " << named << " line " << s.line << "\nname = " << toml_string(s.name) << "\n";
     if (!s.nodes.empty()) sw << "nodes = " << toml_string(compress_hostlist(s.nodes)) << "\n";
     if (!s.switches.empty()) sw << "switches = " << toml_string(compress_hostlist(s.switches)) << "\n";
     if (s.links != 1) sw << "links = " << s.links << "\n";
@@ -114,7 +139,7 @@ int run_machine_import(const ImportOptions& o) {
          << ": assumed\n";
   }
   for (const SiteCable& c : tree.cables)
-    sw << "\n[[cables]]   # " << o.file << " line " << c.line << "\nupper = " << toml_string(c.upper)
+    sw << "\n[[cables]]   # " << named << " line " << c.line << "\nupper = " << toml_string(c.upper)
        << "\nlower = " << toml_string(c.lower) << "\n"
        << (c.links != 1 ? "links = " + std::to_string(c.links) + "\n" : "")
        << (c.gbps > 0 ? "gbps = " + number(c.gbps) + "\n" : "");
@@ -135,7 +160,7 @@ int run_machine_import(const ImportOptions& o) {
     written.link_gbps = std::max_element(host_rates.begin(), host_rates.end(), [](const auto& a, const auto& b) {
                           return a.second < b.second;
                         })->first;
-    text.link_gbps_comment = "the hosts' cables' most common rate in " + o.file + "; a cable's own rate comes first";
+    text.link_gbps_comment = "the hosts' cables' most common rate in " + named + "; a cable's own rate comes first";
   } else if (!written.link_gbps && !level_gbps.empty()) {
     written.link_gbps = level_gbps[0];
     text.link_gbps_comment = "the lowest level's rate (--level-gbps), assumed";
@@ -152,7 +177,7 @@ void add_machine_import(Command& machine, Action& action) {
   std::string list;
   for (const auto& [name, what] : kFormats) names.push_back(name), list += "\n  " + name + ": " + what;
   cmd.option("format", o->format, "What FILE is:" + list).required().check(one_of(names));
-  cmd.option("file", o->file, "The site's file").required();
+  cmd.option("file", o->file, "The site's file ('-': standard input)").required();
   cmd.option("--level-gbps", o->level_gbps,
              "Each level's cable rate in Gbit/s, lowest first (Slurm gives none): 100,200");
   cmd.option("--linkspeed-gbps", o->linkspeed_gbps,

@@ -281,6 +281,10 @@ a, b = (json.load(open(f)) for f in sys.argv[1:])
 for d in (a, b): d.pop("map_seconds")
 sys.exit(a != b)' $g-levels.json $g-site.json && ok || bad "$g: the imported fat tree maps unlike its levels twin"
 done
+# SLURM_TOPOLOGY_ADDR lines on standard input, as srun -l prints them.
+printf '0: top.l0.t0\n1: top.l1.t1\n2: top.l0.t0\n' | "$rankmap" machine import slurm-addr - --hwloc core:2 -o addr.toml \
+  >/dev/null 2>&1 && "$rankmap" inspect addr.toml | grep -q "level 1  2 switches, 1 nodes each" &&
+  grep -q "as standard input describes them" addr.toml && ok || bad "machine import slurm-addr from standard input"
 printf 'SwitchName=a Nodes=t[0-1]\nSwitchName=b Switches=a,c\nSwitchName=c Switches=b\n' >loop.conf
 expect_error "machine import of a switch loop" "loop.conf:2: switches form a loop: b -> c -> b" loop.toml -- machine import slurm loop.conf --hwloc core:2 -o loop.toml
 printf 'SwitchName=a Nodes=t[0-1]\nSwitchName=b Nodes=t[1-2]\nSwitchName=top Switches=a,b\n' >twice.conf
