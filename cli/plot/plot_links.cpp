@@ -14,7 +14,6 @@
 // In SVG each link has a <title> with its name and bytes, and the rings
 // are of class "hottest", so that a test finds them in the file.
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <numeric>
 
@@ -48,18 +47,8 @@ ColourScale link_scale(const std::vector<Side>& sides) {
   return scale;
 }
 
-// A link's name for its titles: the library names a tree's node by its
-// position ("node 4 up to level-1 switch"), the picture by its host.
-std::string link_title(const PlotInput& in, std::size_t link) {
-  std::string name = in.machine.network.link_name(link);
-  if (!name.starts_with("node ")) return name;
-  const std::size_t end = std::min(name.find(' ', 5), name.size());
-  std::size_t position = 0;
-  const auto [at, ec] = std::from_chars(name.data() + 5, name.data() + end, position);
-  if (ec != std::errc() || at != name.data() + end || position >= in.machine.network.num_coords()) return name;
-  const int node = in.machine.node_at(position);
-  return node < 0 ? name : in.machine.nodes[static_cast<std::size_t>(node)].host + name.substr(end);
-}
+// A link's name for its titles, a tree's nodes by their hosts.
+std::string link_title(const PlotInput& in, std::size_t link) { return in.machine.link_name(link); }
 
 // Bytes on a link to three significant figures: 40.4 MB and 39.8 MB apart.
 std::string link_bytes(std::uint64_t v) { return human(static_cast<double>(v), "B", 3); }

@@ -137,6 +137,8 @@ TEST(SiteTree, IrregularTreeByHand) {
   // n00 -> n08 (one pod): 8 mod 3 = 2 on both leaves, the cable to a1.
   EXPECT_EQ(route(net, 0, 8), (std::vector<std::size_t>{0, 68, 75, 17}));
   EXPECT_EQ(net.link_name(68), "l0 up to a1 (link 2)");
+  EXPECT_EQ(net.link_name(55), "node 27 down from l3");
+  EXPECT_EQ(m.link_name(55), "n27 down from l3");  // the machine names its hosts
   EXPECT_EQ(route(net, 8, 15), (std::vector<std::size_t>{16, 31}));
 
   // Ordered pairs meeting at level 1: 3 x 8 x 7 + 4 x 3 = 180; level 2:

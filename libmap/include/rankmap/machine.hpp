@@ -162,8 +162,10 @@ struct Network {
   // node's cable to its switch is its NIC); a torus's routes run between
   // routers, and the NICs are resources of their own.
   bool routes_include_nics() const { return is_tree(); }
-  // "+X at (1,0,2)", "node 5 up to level-1 switch", ...: for reports.
-  std::string link_name(std::size_t link) const;
+  // "+X at (1,0,2)", "node 5 up to level-1 switch", ...: for reports. A
+  // tree's node is named by `node(position)` when given (Machine::link_name
+  // gives its host), else "node <position>".
+  std::string link_name(std::size_t link, const std::function<std::string(std::size_t)>& node = {}) const;
   // Nodes one switch of `level` (1 = lowest) holds: the product of the fan-outs up to it.
   std::size_t tree_span(int level) const;
   std::string routing_string() const;  // "+X+Y+Z-X-Y-Z"; trees: "up*/down*"
@@ -214,6 +216,8 @@ struct Machine {
   int find_host(std::string_view host) const;
   // Index in `nodes` of the node at a coordinate index, or -1.
   int node_at(std::size_t coord_index) const { return node_at_coord_[coord_index]; }
+  // Network::link_name with a tree's nodes by their hosts ("n01 up to s0").
+  std::string link_name(std::size_t link) const;
 
   // Builds the lookup tables after nodes are set; checks that hosts are
   // unique and every coordinate holds exactly one node.

@@ -17,6 +17,13 @@ int Machine::find_host(std::string_view host) const {
   }
 }
 
+std::string Machine::link_name(std::size_t link) const {
+  return network.link_name(link, [this](std::size_t position) {
+    const int node = position < node_at_coord_.size() ? node_at_coord_[position] : -1;
+    return node < 0 ? "node " + std::to_string(position) : nodes[static_cast<std::size_t>(node)].host;
+  });
+}
+
 void Machine::index(const std::string& source) {
   std::size_t size = 16;
   while (size < 2 * nodes.size()) size *= 2;

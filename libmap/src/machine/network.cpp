@@ -60,8 +60,8 @@ double Network::mean_distance() const {
   return nodes > 1 ? all_pairs * nodes / (nodes - 1) : 0;  // leave out the pairs of a node with itself
 }
 
-std::string Network::link_name(std::size_t link) const {
-  if (is_tree()) return detail::tree_link_name(*this, link);
+std::string Network::link_name(std::size_t link, const std::function<std::string(std::size_t)>& node) const {
+  if (is_tree()) return detail::tree_link_name(*this, link, node);
   const std::size_t per_coord = 2 * dims.size();
   std::size_t coord = link / per_coord;
   const int dim = static_cast<int>(link % per_coord / 2);

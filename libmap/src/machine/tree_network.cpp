@@ -78,21 +78,21 @@ double tree_link_gbps(const Network& net, std::size_t link) {
   return level_rate > 0 ? level_rate : net.link_gbps;
 }
 
-std::string tree_link_name(const Network& net, std::size_t link) {
+std::string tree_link_name(const Network& net, std::size_t link, const std::function<std::string(std::size_t)>& node) {
   const TreeLink l = decode_tree_link(net, link);
+  const std::string node_name = l.tier > 0 ? "" : node ? node(l.vertex) : "node " + std::to_string(l.vertex);
   // The site's names, where a cable is (an absent one is named by its place).
   if (net.wiring && !net.wiring->ends.empty() && net.wiring->ends[link / 2].second >= 0) {
     const auto [lower, upper] = net.wiring->ends[link / 2];
-    std::string name = (lower < 0 ? "node " + std::to_string(l.vertex) : net.wiring->switches[lower]) +
-                       (l.down ? " down from " : " up to ") + net.wiring->switches[upper];
+    std::string name = (lower < 0 ? node_name : net.wiring->switches[lower]) + (l.down ? " down from " : " up to ") +
+                       net.wiring->switches[upper];
     if (net.uplinks_of(l.tier, l.vertex) > 1) name += " (link " + std::to_string(l.parallel) + ")";
     return name;
   }
   auto level_name = [&](int level) {
     return net.levels[level - 1].host ? std::string("host") : "level-" + std::to_string(level) + " switch";
   };
-  const std::string child =
-      l.tier == 0 ? "node " + std::to_string(l.vertex) : level_name(l.tier) + " " + std::to_string(l.vertex);
+  const std::string child = l.tier == 0 ? node_name : level_name(l.tier) + " " + std::to_string(l.vertex);
   std::string name = child + (l.down ? " down from " : " up to ") + level_name(l.tier + 1);
   if (tier_count(net, l.tier) > 1) name += " (link " + std::to_string(l.parallel) + ")";
   return name;
