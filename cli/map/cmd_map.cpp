@@ -112,8 +112,7 @@ int run_map(const MapOptions& o) {
   if (!json.empty()) also.push_back({"", json_text, json});
   write_launch_files(output, format, machine, allocation, mapping, also);
   // srun's one --cpu-bind list cannot say where each local rank goes.
-  const bool bind_each_task = format == LaunchFormat::slurm &&
-                              read_text_file(output + ".env").find("SLURM_CPU_BIND=none\n") != std::string::npos;
+  const bool bind_each_task = format == LaunchFormat::slurm && !one_cpu_list_binds(machine, allocation, mapping);
   standard.lines() << table;
   standard.flush();
   progress.done("wrote and re-checked " + standard.shown(output) +

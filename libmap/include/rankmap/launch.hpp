@@ -50,6 +50,11 @@ std::string_view launch_format_name(LaunchFormat f);
 // formats that bind by local rank, and slurm's ".bind".
 std::vector<std::string> launch_file_suffixes(LaunchFormat format);
 
+// Whether local rank i has the same CPUs on every node, so that one list
+// binds them (mpirun's and srun's by local rank); slurm's FILE.env says
+// SLURM_CPU_BIND=none where not, and FILE.bind binds each task.
+bool one_cpu_list_binds(const Machine& machine, const Allocation& allocation, const Mapping& mapping);
+
 // Renders a mapping as FILE itself (suffix "") and its companions (".env",
 // slurm's ".bind"); throws Error when the format cannot express it.
 std::vector<FilePart> render_launch_files(LaunchFormat format, const Machine& machine, const Allocation& allocation,

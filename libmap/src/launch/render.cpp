@@ -202,6 +202,10 @@ std::string render_csv(const Machine& m, const Allocation& a, const Mapping& map
 
 }  // namespace
 
+bool one_cpu_list_binds(const Machine& machine, const Allocation& allocation, const Mapping& mapping) {
+  return per_local_rank_cpus(machine, allocation, mapping, ',', "slurm").has_value();
+}
+
 std::vector<FilePart> render_launch_files(LaunchFormat format, const Machine& machine, const Allocation& allocation,
                                           const Mapping& mapping) {
   switch (format) {
