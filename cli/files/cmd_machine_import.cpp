@@ -4,11 +4,13 @@
 // written as [[switches]] of a kind = "tree" network; what the site's file
 // does not say (link rates, latencies) comes from flags and is marked.
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cstdlib>
 #include <iostream>
 #include <map>
 #include <sstream>
+#include <unordered_set>
 
 #include "commands.hpp"
 #include "common.hpp"
@@ -100,8 +102,27 @@ std::string number(double v) {
   return t.str();
 }
 
+// The machine file lists names as hostlists: a name that hostlist syntax
+// would split or change cannot be written (the site's file, its line).
+void check_names(const SiteTree& tree) {
+  auto check = [&](const std::string& name, std::size_t line) {
+    for (char c : name)
+      if (c == ',' || c == '[' || c == ']' || std::isspace(static_cast<unsigned char>(c)) ||
+          static_cast<unsigned char>(c) < 0x20)
+        throw Error(tree.source, line,
+                    "the name '" + name + "' holds a character a hostlist cannot (',', '[', ']' or a space)");
+  };
+  for (const SiteSwitch& s : tree.switches) {
+    check(s.name, s.line);
+    for (const std::string& n : s.nodes) check(n, s.line);
+    for (const std::string& n : s.switches) check(n, s.line);
+  }
+  for (const SiteCable& c : tree.cables) check(c.upper, c.line), check(c.lower, c.line);
+}
+
 int run_machine_import(const ImportOptions& o) {
   const SiteTree tree = read_site(o);
+  check_names(tree);
   const std::vector<double> level_gbps = o.level_gbps.empty() ? std::vector<double>{} : parse_level_gbps(o.level_gbps);
   // Built here first, so that a loop or a node under two switches is
   // named by the site's file and line, not the file being written.
@@ -152,10 +173,10 @@ int run_machine_import(const ImportOptions& o) {
   // The flow model needs link_gbps: the nodes' own cables' rate, the
   // most common where the file gives them (ibnetdiscover).
   ImportOptions written = o;
+  const std::unordered_set<std::string> hosts(built.hosts.begin(), built.hosts.end());
   std::map<double, std::size_t> host_rates;
   for (const SiteCable& c : tree.cables)
-    if (c.gbps > 0 && std::find(built.hosts.begin(), built.hosts.end(), c.lower) != built.hosts.end())
-      ++host_rates[c.gbps];
+    if (c.gbps > 0 && hosts.count(c.lower)) ++host_rates[c.gbps];
   if (!written.link_gbps && !host_rates.empty()) {
     written.link_gbps = std::max_element(host_rates.begin(), host_rates.end(), [](const auto& a, const auto& b) {
                           return a.second < b.second;

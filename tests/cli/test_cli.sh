@@ -293,6 +293,8 @@ printf 'SwitchName=a Nodes=t[0-1]\nSwitchName=b Nodes=t[2-3]\n' >apart.conf
 expect_error "machine import of two trees" "apart.conf:2: nodes 't0' and 't2' share no switch" apart.toml -- machine import slurm apart.conf --hwloc core:2 -o apart.toml
 expect_error "machine import of a TOML file" "desmos.toml:4: expected Key=Value, got 'name'" bad.toml -- machine import slurm "$src/data/machines/desmos.toml" --hwloc core:2 -o bad.toml
 expect_error "machine import: too many rates" "--level-gbps: gives 3 rates; topology.conf makes 2 levels" many.toml -- machine import slurm topology.conf --hwloc core:2 --level-gbps 1,2,3 -o many.toml
+printf -- '- topology: t\n  tree:\n    switches:\n    - switch: "my top"\n      nodes: t1\n' >space.yaml
+expect_error "machine import of a name a hostlist cannot hold" "space.yaml:4: the name 'my top' holds a character a hostlist cannot" space.toml -- machine import slurm-yaml space.yaml --hwloc core:2 -o space.toml
 expect_error "machine import: an unknown format" "format" fmt.toml -- machine import ibm topology.conf --hwloc core:2 -o fmt.toml
 
 # A mapping the model predicts slower than block is said on stderr, from
