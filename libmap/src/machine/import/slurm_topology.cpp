@@ -183,6 +183,7 @@ SiteTree read_switch_records(std::string_view text, const std::string& source, d
 // each a power of two; without BlockSizes 2, 4, 8 and 16), up to the first
 // that takes every block; and a top switch over what is left when that
 // level has several. A last run shorter than its level is a smaller switch.
+// Aggregates are named by their first and last block.
 SiteTree slurm_blocks_tree(const std::vector<SlurmBlock>& blocks, const std::vector<std::size_t>& sizes,
                            std::size_t sizes_line, const std::string& source) {
   if (blocks.empty()) throw Error(source, sizes_line, "no BlockName line");
@@ -215,18 +216,19 @@ SiteTree slurm_blocks_tree(const std::vector<SlurmBlock>& blocks, const std::vec
     tree.switches.push_back({b.name, b.nodes, {}, 1, 0, b.line});
     below.push_back(b.name);
   }
+  // An aggregate by its first and last block ("b1-b4"): Slurm's own name,
+  // a hostlist ("b[1-4]"), would read back as the blocks themselves.
   auto names_of = [&](std::size_t first, std::size_t count) {
-    std::vector<std::string> names;
-    for (std::size_t i = first; i < std::min(blocks.size(), first + count); ++i) names.push_back(blocks[i].name);
-    return compress_hostlist(names);
+    const std::size_t last = std::min(blocks.size(), first + count) - 1;
+    return last == first ? blocks[first].name : blocks[first].name + "-" + blocks[last].name;
   };
   for (std::size_t level = 1; level < runs.size() && below.size() > 1; ++level) {
     const std::size_t per = runs[level] / runs[level - 1];  // children a switch
     std::vector<std::string> here;
     for (std::size_t first = 0; first < below.size(); first += per) {
       SiteSwitch s;
-      // Slurm names an aggregate by its blocks; a run of one block (the
-      // last) would take its block's name: the level tells them apart.
+      // A run of one block (the last) would take its block's name: the
+      // level tells them apart.
       s.name = names_of(first * runs[level - 1], runs[level]);
       while (!taken.insert(s.name).second) s.name += "/" + std::to_string(level + 1);
       s.line = sizes_line;
