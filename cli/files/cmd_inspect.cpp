@@ -31,7 +31,7 @@ std::string range(double lo, double hi) {
 }
 
 // A tree as a site wired it: per level its switches (several with the
-// same nodes below count as one group), their children, cables up and
+// children count as one group), their children, cables up and
 // rates, each as the range over the level, since they may differ.
 void inspect_site_tree(const Network& net) {
   const TreeWiring& w = *net.wiring;
@@ -61,7 +61,7 @@ void inspect_site_tree(const Network& net) {
     }
     std::cout << "\n  level " << l << "  " << members.size() << " switch" << (members.size() == 1 ? "" : "es");
     if (static_cast<std::size_t>(groups) < members.size())
-      std::cout << " in " << groups << " group" << (groups == 1 ? "" : "s") << " of the same nodes below";
+      std::cout << " in " << groups << " group" << (groups == 1 ? "" : "s") << " sharing children";
     std::cout << ", " << range(lo_kids, hi_kids) << (l == 1 ? " nodes" : " children") << " each";
     if (l < net.num_dims()) std::cout << ", " << range(lo_up, hi_up) << " cable(s) up";
     std::cout << ", T " << message_time_ns(net, 2 * l) << " ns";

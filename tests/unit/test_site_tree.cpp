@@ -163,6 +163,27 @@ TEST(SiteTree, CablesOfOneSwitchPairMayDifferInRate) {
   EXPECT_FALSE(net.has_link(net.tree_link_id(1, 1, 1, false)));
 }
 
+// A spine added later over some leaves only: s0 over l0, l1, l2, s1 over
+// l0 and l1. They overlap, so they are one switch of the skeleton, whose
+// children are l0, l1, l2 (every two meet under s0: 4 hops apart). Cables
+// up: l0 and l1 two each (s0, s1), l2 one.
+TEST(SiteTree, SpineAddedOverSomeLeaves) {
+  const Machine m = site("",
+                         sw("l0", "nodes", "n[0-1]") + sw("l1", "nodes", "n[2-3]") + sw("l2", "nodes", "n[4-5]") +
+                             sw("s0", "switches", "l[0-2]") + sw("s1", "switches", "l[0-1]"),
+                         "n[0-5]");
+  const Network& net = m.network;
+  ASSERT_TRUE(net.irregular());
+  EXPECT_EQ(net.dims, (std::vector<int>{2, 3}));
+  EXPECT_EQ(net.uplinks_of(1, 0), 2);
+  EXPECT_EQ(net.uplinks_of(1, 2), 1);
+  EXPECT_EQ(net.hops(m.nodes[0].coord, m.nodes[5].coord), 4);
+  // n0 -> n4: picks 4 at tier 1: l0's cable 4 mod 2 = 0 (to s0), l2's only.
+  EXPECT_EQ(route(net, 0, 4), (std::vector<std::size_t>{0, 12, 21, 9}));
+  EXPECT_EQ(net.link_name(12), "l0 up to s0 (link 0)");
+  EXPECT_EQ(net.link_name(21), "l2 down from s0");
+}
+
 TEST(SiteTree, MalformedDescriptionsNameTheirLine) {
   auto load = [](const std::string& switches, const std::string& hosts = "n[0-3]") {
     return [=] { site("", switches, hosts); };

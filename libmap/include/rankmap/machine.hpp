@@ -56,9 +56,9 @@ struct TreeLevel {
   bool host = false;  // a physical host whose VMs are the nodes (its "switch" is the host's bridge)
 };
 
-// The switches of a tree as a site wired it. Switches with the same nodes
-// below them (a leaf's spines) act as one switch of `levels` whose uplinks
-// are all their members' cables; its ports are its children in the order
+// The switches of a tree as a site wired it. Switches that share children
+// (a leaf's spines) act as one switch of `levels` whose uplinks are all
+// their members' cables; its ports are its children in the order
 // the site listed them. Each level of `levels` has the most children and
 // cables any of its switches has: what a switch lacks are empty ports and
 // absent cables, which carry nothing.

@@ -49,7 +49,9 @@ struct SiteTree {
 // their own. Errors name the source and line: a switch named twice, a
 // child no switch defines, a node under two switches or under none of
 // the top's, a switch loop, children on different levels, switches that
-// share part of their nodes, more than 6 levels.
+// share some children where two of those meet under none of them (how far
+// apart they are is not the skeleton's 2 x level), more than 6 levels.
+// Switches that share children are one switch of the skeleton.
 struct SiteNetwork {
   Network network;
   std::vector<std::string> hosts;

@@ -1,10 +1,11 @@
 // A site's switches made a tree network (site_tree.hpp). The steps:
 // switches by name and the nodes under each; levels from the leaves up
-// (a loop is found here); switches with the same nodes below grouped into
+// (a loop is found here); switches that share children grouped into
 // one switch of the skeleton, whose ports are its children in the order
 // the site listed them; then ports, coordinates and the cables of each
 // group, in D-mod-k order (by upper switch, then lower, as listed).
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -153,30 +154,7 @@ class Builder {
         group_of[s] = static_cast<int>(groups_.size());
         groups_.push_back({1, {s}, {}, kNone, {}, 0});
       }
-    for (int level = 2; level <= top_; ++level) {
-      std::map<std::vector<int>, int> by_children;
-      for (int s = 0; s < num_switches(); ++s) {
-        if (levels_[s] != level) continue;
-        std::vector<int> key;
-        for (int k : kids_[s]) key.push_back(group_of[k]);
-        std::sort(key.begin(), key.end());
-        key.erase(std::unique(key.begin(), key.end()), key.end());
-        auto [it, fresh] = by_children.try_emplace(key, static_cast<int>(groups_.size()));
-        if (fresh) groups_.push_back({level, {}, {}, kNone, {}, 0});
-        Group& g = groups_[it->second];
-        g.members.push_back(s);
-        for (int k : kids_[s]) {
-          Group& child = groups_[group_of[k]];
-          if (child.parent != kNone && child.parent != it->second)
-            fail(sw(s).line, "switches " + where(groups_[child.parent].members[0]) + " and '" + sw(s).name +
-                                 "' share part of what is below them (both reach '" + sw(k).name +
-                                 "'); rankmap's trees need switches whose nodes are alike or apart");
-          if (child.parent == kNone) g.children.push_back(group_of[k]);
-          child.parent = it->second;
-        }
-        group_of[s] = it->second;
-      }
-    }
+    for (int level = 2; level <= top_; ++level) group_level(level, group_of);
     int root = kNone;
     for (int g = 0; g < static_cast<int>(groups_.size()); ++g) {
       if (groups_[g].parent != kNone) continue;
@@ -186,6 +164,79 @@ class Builder {
       root = g;
     }
     root_ = root;
+  }
+
+  // The switches of one level grouped: those whose children overlap (a
+  // leaf's spines, a spine added later over some of them) are one switch
+  // of the skeleton, in the order of their first member. Exact where every
+  // two of its children meet under one member (then they are 2 x level
+  // hops apart, as the skeleton says); refused where two do not.
+  void group_level(int level, std::vector<int>& group_of) {
+    std::vector<int> at;  // this level's switches, in file order
+    for (int s = 0; s < num_switches(); ++s)
+      if (levels_[s] == level) at.push_back(s);
+    std::vector<std::size_t> root(at.size());
+    for (std::size_t i = 0; i < at.size(); ++i) root[i] = i;
+    auto find = [&](std::size_t i) {
+      while (root[i] != i) i = root[i] = root[root[i]];
+      return i;
+    };
+    std::unordered_map<int, std::size_t> first_parent;  // child group -> its first switch here
+    for (std::size_t i = 0; i < at.size(); ++i)
+      for (int k : kids_[at[i]]) {
+        auto [it, fresh] = first_parent.try_emplace(group_of[k], i);
+        if (!fresh) root[std::max(find(i), find(it->second))] = std::min(find(i), find(it->second));
+      }
+    std::unordered_map<std::size_t, int> group_at;  // a set's root -> its group
+    for (std::size_t i = 0; i < at.size(); ++i) {
+      auto [it, fresh] = group_at.try_emplace(find(i), static_cast<int>(groups_.size()));
+      if (fresh) groups_.push_back({level, {}, {}, kNone, {}, 0});
+      groups_[it->second].members.push_back(at[i]);
+      group_of[at[i]] = it->second;
+    }
+    for (std::size_t g = groups_.size() - group_at.size(); g < groups_.size(); ++g) {
+      Group& group = groups_[g];
+      for (int m : group.members)
+        for (int k : kids_[m]) {
+          Group& child = groups_[group_of[k]];
+          if (child.parent == kNone) group.children.push_back(group_of[k]), child.parent = static_cast<int>(g);
+        }
+      check_meeting(group, group_of);
+    }
+  }
+
+  // Every two children of a group meet under one of its members.
+  void check_meeting(const Group& group, const std::vector<int>& group_of) const {
+    if (group.members.size() < 2) return;
+    std::unordered_map<int, std::vector<int>> over;  // child group -> the members over it, in order
+    for (int m : group.members)
+      for (int k : kids_[m]) {
+        std::vector<int>& parents = over[group_of[k]];
+        if (parents.empty() || parents.back() != m) parents.push_back(m);
+      }
+    for (int m : group.members)  // a member over every child: all meet under it
+      if (std::all_of(group.children.begin(), group.children.end(),
+                      [&](int c) { return std::binary_search(over[c].begin(), over[c].end(), m); }))
+        return;
+    const std::size_t k = group.children.size();
+    if (k * k / 2 * group.members.size() > (std::size_t{1} << 28))
+      fail(sw(group.members[0]).line, "switches over " + std::to_string(k) +
+                                          " children share part of what is below them, no one over all: too many "
+                                          "pairs to check that every two children meet under one");
+    for (std::size_t a = 0; a < k; ++a)
+      for (std::size_t b = a + 1; b < k; ++b) {
+        const std::vector<int>& pa = over.at(group.children[a]);
+        const std::vector<int>& pb = over.at(group.children[b]);
+        std::vector<int> both;
+        std::set_intersection(pa.begin(), pa.end(), pb.begin(), pb.end(), std::back_inserter(both));
+        if (both.empty())
+          fail(sw(pb.front()).line,
+               "switches " + where(pa.front()) + " and '" + sw(pb.front()).name +
+                   "' share part of what is below them, but '" + a_node(group.children[a]) + "' under the one and '" +
+                   a_node(group.children[b]) +
+                   "' under the other meet under neither: rankmap's trees need every two of their children to meet "
+                   "under one of them");
+      }
   }
 
   // Ports and coordinates: each group's children in order, the skeleton's
