@@ -33,17 +33,6 @@ void for_each_tree_link(const Network& net, std::size_t a, std::size_t b, Visit&
     pick[t] = b / spread;
     spread *= static_cast<std::size_t>(t == 0 ? 1 : net.levels[t - 1].uplinks);
   }
-  if (!net.irregular()) {
-    for (int t = 0; t < meet; ++t) {
-      const auto count = static_cast<std::size_t>(t == 0 ? 1 : net.levels[t - 1].uplinks);
-      visit(net.tree_link_id(t, a / span[t], static_cast<int>(pick[t] % count), false));
-    }
-    for (int t = meet - 1; t >= 0; --t) {
-      const auto count = static_cast<std::size_t>(t == 0 ? 1 : net.levels[t - 1].uplinks);
-      visit(net.tree_link_id(t, b / span[t], static_cast<int>(pick[t] % count), true));
-    }
-    return;
-  }
   for (int t = 0; t < meet; ++t) {
     const std::size_t v = a / span[t];
     visit(net.tree_link_id(t, v, static_cast<int>(pick[t] % static_cast<std::size_t>(net.uplinks_of(t, v))), false));
