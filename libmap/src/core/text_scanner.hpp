@@ -76,6 +76,14 @@ class Fields {
   char a_, b_;
 };
 
+// Without leading and trailing white space (any the C locale calls so).
+inline std::string_view trim_space(std::string_view s) {
+  auto space = [](char c) { return c == ' ' || (c >= '\t' && c <= '\r'); };
+  while (!s.empty() && space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && space(s.back())) s.remove_suffix(1);
+  return s;
+}
+
 inline bool is_blank(std::string_view line) { return line.find_first_not_of(" \t") == std::string_view::npos; }
 
 // The fields of a line separated by blanks, counted without reading them.

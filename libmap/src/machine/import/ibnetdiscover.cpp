@@ -44,11 +44,7 @@ struct Device {
   std::vector<Port> ports;
 };
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
+using detail::trim_space;
 
 class Reader {
  public:
@@ -64,7 +60,7 @@ class Reader {
 
   // A quoted string at the start of `s`, taken off it.
   std::string quoted(std::string_view& s, std::size_t line, const std::string& what) const {
-    s = trim(s);
+    s = trim_space(s);
     const std::size_t end = s.size() > 1 && s.front() == '"' ? s.find('"', 1) : std::string_view::npos;
     if (end == std::string_view::npos) fail(line, "expected " + what + " in quotes");
     std::string out(s.substr(1, end - 1));
@@ -95,7 +91,7 @@ class Reader {
     constexpr std::size_t kNoRecord = ~std::size_t{0};
     std::size_t current = kNoRecord;  // index in devices_
     while (lines.next(raw)) {
-      std::string_view line = trim(raw);
+      std::string_view line = trim_space(raw);
       const std::size_t n = lines.line();
       if (line.empty() || line.front() == '#' || line.find('=') != std::string_view::npos) {
         if (line.empty()) current = kNoRecord;  // a blank line ends a record
@@ -107,13 +103,13 @@ class Reader {
         d.is_switch = line.starts_with("Switch");
         d.line = n;
         line.remove_prefix(d.is_switch ? 6 : 2);
-        line = trim(line);
+        line = trim_space(line);
         while (!line.empty() && std::isdigit(static_cast<unsigned char>(line.front()))) line.remove_prefix(1);
         d.id = quoted(line, n, "the node's id (\"S-...\" or \"H-...\")");
         const std::size_t hash = line.find('#');
         if (hash != std::string_view::npos) {
           std::string_view comment = line.substr(hash + 1);
-          if (!trim(comment).empty() && trim(comment).front() == '"')
+          if (!trim_space(comment).empty() && trim_space(comment).front() == '"')
             d.description = quoted(comment, n, "a description");
         }
         auto [it, fresh] = index_.try_emplace(d.id, devices_.size());

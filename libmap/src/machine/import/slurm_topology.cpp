@@ -22,11 +22,7 @@ std::string lower(std::string_view s) {
   return out;
 }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
+using detail::trim_space;
 
 // One record: its Key=Value pairs by lower-case key, in order, and the
 // line it began on (a `\` at a line's end continues it on the next).
@@ -48,7 +44,7 @@ std::vector<Record> records(std::string_view text, const std::string& source) {
   std::size_t first_line = 0;
   while (lines.next(raw)) {
     std::string_view line = raw.substr(0, raw.find('#'));
-    line = trim(line);
+    line = trim_space(line);
     if (pending.empty()) first_line = lines.line();
     const bool continued = !line.empty() && line.back() == '\\';
     if (continued) line.remove_suffix(1);
@@ -56,11 +52,8 @@ std::vector<Record> records(std::string_view text, const std::string& source) {
     if (continued) continue;
     Record r;
     r.line = first_line;
-    std::string_view rest = pending;
-    while (!(rest = trim(rest)).empty()) {
-      const std::size_t end = std::min(rest.size(), rest.find_first_of(" \t"));
-      const std::string_view token = rest.substr(0, end);
-      rest.remove_prefix(end);
+    detail::Fields tokens(pending);
+    for (std::string_view token; tokens.next(token);) {
       const std::size_t eq = token.find('=');
       if (eq == std::string_view::npos || eq == 0 || eq + 1 == token.size())
         throw Error(source, r.line, "expected Key=Value, got '" + std::string(token) + "'");
@@ -69,7 +62,7 @@ std::vector<Record> records(std::string_view text, const std::string& source) {
     pending.clear();
     if (!r.fields.empty()) out.push_back(std::move(r));
   }
-  if (!pending.empty() && !trim(pending).empty())
+  if (!pending.empty() && !trim_space(pending).empty())
     throw Error(source, first_line, "the last line ends with '\\' and nothing continues it");
   return out;
 }
@@ -278,15 +271,15 @@ SiteTree read_slurm_topology_addr(std::string_view text, const std::string& sour
   detail::LineScanner lines(text, source);
   std::string_view raw;
   while (lines.next(raw)) {
-    std::string_view line = trim(raw);
+    std::string_view line = trim_space(raw);
     if (line.empty() || line.front() == '#') continue;
     // "12: s3.s0.dev5" from srun -l: the task number goes.
     if (const std::size_t colon = line.find(':'); colon != std::string_view::npos) {
-      const std::string_view task = trim(line.substr(0, colon));
+      const std::string_view task = trim_space(line.substr(0, colon));
       if (task.empty() ||
           !std::all_of(task.begin(), task.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
         throw Error(source, lines.line(), "expected 'N: ADDR' or 'ADDR', got '" + std::string(line) + "'");
-      line = trim(line.substr(colon + 1));
+      line = trim_space(line.substr(colon + 1));
     }
     std::vector<std::string> parts;
     for (std::string_view p = line;;) {
