@@ -30,7 +30,7 @@ std::string range(double lo, double hi) {
   return t.str();
 }
 
-// A tree as a site wired it: per level its switches (several with the
+// A tree as a site wired it: per level its switches (switches that share
 // children count as one group), their children, cables up and
 // rates, each as the range over the level, since they may differ.
 void inspect_site_tree(const Network& net) {

@@ -4,12 +4,14 @@
 // and each malformed description refused with its line.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "helpers.hpp"
 #include "rankmap/graph.hpp"
 #include "rankmap/map.hpp"
 #include "rankmap/metrics.hpp"
+#include "rankmap/site_tree.hpp"
 
 using namespace rankmap;
 
@@ -182,6 +184,25 @@ TEST(SiteTree, SpineAddedOverSomeLeaves) {
   EXPECT_EQ(route(net, 0, 4), (std::vector<std::size_t>{0, 12, 21, 9}));
   EXPECT_EQ(net.link_name(12), "l0 up to s0 (link 0)");
   EXPECT_EQ(net.link_name(21), "l2 down from s0");
+}
+
+// A chain of 100,000 switches, the top listed first: refused at the
+// seventh level of switches, before the recursion that finds the levels
+// goes deeper (it would overflow the stack). Listed from the bottom, the
+// first switch above level 6 is refused by its level.
+TEST(SiteTree, DeepChainIsRefusedWithoutRecursingDown) {
+  SiteTree top_down;
+  top_down.source = "chain";
+  const int n = 100'000;
+  for (int i = 0; i < n; ++i)
+    top_down.switches.push_back(
+        {"s" + std::to_string(i), {}, {"s" + std::to_string(i + 1)}, 1, 0, static_cast<std::size_t>(i + 1)});
+  top_down.switches.push_back({"s" + std::to_string(n), {"n0"}, {}, 1, 0, static_cast<std::size_t>(n + 1)});
+  test::expect_error([&] { build_site_tree(top_down, {}); }, 7, "more than 6 levels of switches");
+  SiteTree bottom_up = top_down;
+  std::reverse(bottom_up.switches.begin(), bottom_up.switches.end());
+  for (std::size_t i = 0; i < bottom_up.switches.size(); ++i) bottom_up.switches[i].line = i + 1;
+  test::expect_error([&] { build_site_tree(bottom_up, {}); }, 7, "is on level 7");
 }
 
 TEST(SiteTree, MalformedDescriptionsNameTheirLine) {

@@ -61,8 +61,9 @@ void check_synthetic_size(const std::string& spec, const std::string& source, st
     std::size_t digits = 0;
     for (; at < spec.size() && std::isdigit(static_cast<unsigned char>(spec[at])); ++at, ++digits)
       width = std::min(width * 10 + static_cast<unsigned long long>(spec[at] - '0'), 1ULL << 40);  // saturates
-    if (digits > 0) count(width);
-    if (digits > 0) i = at - 1;  // past the number, which starts no other width
+    if (digits == 0) continue;
+    count(width);
+    i = at - 1;  // past the number, which starts no other width
   }
 }
 

@@ -5,7 +5,6 @@
 // the site listed them; then ports, coordinates and the cables of each
 // group, in D-mod-k order (by upper switch, then lower, as listed).
 #include <algorithm>
-#include <iterator>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -24,7 +23,7 @@ struct Cable {
   double gbps = 0;
 };
 
-// A switch of the skeleton: site switches with the same children.
+// A switch of the skeleton: site switches that share children.
 struct Group {
   int level = 0;
   std::vector<int> members;   // site switches, in file order
@@ -124,6 +123,12 @@ class Builder {
     }
     if (kids_[s].empty() && sw(s).nodes.empty()) fail(sw(s).line, "switch '" + sw(s).name + "' has nothing below it");
     if (kids_[s].empty()) return levels_[s] = 1;
+    // Deeper than any tree rankmap takes: stop before the recursion does
+    // (a chain of 10^5 switches would overflow the stack).
+    if (path_.size() >= static_cast<std::size_t>(kMaxDims))
+      fail(sw(s).line, "switch '" + sw(s).name + "' has more than " + std::to_string(kMaxDims) +
+                           " levels of switches above it or below it; rankmap's trees have at most " +
+                           std::to_string(kMaxDims) + " levels");
     levels_[s] = -1;
     path_.push_back(s);
     int level = 0;
@@ -205,6 +210,15 @@ class Builder {
     }
   }
 
+  // Whether two sorted lists hold a value in common.
+  static bool share_one(const std::vector<int>& x, const std::vector<int>& y) {
+    for (auto i = x.begin(), j = y.begin(); i != x.end() && j != y.end();) {
+      if (*i == *j) return true;
+      *i < *j ? ++i : ++j;
+    }
+    return false;
+  }
+
   // Every two children of a group meet under one of its members.
   void check_meeting(const Group& group, const std::vector<int>& group_of) const {
     if (group.members.size() < 2) return;
@@ -227,9 +241,7 @@ class Builder {
       for (std::size_t b = a + 1; b < k; ++b) {
         const std::vector<int>& pa = over.at(group.children[a]);
         const std::vector<int>& pb = over.at(group.children[b]);
-        std::vector<int> both;
-        std::set_intersection(pa.begin(), pa.end(), pb.begin(), pb.end(), std::back_inserter(both));
-        if (both.empty())
+        if (!share_one(pa, pb))
           fail(sw(pb.front()).line,
                "switches " + where(pa.front()) + " and '" + sw(pb.front()).name +
                    "' share part of what is below them, but '" + a_node(group.children[a]) + "' under the one and '" +
