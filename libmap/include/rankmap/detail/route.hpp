@@ -33,14 +33,22 @@ void for_each_tree_link(const Network& net, std::size_t a, std::size_t b, Visit&
     pick[t] = b / spread;
     spread *= static_cast<std::size_t>(t == 0 ? 1 : net.levels[t - 1].uplinks);
   }
-  for (int t = 0; t < meet; ++t) {
-    const std::size_t v = a / span[t];
-    visit(net.tree_link_id(t, v, static_cast<int>(pick[t] % static_cast<std::size_t>(net.uplinks_of(t, v))), false));
-  }
-  for (int t = meet - 1; t >= 0; --t) {
-    const std::size_t v = b / span[t];
-    visit(net.tree_link_id(t, v, static_cast<int>(pick[t] % static_cast<std::size_t>(net.uplinks_of(t, v))), true));
-  }
+  // One walk, instantiated twice so that a regular tree's routes (the hot
+  // loop of scores and refinement) ask no per-switch table.
+  auto walk = [&](auto cables_up) {
+    for (int t = 0; t < meet; ++t) {
+      const std::size_t v = a / span[t];
+      visit(net.tree_link_id(t, v, static_cast<int>(pick[t] % cables_up(t, v)), false));
+    }
+    for (int t = meet - 1; t >= 0; --t) {
+      const std::size_t v = b / span[t];
+      visit(net.tree_link_id(t, v, static_cast<int>(pick[t] % cables_up(t, v)), true));
+    }
+  };
+  if (net.irregular())
+    walk([&](int t, std::size_t v) { return static_cast<std::size_t>(net.uplinks_of(t, v)); });
+  else
+    walk([&](int t, std::size_t) { return static_cast<std::size_t>(t == 0 ? 1 : net.levels[t - 1].uplinks); });
 }
 
 template <class Visit>
