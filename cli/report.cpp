@@ -16,8 +16,10 @@
 
 namespace rankmap::cli {
 
+static void add_dragonfly_json(nlohmann::ordered_json& doc, const Metrics& m);
+
 nlohmann::ordered_json metrics_json(const Metrics& m) {
-  return {
+  nlohmann::ordered_json doc = {
       {"ranks", m.ranks},
       {"nodes", m.nodes},
       {"total_bytes", m.total_bytes},
@@ -31,6 +33,18 @@ nlohmann::ordered_json metrics_json(const Metrics& m) {
       {"cross_socket_bytes", m.cross_socket_bytes},
       {"same_host_bytes", m.same_host_bytes},
   };
+  if (m.groups) add_dragonfly_json(doc, m);  // only a dragonfly's scores count groups
+  return doc;
+}
+
+// A dragonfly's scores (Metrics): groups, bytes between them, the busiest
+// global link, and the adaptive reading's busiest links.
+static void add_dragonfly_json(nlohmann::ordered_json& doc, const Metrics& m) {
+  doc["groups"] = m.groups;
+  doc["inter_group_bytes"] = m.inter_group_bytes;
+  doc["max_global_link_bytes"] = m.max_global_link_bytes;
+  doc["adaptive"] = {{"max_link_bytes", m.adaptive_max_link_bytes},
+                     {"max_global_link_bytes", m.adaptive_max_global_link_bytes}};
 }
 
 // Why the headline fell back to the mean message time: the limit the flow
@@ -175,6 +189,13 @@ void print_comparison(std::ostream& out, const Metrics& m, const std::string& la
   row("cross-socket bytes", u(m.cross_socket_bytes), u(b.cross_socket_bytes), "%.0f");
   if (m.same_host_bytes || b.same_host_bytes)  // VMs on hosts
     row("same-host VM bytes", u(m.same_host_bytes), u(b.same_host_bytes), "%.0f");
+  if (m.groups || b.groups) {  // a dragonfly
+    row("groups used", u(m.groups), u(b.groups), "%.0f");
+    row("inter-group bytes", u(m.inter_group_bytes), u(b.inter_group_bytes), "%.0f");
+    row("max global link", u(m.max_global_link_bytes), u(b.max_global_link_bytes), "%.0f");
+    row("adaptive max link", u(m.adaptive_max_link_bytes), u(b.adaptive_max_link_bytes), "%.0f");
+    row("adaptive max global", u(m.adaptive_max_global_link_bytes), u(b.adaptive_max_global_link_bytes), "%.0f");
+  }
   std::snprintf(line, sizeof line, "%llu ranks on %llu nodes, %llu bytes in %llu messages\n",
                 static_cast<unsigned long long>(m.ranks), static_cast<unsigned long long>(m.nodes),
                 static_cast<unsigned long long>(m.total_bytes), static_cast<unsigned long long>(m.total_msgs));

@@ -69,11 +69,36 @@ void inspect_site_tree(const Network& net) {
   }
 }
 
+void inspect_dragonfly(const Network& net) {
+  const DragonflyShape& s = net.dragonfly;
+  auto rate = [&](double gbps, int cables) {
+    const double each = gbps > 0 ? gbps : net.link_gbps;
+    return each > 0 ? ", " + std::to_string(static_cast<long long>(each * cables)) + " Gbit/s" : std::string();
+  };
+  std::cout << net.kind_name() << ", " << s.groups << " group" << (s.groups == 1 ? "" : "s") << " of ";
+  if (s.plus()) {
+    std::cout << s.routers << " leaves (" << s.nodes << " nodes each) and " << s.spines
+              << " spines, every leaf cabled to every spine" << rate(s.local_gbps, s.router_links);
+  } else {
+    if (s.chassis > 1) std::cout << s.chassis << " chassis of ";
+    std::cout << s.routers << " routers (" << s.nodes << " nodes each), all-to-all"
+              << (s.chassis > 1 ? " along rows and columns" : "") << rate(s.local_gbps, s.router_links);
+  }
+  const int ports = (s.global_links * (s.groups - 1) + s.global_routers() - 1) / s.global_routers();
+  std::cout << "\n  global     " << s.global_links << " cable(s) between every two groups"
+            << rate(s.global_gbps, s.simgrid_wiring ? s.global_links : 1)
+            << (s.simgrid_wiring ? " (SimGrid's wiring: one link of their summed rate)" : "") << ", up to " << ports
+            << " a " << (s.plus() ? "spine" : "router") << "\n  adaptive   the reading leaves "
+            << s.adaptive_minimal_share * 100 << " % of a group pair's bytes on its minimal route";
+}
+
 void inspect_machine(const Machine& m) {
   const Network& net = m.network;
   std::cout << "machine    " << (m.name.empty() ? "(unnamed)" : m.name) << "\nnetwork    ";
   if (net.wiring) {
     inspect_site_tree(net);
+  } else if (net.is_dragonfly()) {
+    inspect_dragonfly(net);
   } else if (net.is_tree()) {
     std::cout << net.kind_name() << ", levels from the nodes up:";
     for (int l = 1; l <= net.num_dims(); ++l) {

@@ -172,7 +172,7 @@ TEST(TreeNetwork, MachineFileErrors) {
   const std::string times = kTimes;
   const std::string nodes = "[[nodes]]\nhosts = \"n[0-3]\"\nhwloc = \"core:1\"\n";
   test::expect_error([&] { parse_machine(head + "kind = \"ring\"\n" + times + nodes, "t.toml"); }, 3,
-                     "expected torus, mesh, switch, fattree or tree");
+                     "expected torus, mesh, switch, fattree, tree, dragonfly or dragonfly+");
   test::expect_error([&] { parse_machine(head + "kind = \"fattree\"\n" + times + nodes, "t.toml"); }, 2,
                      "a fattree needs 'levels'");
   test::expect_error([&] { parse_machine(head + "kind = \"switch\"\ndims = [4]\n" + times + nodes, "t.toml"); }, 4,

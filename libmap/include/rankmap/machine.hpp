@@ -43,7 +43,7 @@ struct RouteStep {
   int sign = +1;
 };
 
-enum class NetworkKind { torus, tree };
+enum class NetworkKind { torus, tree, dragonfly };
 
 // One level of a tree network, from the nodes up. A switch of the level
 // joins `fanout` children (nodes, for the lowest level; switches of the
@@ -78,6 +78,39 @@ struct TreeWiring {
   std::vector<std::vector<int>> level_switch;
 };
 
+// A dragonfly: groups of routers, each router holding `nodes` nodes, and
+// cables between every two groups. In a group (kind "dragonfly"), routers
+// stand in `chassis` rows of `routers`, all-to-all along a row (SimGrid's
+// green links) and along a column (black links): Cray's Cascade, and with
+// one chassis Slingshot's all-to-all group. In a Dragonfly+ group
+// ("dragonfly+") `routers` leaves hold the nodes and each is cabled to
+// every one of `spines` spines, which hold the global cables. Parallel
+// cables inside a group are one link of their summed rate (as SimGrid
+// has them); between groups each cable is a link of its own.
+struct DragonflyShape {
+  int groups = 1;
+  int chassis = 1;              // rows of routers a group (Dragonfly+: 1)
+  int routers = 1;              // routers a chassis (Dragonfly+: leaves a group)
+  int nodes = 1;                // nodes a router (leaf)
+  int spines = 0;               // Dragonfly+: spines a group; 0 for a dragonfly
+  int global_links = 1;         // cables between two groups
+  int chassis_links = 1;        // cables between two routers of a column (black)
+  int router_links = 1;         // cables between two routers of a row (green); Dragonfly+: leaf to spine
+  bool simgrid_wiring = false;  // SimGrid 3.32's DragonflyZone: see dragonfly_network.cpp
+  double local_gbps = 0;        // each cable inside a group, each way; 0: link_gbps
+  double global_gbps = 0;       // each cable between groups; 0: link_gbps
+  // The share of a group pair's bytes the adaptive reading leaves on the
+  // minimal route; the rest goes through the other groups (docs/design.md).
+  double adaptive_minimal_share = 0.5;
+
+  bool plus() const { return spines > 0; }
+  int routers_per_group() const { return chassis * routers; }
+  // Routers holding a group's global cables: all of them, or the spines.
+  int global_routers() const { return plus() ? spines : routers_per_group(); }
+  // Links a directed group pair has: SimGrid's one of summed rate, else each cable.
+  int pair_links() const { return simgrid_wiring ? 1 : global_links; }
+};
+
 struct Network {
   NetworkKind kind = NetworkKind::torus;
   // Torus: nodes along X, Y, Z, W, V, U. Tree: the levels' fan-outs, lowest
@@ -93,6 +126,7 @@ struct Network {
   double link_gbps = 0;                      // 0 when the description gives none
   std::vector<RouteStep> routing;            // torus: 2 * dims.size() steps; trees: none
   std::shared_ptr<const TreeWiring> wiring;  // a site's tree (kind "tree"); null otherwise
+  DragonflyShape dragonfly;                  // kind dragonfly: dims are {nodes, routers, chassis, groups}
 
   // A tree with empty ports or switches of unlike cables (TreeWiring).
   bool irregular() const { return wiring && !wiring->uplinks.empty(); }
@@ -106,13 +140,23 @@ struct Network {
   }
 
   bool is_tree() const { return kind == NetworkKind::tree; }
+  bool is_dragonfly() const { return kind == NetworkKind::dragonfly; }
+  // A dragonfly's link between two groups; its group pair.
+  bool is_global_link(std::size_t link) const;
+  std::pair<int, int> global_link_groups(std::size_t link) const;
+  // The group of a coordinate index (0 on other kinds).
+  int group_of(std::size_t coord) const {
+    return is_dragonfly() ? static_cast<int>(coord / (num_coords() / static_cast<std::size_t>(dragonfly.groups))) : 0;
+  }
   int num_dims() const { return static_cast<int>(dims.size()); }
   // Hops between two nodes' coordinates (kMaxDims entries each). Torus:
   // the shortest path's links between routers. Tree: the links up to the
   // lowest switch the two share and down again, 2 per level climbed (a
-  // host's bridge counts as a level).
+  // host's bridge counts as a level). Dragonfly: the links of the route,
+  // the nodes' own two included.
   template <class Coords>
   int hops(const Coords& a, const Coords& b) const {
+    if (is_dragonfly()) return dragonfly_hops(coord_index_of(a), coord_index_of(b));
     if (is_tree()) {
       for (int d = num_dims() - 1; d >= 0; --d)
         if (a[d] != b[d]) return 2 * (d + 1);
@@ -122,6 +166,14 @@ struct Network {
     for (int d = 0; d < num_dims(); ++d) h += hops_1d(d, a[d], b[d]);
     return h;
   }
+  template <class Coords>
+  std::size_t coord_index_of(const Coords& c) const {
+    std::size_t idx = 0;
+    for (int d = num_dims() - 1; d >= 0; --d)
+      idx = idx * static_cast<std::size_t>(dims[d]) + static_cast<std::size_t>(c[d]);
+    return idx;
+  }
+  int dragonfly_hops(std::size_t a, std::size_t b) const;
   // The time of a message inside a node: t_local_ns when given, else the
   // seed model's T(0) = t_inj + t_ej.
   double local_ns() const { return t_local_ns >= 0 ? t_local_ns : t_inj_ns + t_ej_ns; }
@@ -161,7 +213,8 @@ struct Network {
   // Whether routes begin and end on the nodes' own links (a tree's: a
   // node's cable to its switch is its NIC); a torus's routes run between
   // routers, and the NICs are resources of their own.
-  bool routes_include_nics() const { return is_tree(); }
+  bool routes_include_nics() const { return !is_torus_kind(); }
+  bool is_torus_kind() const { return kind == NetworkKind::torus; }
   // "+X at (1,0,2)", "node 5 up to level-1 switch", ...: for reports. A
   // tree's node is named by `node(position)` when given (Machine::link_name
   // gives its host), else "node <position>".
@@ -169,7 +222,7 @@ struct Network {
   // Nodes one switch of `level` (1 = lowest) holds: the product of the fan-outs up to it.
   std::size_t tree_span(int level) const;
   std::string routing_string() const;  // "+X+Y+Z-X-Y-Z"; trees: "up*/down*"
-  std::string kind_name() const;       // "torus", "mesh", "switch", "fattree", "tree"
+  std::string kind_name() const;       // "torus", "mesh", "switch", "fattree", "tree", "dragonfly", "dragonfly+"
 };
 
 // Parses "+X+Y+Z+W-X-Y-Z-W" (spaces allowed) for a network of `ndims`.

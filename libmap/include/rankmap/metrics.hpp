@@ -27,6 +27,14 @@ struct Metrics {
   std::uint64_t same_host_bytes = 0;      // between VMs of one physical host (trees with hosts)
   std::uint64_t max_link_bytes = 0;       // congestion: the most loaded directed link
   std::vector<std::uint64_t> link_bytes;  // per Network::link_id, routed bytes
+  // Dragonflies only (0 elsewhere): bytes between ranks in different
+  // groups, the groups holding ranks, the busiest link between groups, and
+  // under the adaptive reading (adaptive_link_bytes) the busiest link and
+  // the busiest link between groups.
+  std::uint64_t inter_group_bytes = 0;
+  std::uint64_t groups = 0;
+  std::uint64_t max_global_link_bytes = 0;
+  std::uint64_t adaptive_max_link_bytes = 0, adaptive_max_global_link_bytes = 0;
   // Between nodes, by hops (index 0 unused): the gain model's per-level
   // form reads them where T is not linear in hops (a tree's level latencies).
   std::vector<std::uint64_t> msgs_at_hops, bytes_at_hops;
@@ -39,6 +47,15 @@ struct Metrics {
 // process may use); the result is the same for any number.
 Metrics evaluate(const Graph& graph, const Machine& machine, const Allocation& allocation, const Mapping& mapping,
                  int threads = 0);
+
+// A dragonfly's link loads as adaptive routing (UGAL) would spread them
+// under load, from the minimal routes' `minimal` loads: of each group
+// pair's bytes, DragonflyShape::adaptive_minimal_share stays on its
+// cables, evenly, and the rest goes evenly through every other group
+// (over a cable into it, across it, and over a cable out). Local links at
+// both ends keep the minimal routes' bytes. An approximation: real UGAL
+// decides message by message on the queues it sees.
+std::vector<double> adaptive_link_bytes(const Network& net, const std::vector<std::uint64_t>& minimal);
 
 // Calls visit(link_id) for each directed link of the route from coordinate
 // index a to b, in order, whatever the network's kind.

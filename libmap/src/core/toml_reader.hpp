@@ -11,6 +11,7 @@
 #include <initializer_list>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/toml_integer.hpp"
 #include "rankmap/error.hpp"
@@ -38,6 +39,9 @@ class TomlReader {
   // Every key of `t` is one of `keys`; `where` names the table in messages.
   void reject_unknown(const toml::table& t, std::initializer_list<std::string_view> keys,
                       const std::string& where) const {
+    reject_unknown(t, std::vector<std::string_view>(keys), where);
+  }
+  void reject_unknown(const toml::table& t, const std::vector<std::string_view>& keys, const std::string& where) const {
     for (auto&& [key, value] : t)
       if (std::find(keys.begin(), keys.end(), key.str()) == keys.end())
         fail(value, "unknown key '" + std::string(key.str()) + "' in " + where);

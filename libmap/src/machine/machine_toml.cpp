@@ -109,15 +109,21 @@ class Reader : private detail::TomlReader {
   }
 
   Network read_network(const toml::table& t) {
-    reject_unknown(
-        t, {"kind", "dims", "wrap", "levels", "t_hop_ns", "t_inj_ns", "t_ej_ns", "t_local_ns", "link_gbps", "routing"},
-        "[network]");
     Network net;
     std::string kind = "torus";
     if (const toml::node* k = t.get("kind")) kind = string(*k, "kind");
-    if (kind != "torus" && kind != "mesh" && kind != "switch" && kind != "fattree" && kind != "tree")
+    if (kind != "torus" && kind != "mesh" && kind != "switch" && kind != "fattree" && kind != "tree" &&
+        kind != "dragonfly" && kind != "dragonfly+")
       fail(line_of(*t.get("kind")),
-           "unknown network kind '" + kind + "'; expected torus, mesh, switch, fattree or tree");
+           "unknown network kind '" + kind + "'; expected torus, mesh, switch, fattree, tree, dragonfly or dragonfly+");
+    if (kind == "dragonfly" || kind == "dragonfly+") {
+      read_dragonfly(t, net, kind == "dragonfly+");
+      read_times(t, net);
+      return net;
+    }
+    reject_unknown(
+        t, {"kind", "dims", "wrap", "levels", "t_hop_ns", "t_inj_ns", "t_ej_ns", "t_local_ns", "link_gbps", "routing"},
+        "[network]");
     if (kind == "tree") {  // the shape is in [[switches]]
       net.kind = NetworkKind::tree;
       site_ = true;
@@ -178,6 +184,65 @@ class Reader : private detail::TomlReader {
     else
       net.routing = default_routing(net.num_dims());
     return net;
+  }
+
+  // kind = "dragonfly": groups, chassis, routers, nodes_per_router;
+  // "dragonfly+": groups, leaves, spines, nodes_per_leaf (docs/formats.md).
+  void read_dragonfly(const toml::table& t, Network& net, bool plus) {
+    const char* routers_key = plus ? "leaves" : "routers";
+    const char* nodes_key = plus ? "nodes_per_leaf" : "nodes_per_router";
+    const char* local_key = plus ? "leaf_links" : "router_links";
+    std::vector<std::string_view> keys = {
+        "kind",     "groups",     routers_key,   nodes_key,    "global_links",
+        local_key,  "local_gbps", "global_gbps", "wiring",     "adaptive_minimal_share",
+        "t_hop_ns", "t_inj_ns",   "t_ej_ns",     "t_local_ns", "link_gbps"};
+    for (const char* key :
+         plus ? std::vector<const char*>{"spines"} : std::vector<const char*>{"chassis", "chassis_links"})
+      keys.push_back(key);
+    reject_unknown(t, keys, std::string("[network] of a ") + (plus ? "dragonfly+" : "dragonfly"));
+    net.kind = NetworkKind::dragonfly;
+    DragonflyShape& s = net.dragonfly;
+    auto need = [&](const char* key, int& field, std::int64_t most) {
+      const toml::node* n = t.get(key);
+      if (!n) fail(line_of(t), std::string("a ") + (plus ? "dragonfly+" : "dragonfly") + " needs '" + key + "'");
+      field = count(*n, key, most);
+    };
+    auto optional = [&](const char* key, int& field, std::int64_t most) {
+      if (const toml::node* n = t.get(key)) field = count(*n, key, most);
+    };
+    need("groups", s.groups, 65536);
+    need(routers_key, s.routers, 65536);
+    need(nodes_key, s.nodes, 65536);
+    if (plus) need("spines", s.spines, 65536);
+    optional("chassis", s.chassis, 65536);
+    optional("global_links", s.global_links, 4096);
+    optional(local_key, s.router_links, 4096);
+    optional("chassis_links", s.chassis_links, 4096);
+    s.local_gbps = rate(t, "local_gbps");
+    s.global_gbps = rate(t, "global_gbps");
+    if (const toml::node* n = t.get("adaptive_minimal_share")) {
+      const auto v = n->value<double>();
+      if (!v || !(*v >= 0 && *v <= 1)) fail(line_of(*n), "'adaptive_minimal_share' must be a number from 0 to 1");
+      s.adaptive_minimal_share = *v;
+    }
+    if (const toml::node* n = t.get("wiring")) {
+      const std::string wiring = string(*n, "wiring");
+      if (wiring != "round-robin" && wiring != "simgrid")
+        fail(line_of(*n), "unknown wiring '" + wiring + "'; expected round-robin or simgrid");
+      s.simgrid_wiring = wiring == "simgrid";
+      if (s.simgrid_wiring && plus)
+        fail(line_of(*n), "SimGrid has no Dragonfly+ zone: wiring = \"simgrid\" is for a dragonfly");
+      // SimGrid cables group h to router h of chassis 0 of each group.
+      if (s.simgrid_wiring && s.groups > s.routers)
+        fail(line_of(*n),
+             "wiring = \"simgrid\" puts the link to group h on router h of chassis 0: " + std::to_string(s.groups) +
+                 " groups need at least as many routers a chassis, not " + std::to_string(s.routers));
+    }
+    const std::size_t coords = static_cast<std::size_t>(s.groups) * static_cast<std::size_t>(s.chassis) *
+                               static_cast<std::size_t>(s.routers) * static_cast<std::size_t>(s.nodes);
+    if (coords > kMaxCoords) fail(line_of(t), "the dragonfly has more than " + std::to_string(kMaxCoords) + " nodes");
+    net.dims = {s.nodes, s.routers, s.chassis, s.groups};
+    net.wrap.assign(net.dims.size(), false);
   }
 
   void read_times(const toml::table& t, Network& net) {

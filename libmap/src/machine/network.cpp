@@ -3,6 +3,7 @@
 #include <cctype>
 #include <cstdlib>
 
+#include "machine/dragonfly_network.hpp"
 #include "machine/tree_network.hpp"
 #include "rankmap/error.hpp"
 #include "rankmap/machine.hpp"
@@ -19,10 +20,12 @@ std::size_t Network::num_coords() const {
 }
 
 // Each method serves tori and meshes here, and hands trees to
-// tree_network.cpp: the two kinds' code stays apart.
+// tree_network.cpp and dragonflies to dragonfly_network.cpp: the kinds'
+// code stays apart.
 
 int Network::diameter() const {
   if (is_tree()) return detail::tree_diameter(*this);
+  if (is_dragonfly()) return detail::dragonfly_diameter(*this);
   int d = 0;
   for (int i = 0; i < num_dims(); ++i) d += wrap[i] ? dims[i] / 2 : dims[i] - 1;
   return d;
@@ -30,12 +33,17 @@ int Network::diameter() const {
 
 std::size_t Network::num_links() const {
   if (is_tree()) return detail::tree_num_links(*this);
+  if (is_dragonfly()) return detail::dragonfly_num_links(*this);
   return num_coords() * 2 * dims.size();
 }
 
-bool Network::has_link(std::size_t link) const { return !is_tree() || detail::tree_has_link(*this, link); }
+bool Network::has_link(std::size_t link) const {
+  if (is_dragonfly()) return detail::dragonfly_has_link(*this, link);
+  return !is_tree() || detail::tree_has_link(*this, link);
+}
 
 double Network::link_gbps_of(std::size_t link) const {
+  if (is_dragonfly()) return detail::dragonfly_link_gbps(*this, link);
   return is_tree() ? detail::tree_link_gbps(*this, link) : link_gbps;
 }
 
@@ -46,6 +54,7 @@ double Network::message_ns(double hops) const {
 
 double Network::mean_distance() const {
   if (is_tree()) return detail::tree_mean_distance(*this);
+  if (is_dragonfly()) return detail::dragonfly_mean_distance(*this);
   // Per dimension, the mean 1D distance over all pairs of positions; their
   // sum is the mean over all pairs of nodes, a node with itself included.
   double all_pairs = 0, nodes = 1;
@@ -62,6 +71,7 @@ double Network::mean_distance() const {
 
 std::string Network::link_name(std::size_t link, const std::function<std::string(std::size_t)>& node) const {
   if (is_tree()) return detail::tree_link_name(*this, link, node);
+  if (is_dragonfly()) return detail::dragonfly_link_name(*this, link, node);
   const std::size_t per_coord = 2 * dims.size();
   std::size_t coord = link / per_coord;
   const int dim = static_cast<int>(link % per_coord / 2);
@@ -75,6 +85,7 @@ std::string Network::link_name(std::size_t link, const std::function<std::string
 
 std::string Network::kind_name() const {
   if (is_tree()) return detail::tree_kind_name(*this);
+  if (is_dragonfly()) return dragonfly.plus() ? "dragonfly+" : "dragonfly";
   for (bool w : wrap)
     if (!w) return "mesh";
   return "torus";
@@ -82,6 +93,9 @@ std::string Network::kind_name() const {
 
 std::string Network::routing_string() const {
   if (is_tree()) return "up*/down* (destination-mod-k over parallel links)";
+  if (is_dragonfly())
+    return std::string("minimal: local, global, local (a pair's cable by source + destination)") +
+           (dragonfly.simgrid_wiring ? "; SimGrid 3.32's wiring and route" : "");
   std::string s;
   for (const auto& step : routing) {
     s += step.sign > 0 ? '+' : '-';

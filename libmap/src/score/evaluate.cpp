@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <optional>
 
 #include "core/prefetch.hpp"
@@ -26,6 +27,7 @@ struct NodeScores {
   std::uint64_t total_bytes = 0, total_msgs = 0, distinct_bytes = 0, distinct_msgs = 0;
   std::uint64_t cross_socket_bytes = 0, same_host_bytes = 0, inter_node_bytes = 0, inter_node_msgs = 0, hop_bytes = 0,
                 hop_msgs = 0;
+  std::uint64_t inter_group_bytes = 0;
   int max_dilation = 0;
   detail::LinkLoads loads;
   std::vector<std::uint64_t> msgs_at_hops, bytes_at_hops;
@@ -75,6 +77,10 @@ struct NodeScores {
       msgs_at_hops[static_cast<std::size_t>(h)] += msg;
       bytes_at_hops[static_cast<std::size_t>(h)] += b;
       if (geometry.same_host(static_cast<int>(u), static_cast<int>(v))) same_host_bytes += b;
+      const Network& net = geometry.network();
+      if (net.group_of(geometry.coord_index(static_cast<int>(u))) !=
+          net.group_of(geometry.coord_index(static_cast<int>(v))))
+        inter_group_bytes += b;
       if (b) loads.add_route(geometry.coords(static_cast<int>(u)), geometry.coords(static_cast<int>(v)), b);
     }
     to_node.clear();
@@ -87,6 +93,7 @@ struct NodeScores {
     distinct_msgs += other.distinct_msgs;
     cross_socket_bytes += other.cross_socket_bytes;
     same_host_bytes += other.same_host_bytes;
+    inter_group_bytes += other.inter_group_bytes;
     inter_node_bytes += other.inter_node_bytes;
     inter_node_msgs += other.inter_node_msgs;
     hop_bytes += other.hop_bytes;
@@ -107,6 +114,25 @@ struct NodeScores {
   };
   detail::SparseAccumulator<Traffic> to_node;  // a node's traffic to each other node
 };
+
+// Groups used, bytes between groups, and the busiest links of both readings.
+void add_dragonfly_scores(Metrics& m, std::uint64_t inter_group_bytes, const Network& net,
+                          const detail::NodeGeometry& geometry, const std::vector<char>& used) {
+  m.inter_group_bytes = inter_group_bytes;
+  std::vector<char> group_used(static_cast<std::size_t>(net.dragonfly.groups), 0);
+  for (std::size_t k = 0; k < used.size(); ++k)
+    if (used[k]) group_used[static_cast<std::size_t>(net.group_of(geometry.coord_index(static_cast<int>(k))))] = 1;
+  m.groups = static_cast<std::uint64_t>(std::count(group_used.begin(), group_used.end(), 1));
+  const std::size_t first_global = detail::DragonflyLinks(net).global;
+  for (std::size_t l = first_global; l < m.link_bytes.size(); ++l)
+    m.max_global_link_bytes = std::max(m.max_global_link_bytes, m.link_bytes[l]);
+  const std::vector<double> adaptive = adaptive_link_bytes(net, m.link_bytes);
+  for (std::size_t l = 0; l < adaptive.size(); ++l) {
+    const auto bytes = static_cast<std::uint64_t>(std::llround(adaptive[l]));
+    m.adaptive_max_link_bytes = std::max(m.adaptive_max_link_bytes, bytes);
+    if (l >= first_global) m.adaptive_max_global_link_bytes = std::max(m.adaptive_max_global_link_bytes, bytes);
+  }
+}
 
 }  // namespace
 
@@ -175,6 +201,7 @@ Metrics evaluate(const Graph& graph, const Machine& machine, const Allocation& a
   m.msgs_at_hops = std::move(all.msgs_at_hops);
   m.bytes_at_hops = std::move(all.bytes_at_hops);
   m.max_link_bytes = m.link_bytes.empty() ? 0 : *std::max_element(m.link_bytes.begin(), m.link_bytes.end());
+  if (net.is_dragonfly()) add_dragonfly_scores(m, all.inter_group_bytes, net, geometry, used);
   return m;
 }
 

@@ -5,6 +5,8 @@
 #include <array>
 #include <cstdlib>
 
+#include "rankmap/detail/dragonfly_route.hpp"
+
 namespace rankmap {
 
 // A tree's route: up from a to the lowest switch it shares with b, then
@@ -55,6 +57,10 @@ template <class Visit>
 void for_each_link(const Network& net, std::size_t a, std::size_t b, Visit&& visit) {
   if (net.is_tree()) {
     for_each_tree_link(net, a, b, visit);
+    return;
+  }
+  if (net.is_dragonfly()) {
+    detail::for_each_dragonfly_link(net, a, b, visit);
     return;
   }
   const int nd = net.num_dims();

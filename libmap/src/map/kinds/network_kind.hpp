@@ -2,7 +2,8 @@
 // gain model and most stages see a network only through Network's hops,
 // routes and links (machine.hpp); the choices here are heuristics that
 // follow the network's shape. One file per kind: kind_torus.cpp (tori and
-// meshes), kind_tree.cpp (switches, fat trees, VMs on hosts). A new kind
+// meshes), kind_tree.cpp (switches, fat trees, VMs on hosts),
+// kind_dragonfly.cpp (dragonflies and Dragonfly+). A new kind
 // is one more file and one line in engine_kind(). Internal to libmap.
 #pragma once
 
@@ -36,8 +37,9 @@ class EngineKind {
 
 const EngineKind& engine_kind(const Network& net);
 
-// The implementations (kind_torus.cpp, kind_tree.cpp).
+// The implementations (kind_torus.cpp, kind_tree.cpp, kind_dragonfly.cpp).
 const EngineKind& torus_engine_kind();
 const EngineKind& tree_engine_kind();
+const EngineKind& dragonfly_engine_kind();
 
 }  // namespace rankmap::detail
