@@ -6,7 +6,8 @@ VMs-on-hosts machine):
   1. profile the app under Open MPI with rankmap's shim (its real traffic);
   2. map it with `rankmap map`, and write the "before" mapping (block, the
      launcher's default, unless the scenario names rr or random);
-  3. run it under SimGrid's SMPI on bench/smpi's torus or tree platform
+  3. run it under SimGrid's SMPI on bench/smpi's torus or tree platform,
+     or SimGrid's own dragonfly zone
      (the machine's latencies and links) twice, with hostfiles in rank order (`host:n`
      lines): before, then rankmap's mapping;
   4. p_mpi is the before run's fraction of time outside the injected compute
@@ -87,6 +88,21 @@ SCENARIOS = {
     "fft2d-irr-32KiB-random": ("bench/machines/tree-irregular.toml", 4, "fft2d", ["16", "7", "4096"], 10, 200.0, "random"),
     "halo3d-irr-64KiB-block": ("bench/machines/tree-irregular.toml", 4, "halo3d", ["7", "4", "4", "8192"], 10, 100.0),
     "wavefront-irr-16KiB-random": ("bench/machines/tree-irregular.toml", 4, "wavefront", ["16", "7", "2048"], 20, 20.0, "random"),
+    # Issue 54: SimGrid's own dragonfly zone (dragonfly_platform.cpp, its
+    # minimal static routes), on its documented shape 3,4;4,3;5,1;2 (3
+    # groups of 40 nodes; 2 ranks a node, 64 nodes: two groups) and on
+    # 4,2;1,1;8,1;4 (4 all-to-all groups of 32 nodes; 1 rank a node, every
+    # node). The irregular app's ranks are its first argument here.
+    "halo3d-df3-64KiB-rr": ("bench/machines/simgrid-dragonfly-3x4x5x2.toml", 2, "halo3d", ["8", "4", "4", "8192"], 10, 100.0, "rr"),
+    "halo3d-df3-8KiB-random": ("bench/machines/simgrid-dragonfly-3x4x5x2.toml", 2, "halo3d", ["8", "4", "4", "1024"], 20, 20.0, "random"),
+    "halo3d-df3-64KiB-block": ("bench/machines/simgrid-dragonfly-3x4x5x2.toml", 2, "halo3d", ["8", "4", "4", "8192"], 10, 100.0),
+    "fft2d-df3-32KiB-random": ("bench/machines/simgrid-dragonfly-3x4x5x2.toml", 2, "fft2d", ["16", "8", "4096"], 10, 200.0, "random"),
+    "irregular-df3-random": ("bench/machines/simgrid-dragonfly-3x4x5x2.toml", 2, "irregular", ["128", "7", "6"], 20, 20.0, "random"),
+    "halo3d-df4-64KiB-rr": ("bench/machines/simgrid-dragonfly-4x1x8x4.toml", 2, "halo3d", ["8", "4", "4", "8192"], 10, 100.0, "rr"),
+    "halo3d-df4-1MiB-random": ("bench/machines/simgrid-dragonfly-4x1x8x4.toml", 1, "halo3d", ["8", "4", "4", "131072"], 10, 1000.0, "random"),
+    "fft2d-df4-32KiB-block": ("bench/machines/simgrid-dragonfly-4x1x8x4.toml", 1, "fft2d", ["16", "8", "4096"], 10, 200.0),
+    "irregular-df4-rr": ("bench/machines/simgrid-dragonfly-4x1x8x4.toml", 2, "irregular", ["128", "7", "6"], 20, 20.0, "rr"),
+    "halo3d-df4-8KiB-random": ("bench/machines/simgrid-dragonfly-4x1x8x4.toml", 1, "halo3d", ["8", "4", "4", "1024"], 20, 20.0, "random"),
     # The KVM seed: 4 VMs of 20 cores on 2 hosts. rr splits neighbours
     # across hosts; rankmap keeps them inside one.
     "halo3d-kvm-64KiB-rr": ("data/machines/jinr-kvm.toml", 20, "halo3d", ["5", "4", "4", "8192"], 10, 1000.0, "rr"),
@@ -112,11 +128,22 @@ def is_tree(machine):
     return machine["network"].get("kind", "torus") in ("switch", "fattree", "tree")
 
 
+def is_dragonfly(machine):
+    return machine["network"].get("kind") == "dragonfly"
+
+
+def platform_file(build, machine):
+    """The SMPI platform for a machine: SimGrid's own dragonfly zone, or
+    rankmap's tree or torus."""
+    name = "dragonfly" if is_dragonfly(machine) else "tree" if is_tree(machine) else "torus"
+    return str(build / "lib" / f"rankmap-smpi-{name}.so")
+
+
 def platform_env(machine, ppn, machine_path):
     """The SMPI platform's parameters from a rankmap machine file, with a
     host for each of `ppn` ranks a node. The tree platform reads the file
-    itself."""
-    if is_tree(machine):
+    itself, as the dragonfly platform does."""
+    if is_tree(machine) or is_dragonfly(machine):
         return dict(os.environ, RANKMAP_SMPI_MACHINE=str(machine_path), RANKMAP_SMPI_CORES=str(ppn))
     net = machine["network"]
     if net["t_inj_ns"] != net["t_ej_ns"]:
@@ -196,14 +223,16 @@ def scenario(name, build, work, hop_bytes_engine=False):
     machine = tomllib.loads(machine_path.read_text())
     rankmap = build / "cli" / "rankmap"
     ranks = 1
-    for a in args[: {"halo3d": 3, "wavefront": 2, "fft2d": 2}[app]]:
+    if app == "irregular":  # its ranks are -np's, given first here; no graph communicator under SMPI
+        ranks, args = int(args[0]), ["--world", *args[1:]]
+    for a in args[: {"halo3d": 3, "wavefront": 2, "fft2d": 2, "irregular": 0}[app]]:
         ranks *= int(a)
     app_args = [*args, str(iterations)]
     d = work / name
     d.mkdir(parents=True, exist_ok=True)
     # 1. The traffic, under a real MPI (no compute: the pattern is the same).
     native = d / f"{app}.openmpi"
-    run(["mpicc.openmpi", "-O2", "-I", ROOT / "apps", ROOT / "apps" / f"{app}.c", "-o", native])
+    run(["mpicc.openmpi", "-O2", "-I", ROOT / "apps", ROOT / "apps" / f"{app}.c", "-o", native, "-lm"])
     profile = d / f"{app}.rmp"
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
     run([rankmap, "profile", "--mpi", "openmpi", "-o", profile, "--", "mpirun.openmpi", "--oversubscribe",
@@ -220,8 +249,8 @@ def scenario(name, build, work, hop_bytes_engine=False):
     run([rankmap, "map", graph, *common, "--baseline", before, "--seed", "1", "-o", d / "before.csv"])
     # 3. The simulated runs.
     simulated = d / f"{app}.smpi"
-    run(["smpicc", "-O1", "-I", ROOT / "apps", ROOT / "apps" / f"{app}.c", "-o", simulated])
-    platform = str(build / "lib" / ("rankmap-smpi-tree.so" if is_tree(machine) else "rankmap-smpi-torus.so"))
+    run(["smpicc", "-O1", "-I", ROOT / "apps", ROOT / "apps" / f"{app}.c", "-o", simulated, "-lm"])
+    platform = platform_file(build, machine)
     penv = platform_env(machine, ppn, machine_path)
     times = {}
     for which in ("before", "rankmap"):

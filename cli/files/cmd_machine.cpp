@@ -16,8 +16,8 @@ namespace rankmap::cli {
 namespace {
 
 struct NewMachineOptions : MachineFileOptions {
-  std::string hosts, dims, fattree;
-  bool mesh = false, as_switch = false;
+  std::string hosts, dims, fattree, dragonfly, dragonfly_plus;
+  bool mesh = false, as_switch = false, simgrid_wiring = false;
 };
 
 std::string join(const std::vector<int>& v, const char* sep) {
@@ -53,10 +53,60 @@ std::string fattree_levels(const std::string& text) {
   return "[" + out + "]";
 }
 
+// "74,4;1,1;32,1;4" (SimGrid's topo_parameters: groups,cables;
+// chassis,cables;routers,cables;nodes) or, for a Dragonfly+,
+// "27,16;15,16;16" (groups,cables;leaves,spines;nodes a leaf): the
+// [network] lines and the node count.
+std::pair<std::string, std::size_t> dragonfly_network(const std::string& text, bool plus) {
+  const char* flag = plus ? "--dragonfly-plus" : "--dragonfly";
+  const char* example = plus ? "27,16;15,16;16 (groups,cables;leaves,spines;nodes a leaf)"
+                             : "74,4;1,1;32,1;4 (groups,cables;chassis,cables;routers,cables;nodes a router)";
+  std::vector<std::vector<int>> parts;
+  std::stringstream in(text);
+  std::string part;
+  while (std::getline(in, part, ';')) {
+    parts.emplace_back();
+    std::stringstream fields(part);
+    std::string field;
+    while (std::getline(fields, field, ',')) {
+      int v = 0;
+      auto [p, ec] = std::from_chars(field.data(), field.data() + field.size(), v);
+      if (ec != std::errc() || p != field.data() + field.size() || v < 1 || v > 65536)
+        throw Error(flag, 0,
+                    "expected whole numbers from 1 to 65536, e.g. " + std::string(example) + "; got '" + text + "'");
+      parts.back().push_back(v);
+    }
+  }
+  const std::vector<std::size_t> shape =
+      plus ? std::vector<std::size_t>{2, 2, 1} : std::vector<std::size_t>{2, 2, 2, 1};
+  bool ok = parts.size() == shape.size();
+  for (std::size_t i = 0; ok && i < shape.size(); ++i) ok = parts[i].size() == shape[i];
+  if (!ok) throw Error(flag, 0, "expected " + std::string(example) + "; got '" + text + "'");
+  std::ostringstream t;
+  std::size_t nodes = 0;
+  if (plus) {
+    t << "kind = \"dragonfly+\"\ngroups = " << parts[0][0] << "\nglobal_links = " << parts[0][1]
+      << "            # cables between two groups\nleaves = " << parts[1][0] << "\nspines = " << parts[1][1]
+      << "\nnodes_per_leaf = " << parts[2][0] << "\n";
+    nodes = std::size_t(parts[0][0]) * std::size_t(parts[1][0]) * std::size_t(parts[2][0]);
+  } else {
+    t << "kind = \"dragonfly\"\ngroups = " << parts[0][0] << "\nglobal_links = " << parts[0][1]
+      << "            # cables between two groups\nchassis = " << parts[1][0] << "\nchassis_links = " << parts[1][1]
+      << "\nrouters = " << parts[2][0] << "            # a chassis\nrouter_links = " << parts[2][1]
+      << "\nnodes_per_router = " << parts[3][0] << "\n";
+    nodes = std::size_t(parts[0][0]) * std::size_t(parts[1][0]) * std::size_t(parts[2][0]) * std::size_t(parts[3][0]);
+  }
+  return {t.str(), nodes};
+}
+
 int run_machine_new(const NewMachineOptions& o) {
-  const int shapes = !o.dims.empty() + o.as_switch + !o.fattree.empty();
+  const int shapes =
+      !o.dims.empty() + o.as_switch + !o.fattree.empty() + !o.dragonfly.empty() + !o.dragonfly_plus.empty();
   if (shapes != 1)
-    throw Error("machine new", 0, "give the network once: --dims 4x2x2 (torus), --switch or --fattree 16:8,8");
+    throw Error("machine new", 0,
+                "give the network once: --dims 4x2x2 (torus), --switch, --fattree 16:8,8, --dragonfly or "
+                "--dragonfly-plus");
+  if (o.simgrid_wiring && o.dragonfly.empty()) throw Error("--simgrid-wiring", 0, "is for --dragonfly");
   const int trees = !o.hwloc.empty() + !o.hwloc_xml.empty() + o.this_node;
   if (trees != 1) throw Error("machine new", 0, "give the nodes' tree once: --hwloc, --hwloc-xml or --this-node");
   const std::vector<std::string> hosts = expand_hostlist(o.hosts, "--hosts");
@@ -77,6 +127,16 @@ int run_machine_new(const NewMachineOptions& o) {
                       std::to_string(nodes) + " nodes");
     t << "kind = \"" << (o.mesh ? "mesh" : "torus") << "\"\n"
       << "dims = [" << join(dims, ", ") << "]            # X Y Z ...; hosts fill coordinates, X fastest\n";
+  } else if (!o.dragonfly.empty() || !o.dragonfly_plus.empty()) {
+    const bool plus = o.dragonfly.empty();
+    const auto [network, nodes] = dragonfly_network(plus ? o.dragonfly_plus : o.dragonfly, plus);
+    if (nodes != hosts.size())
+      throw Error("--hosts", 0,
+                  "lists " + std::to_string(hosts.size()) + " hosts, but the " + (plus ? "dragonfly+" : "dragonfly") +
+                      " has " + std::to_string(nodes) + " nodes");
+    t << network;
+    if (o.simgrid_wiring)
+      t << "wiring = \"simgrid\"             # SimGrid's DragonflyZone: group h's link on router h of chassis 0\n";
   } else if (o.as_switch) {
     t << "kind = \"switch\"                # every node on one crossbar\n";
   } else {
@@ -88,7 +148,10 @@ int run_machine_new(const NewMachineOptions& o) {
   text.flag_of_key = [](const std::string& key) -> std::string {
     if (key == "levels") return "--fattree";
     if (key == "dims") return "--dims";
-    if (key == "[network]") return "--dims, --fattree or --hosts";
+    if (key == "[network]") return "--dims, --fattree, --dragonfly, --dragonfly-plus or --hosts";
+    if (key == "groups" || key == "routers" || key == "chassis") return "--dragonfly";
+    if (key == "leaves" || key == "spines") return "--dragonfly-plus";
+    if (key == "wiring") return "--simgrid-wiring";
     return "";
   };
   return write_machine_file(o, text);
@@ -106,6 +169,13 @@ void add_machine(Command& app, Action& action) {
   cmd.flag("--mesh", o->mesh, "With --dims: no wrap-around (a mesh)");
   cmd.flag("--switch", o->as_switch, "Every node on one switch");
   cmd.option("--fattree", o->fattree, "A fat tree: FANOUT[:UPLINKS] per level, lowest first: 16:8,8");
+  cmd.option("--dragonfly", o->dragonfly,
+             "A dragonfly in SimGrid's terms, groups,cables;chassis,cables;routers,cables;nodes: 74,4;1,1;32,1;4 "
+             "(hosts fill routers, then chassis, then groups)");
+  cmd.option("--dragonfly-plus", o->dragonfly_plus,
+             "A Dragonfly+: groups,cables;leaves,spines;nodes a leaf: 27,16;15,16;16");
+  cmd.flag("--simgrid-wiring", o->simgrid_wiring,
+           "With --dragonfly: SimGrid's wiring and route (to compare with its DragonflyZone)");
   auto given = add_machine_file_options(cmd, *o);
   cmd.footer(
       "Example: rankmap machine new -o desmos.toml --dims 4x2x2x2 --hosts 'node[00-31]' --hwloc 'package:1 core:6 "

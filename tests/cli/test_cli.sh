@@ -536,6 +536,38 @@ grep -q "OMP_NUM_THREADS=6 OMP_PLACES=threads" hybrid.err && ok || bad "no OMP_*
 expect_error "--cpus-per-rank too wide" "--cpus-per-rank: 4 ranks of 6 cores do not fit host 'a01', which has 12 cores and 24 hardware threads (more --nodes, fewer --ppn, fewer --cpus-per-rank or --hwthreads" \
   x.rank -- map "$src/data/profiles/lammps-melt-16.rmp" -m "$angara" --nodes 'a[01-04]' --ppn 4 --cpus-per-rank 6 -o x.rank
 
+# A dragonfly from `machine new --dragonfly` (issue 54): 3 groups of 2
+# chassis of 3 routers, 2 nodes a router, 2 cables between two groups. A
+# random mapping's groups, bytes between groups, busiest global link and
+# the adaptive reading's, recomputed here from the mapping and the graph:
+# node n is in group n / 12; the pair (a, b) crosses on cable (a + b) mod 2;
+# adaptively, half a group pair's bytes stay on its 2 cables, the other
+# half crosses the third group.
+"$rankmap" machine new --dragonfly '3,2;2,1;3,1;2' --hosts 'n[00-35]' --hwloc 'package:1 core:2 pu:1' -o df.toml \
+  >/dev/null && "$rankmap" inspect df.toml | grep -q "dragonfly, 3 groups of 2 chassis of 3 routers (2 nodes each)" &&
+  ok || bad "machine new --dragonfly"
+"$rankmap" gen stencil --dims 6x6 --renumber 5 -o s36.mtx -q >/dev/null
+"$rankmap" map s36.mtx -m df.toml --ppn 1 --baseline random --seed 3 -f csv -o df-random.csv -q >/dev/null
+"$rankmap" eval s36.mtx -m df.toml --ppn 1 --mapping df-random.csv --mapping-format csv --json df.json -q >/dev/null
+if python3 -c 'import json, collections
+node = {int(r): int(h[1:]) for r, h, *_ in (l.split(",") for l in open("df-random.csv").read().split()[1:])}
+cable, pair, inter = collections.Counter(), collections.Counter(), 0
+for line in [l for l in open("s36.mtx") if not l.startswith("%")][1:]:  # after the size line
+    i, j, b = map(int, line.split()); a, c = node[i - 1], node[j - 1]
+    if a // 12 != c // 12:
+        inter += b; cable[a // 12, c // 12, (a + c) % 2] += b; pair[a // 12, c // 12] += b
+adaptive = collections.Counter()
+for (g, h), b in pair.items():
+    third = 3 - g - h
+    for j in (0, 1):
+        adaptive[g, h, j] += b / 4; adaptive[g, third, j] += b / 4; adaptive[third, h, j] += b / 4
+d = json.load(open("df.json"))
+assert d["groups"] == 3 and d["inter_group_bytes"] == inter > 0, (d, inter)
+assert d["max_global_link_bytes"] == max(cable.values()), (d, cable)
+assert d["adaptive"]["max_global_link_bytes"] == round(max(adaptive.values())), (d, adaptive)'; then ok; else bad "dragonfly scores"; fi
+expect_error "dragonfly shape" "--dragonfly: expected 74,4;1,1;32,1;4 (groups,cables;chassis,cables;routers,cables;nodes a router); got '3,2;2,1'" \
+  x.toml -- machine new --dragonfly '3,2;2,1' --hosts 'n[00-35]' --hwloc 'core:2' -o x.toml
+
 # The man pages (built where help2man is) name the variables rankmap reads.
 man_page=$(dirname "$rankmap")/man/rankmap-run.1
 if [ -f "$man_page" ]; then
