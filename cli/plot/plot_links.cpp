@@ -11,27 +11,18 @@
 //   switch, tree nodes along the bottom, each level's switches above
 //                (hosts, for VMs); each child's up and down links to its
 //                parent side by side, a level's parallel uplinks apart.
+//   dragonfly    groups on a circle, their global links between them
+//                (plot_links_dragonfly.cpp).
 // In SVG each link has a <title> with its name and bytes, and the rings
 // are of class "hottest", so that a test finds them in the file.
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 
-#include "plot_parts.hpp"
+#include "plot_links.hpp"
 #include "rankmap/metrics.hpp"
 
-namespace rankmap::cli {
-namespace {
-
-constexpr int kMaxSlices = 8;
-constexpr Colour kIdle{0.88, 0.88, 0.88};
-constexpr Colour kRing{0.85, 0.1, 0.1};
-
-struct Side {
-  std::string name;
-  Metrics metrics;
-  std::size_t hottest = 0;  // a link id; valid when metrics.max_link_bytes > 0
-};
+namespace rankmap::cli::links {
 
 ColourScale link_scale(const std::vector<Side>& sides) {
   ColourScale scale{0, 0};
@@ -73,6 +64,14 @@ void draw_link(Canvas& c, const PlotInput& in, const Side& s, const ColourScale&
     side_doc["ring"] = {{"x", cx}, {"y", cy}, {"radius", radius}};
   }
 }
+
+}  // namespace rankmap::cli::links
+
+namespace rankmap::cli {
+namespace {
+
+using namespace links;
+constexpr int kMaxSlices = 8;
 
 Picture torus_links(const PlotInput& in, const std::vector<Side>& sides) {
   const Network& net = in.machine.network;
@@ -276,6 +275,7 @@ Picture plot_links(const PlotInput& in) {
   for (Side& s : sides)
     s.hottest = static_cast<std::size_t>(std::max_element(s.metrics.link_bytes.begin(), s.metrics.link_bytes.end()) -
                                          s.metrics.link_bytes.begin());
+  if (in.machine.network.is_dragonfly()) return dragonfly_links(in, sides);
   return in.machine.network.is_tree() ? tree_links(in, sides) : torus_links(in, sides);
 }
 

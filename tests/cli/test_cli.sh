@@ -565,6 +565,13 @@ d = json.load(open("df.json"))
 assert d["groups"] == 3 and d["inter_group_bytes"] == inter > 0, (d, inter)
 assert d["max_global_link_bytes"] == max(cable.values()), (d, cable)
 assert d["adaptive"]["max_global_link_bytes"] == round(max(adaptive.values())), (d, adaptive)'; then ok; else bad "dragonfly scores"; fi
+"$rankmap" plot s36.mtx -m df.toml --ppn 1 --what links --mapping df-random.csv --mapping-format csv -o df.svg \
+  --json df-plot.json -q >/dev/null
+if [ "$(grep -c 'class="group"' df.svg)" = 6 ] && python3 -c 'import json
+p, d = json.load(open("df-plot.json")), json.load(open("df.json"))
+assert p["kind"] == "dragonfly" and p["groups"] == 3, p
+assert [s["hottest_bytes"] for s in p["sides"]] == [d["baseline"]["max_link_bytes"], d["max_link_bytes"]], (p, d)'; then
+  ok; else bad "plot --what links on a dragonfly"; fi
 expect_error "dragonfly shape" "--dragonfly: expected 74,4;1,1;32,1;4 (groups,cables;chassis,cables;routers,cables;nodes a router); got '3,2;2,1'" \
   x.toml -- machine new --dragonfly '3,2;2,1' --hosts 'n[00-35]' --hwloc 'core:2' -o x.toml
 
