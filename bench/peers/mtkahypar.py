@@ -115,7 +115,10 @@ def mtkahypar_best(rankmap, graph, machine, nodes=None, ppn=None, workdir=".", p
             inst.write_hosts(node_of, mapping)
             scores = inst.score(mapping, "slurm", mapping[:-6] + ".json")
             runs.append({"preset": preset, "seed": seed, "seconds": seconds, "repaired": moved,
-                         "hop_bytes": scores["hop_bytes"], "max_link_bytes": scores["max_link_bytes"]})
+                         "hop_bytes": scores["hop_bytes"], "max_link_bytes": scores["max_link_bytes"],
+                         # a dragonfly's (rankmap eval's) adaptive reading and bytes between groups
+                         "adaptive_max_link_bytes": scores.get("adaptive", {}).get("max_link_bytes"),
+                         "inter_group_bytes": scores.get("inter_group_bytes")})
     per_preset = {p: [r for r in runs if r["preset"] == p] for p in presets}
     return {"hop_bytes": min(r["hop_bytes"] for r in runs),
             "max_link_bytes": min(r["max_link_bytes"] for r in runs),

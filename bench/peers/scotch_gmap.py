@@ -87,6 +87,13 @@ class Machine:
         if self.site:
             self.read_site(spec)
             return
+        # A dragonfly: its routers and cables as a graph, built here from the
+        # machine file's keys, a second way to rankmap's wiring
+        # (detail/dragonfly_route.hpp); distances by breadth-first search.
+        if network.get("kind") in ("dragonfly", "dragonfly+"):
+            self.tree = self.site = True
+            self.read_dragonfly(spec)
+            return
         # VMs on hosts: the hosts are one more tree level, the lowest (as in
         # rankmap), and so one more level of Scotch's tleaf.
         self.vms_per_host = spec.get("hosts", {}).get("vms_per_host", 0)
@@ -136,6 +143,59 @@ class Machine:
             for host in expand_hostlist(group["hosts"]):
                 self.cores[host] = cores
                 self.cores_per_package[host] = cores // packages
+        self.set_graph(graph, order)
+
+    def read_dragonfly(self, spec):
+        net = spec["network"]
+        plus = net["kind"] == "dragonfly+"
+        groups, cables = net["groups"], net.get("global_links", 1)
+        chassis, routers = (1, net["leaves"]) if plus else (net.get("chassis", 1), net["routers"])
+        per_router = net["nodes_per_leaf" if plus else "nodes_per_router"]
+        simgrid = net.get("wiring") == "simgrid"
+        graph = {}
+
+        def join(a, b):
+            graph.setdefault(a, set()).add(b)
+            graph.setdefault(b, set()).add(a)
+        router = lambda g, c, r: f"g{g}c{c}r{r}"  # noqa: E731
+        for g in range(groups):
+            for c in range(chassis):
+                for r in range(routers):
+                    for s in range(net["spines"]) if plus else ():
+                        join(router(g, 0, r), f"g{g}s{s}")
+                    for r2 in range(routers) if not plus else ():  # along the row
+                        if r2 != r:
+                            join(router(g, c, r), router(g, c, r2))
+                    for c2 in range(chassis) if not plus else ():  # along the column
+                        if c2 != c:
+                            join(router(g, c, r), router(g, c2, r))
+        holders = net["spines"] if plus else chassis * routers
+
+        def holder(g, h, j):  # the router (spine) of g with cable j to h
+            i = h if simgrid else (j * (groups - 1) + (h - g - 1) % groups) % holders
+            return f"g{g}s{i}" if plus else router(g, i // routers, i % routers)
+        for g in range(groups):
+            for h in range(groups):
+                for j in range(1 if simgrid else cables):
+                    if g != h:
+                        join(holder(g, h, j), holder(h, g, j))
+        order = []
+        self.cores, self.cores_per_package = {}, {}
+        index = 0
+        for group in spec["nodes"]:
+            cores, packages = cores_of(group["hwloc"])
+            for host in expand_hostlist(group["hosts"]):
+                self.cores[host] = cores
+                self.cores_per_package[host] = cores // packages
+                r = index // per_router
+                join(host, router(r // (chassis * routers), r // routers % chassis, r % routers))
+                order.append(host)
+                index += 1
+        self.set_graph(graph, order)
+
+    def set_graph(self, graph, order):
+        """Nodes `order` (each its own coordinate) of the switch graph `graph`,
+        and every node's hops to every other."""
         self.hosts = order
         self.coords = [(i,) for i in range(len(order))]
         self.dims, self.wrap, self.vms_per_host = [len(order)], [False], 0
@@ -454,7 +514,10 @@ def scotch_best(rankmap, graph, machine, nodes=None, ppn=None, workdir=".", leve
                 inst.write_hosts(node_of, mapping)
             scores = inst.score(mapping, fmt, out[:-4] + ".json")
             runs.append({"level": level, "strategy": name, "seconds": seconds, "repaired": moved,
-                         "hop_bytes": scores["hop_bytes"], "max_link_bytes": scores["max_link_bytes"]})
+                         "hop_bytes": scores["hop_bytes"], "max_link_bytes": scores["max_link_bytes"],
+                         # a dragonfly's (rankmap eval's) adaptive reading and bytes between groups
+                         "adaptive_max_link_bytes": scores.get("adaptive", {}).get("max_link_bytes"),
+                         "inter_group_bytes": scores.get("inter_group_bytes")})
     return {"hop_bytes": min(r["hop_bytes"] for r in runs),
             "max_link_bytes": min(r["max_link_bytes"] for r in runs),
             "seconds": max(r["seconds"] for r in runs),

@@ -572,6 +572,13 @@ p, d = json.load(open("df-plot.json")), json.load(open("df.json"))
 assert p["kind"] == "dragonfly" and p["groups"] == 3, p
 assert [s["hottest_bytes"] for s in p["sides"]] == [d["baseline"]["max_link_bytes"], d["max_link_bytes"]], (p, d)'; then
   ok; else bad "plot --what links on a dragonfly"; fi
+# Fewer ranks than slots: the engine's nodes fill whole groups. 4,096 ranks
+# at 4 a node on the Frontier-like machine need 1,024 nodes, 8 groups of
+# 128 (by hops alone they took all 74).
+"$rankmap" gen stencil --dims 16x16x16 -o st4k.mtx -q >/dev/null
+"$rankmap" map st4k.mtx -m "$src/data/machines/frontier-like.toml" --ppn 4 -o fr.rank --json fr.json -q >/dev/null
+python3 -c 'import json, sys; d = json.load(open("fr.json")); sys.exit(d["groups"] != 8)' && ok ||
+  bad "frontier-like: $(grep '"groups"' fr.json | head -1)"
 expect_error "dragonfly shape" "--dragonfly: expected 74,4;1,1;32,1;4 (groups,cables;chassis,cables;routers,cables;nodes a router); got '3,2;2,1'" \
   x.toml -- machine new --dragonfly '3,2;2,1' --hosts 'n[00-35]' --hwloc 'core:2' -o x.toml
 

@@ -21,8 +21,18 @@ std::vector<int> nodes_from_centre(const Allocation& a, const NodeGeometry& geom
   }
   std::vector<int> order(n);
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](int x, int y) { return geometry.hops(centre, x) < geometry.hops(centre, y); });
+  // On a dragonfly whole groups first: the centre's, then the next by
+  // number. By hops alone, nodes of other groups that sit on the routers
+  // holding the cables come as near as the centre's own group, and 1,024
+  // nodes of a Frontier-like machine took 74 groups where 8 hold them.
+  const Network& net = geometry.network();
+  const auto groups = static_cast<std::size_t>(net.is_dragonfly() ? net.dragonfly.groups : 1);
+  const std::size_t home = net.group_of(geometry.coord_index(centre));
+  auto group_rank = [&](int k) { return (net.group_of(geometry.coord_index(k)) + groups - home) % groups; };
+  std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
+    const std::size_t gx = group_rank(x), gy = group_rank(y);
+    return gx != gy ? gx < gy : geometry.hops(centre, x) < geometry.hops(centre, y);
+  });
   return order;
 }
 

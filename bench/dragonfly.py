@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""rankmap on dragonflies against block, the launcher's round-robin,
+Mt-KaHyPar and Scotch (issue 54), under both readings of the routes.
+
+Each instance is mapped by `rankmap map` (default preset), by block and
+rr (`--baseline`), by Mt-KaHyPar with the dragonfly as its target graph
+(every allocated pair joined by its hop distance, from a breadth-first
+search over the routers and cables the machine file describes: a second
+way to rankmap's wiring; steiner_tree objective, default and quality
+presets x 3 seeds, bench/peers/mtkahypar.py) and by Scotch (amk_grf over
+the same router graph, node level, its 4 strategies x 3 draws,
+bench/peers/scotch_gmap.py). Every mapping is scored by `rankmap eval`:
+  minimal reading   hop-bytes, the busiest link;
+  adaptive reading  the busiest link when each group pair's bytes are
+                    spread as UGAL would under load (metrics.hpp);
+and the bytes between groups. A peer's figure is its best run per
+figure, as its users keep their best seed.
+
+Usage: bench/dragonfly.py [RANKMAP] [--only SUBSTRING]   (default build/cli/rankmap)
+Writes bench/out/dragonfly/ (results.json) and prints Markdown tables.
+"""
+import json
+import os
+import sys
+import time
+
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(here, "peers"))
+sys.path.insert(0, here)
+import mtkahypar  # noqa: E402
+import scotch_gmap  # noqa: E402
+from instances import Instances, geomean, machine  # noqa: E402
+
+root = os.path.dirname(here)
+args = sys.argv[1:]
+only = args[args.index("--only") + 1] if "--only" in args else ""
+if "--only" in args:
+    del args[args.index("--only"):args.index("--only") + 2]
+rankmap = os.path.abspath(args[0] if args else os.path.join(root, "build/cli/rankmap"))
+out = os.path.join(here, "out", "dragonfly")
+work = os.path.join(out, "work")
+os.makedirs(work, exist_ok=True)
+bench = Instances(rankmap, out)
+graph, profile, permuted = bench.graph, bench.profile, bench.permuted
+
+slingshot, plus, simgrid = machine("dragonfly-8x8x4"), machine("dragonfly-plus-6x4x4x8"), \
+    machine("simgrid-dragonfly-3x4x5x2")
+instances = []
+for name, g, m, extra in [
+    ("stencil 16x16x8 on dragonfly 8x8x4", graph("st16x16x8", "stencil", "--dims", "16x16x8"), slingshot, []),
+    ("alltoall rows 16x128 on dragonfly 8x8x4", graph("a2a16x128", "alltoall", "--grid", "16x128"), slingshot, []),
+    ("irregular 2048 #71 on dragonfly 8x8x4", graph("irr2048s71", "irregular", "--ranks", "2048", "--seed", "71"),
+     slingshot, []),
+    ("stencil 8x8x8 on dragonfly 8x8x4 (fewer ranks than slots)", graph("st8x8x8", "stencil", "--dims", "8x8x8"),
+     slingshot, []),
+    ("LAMMPS melt 128 on dragonfly 8x8x4, 2 a node", profile("lammps-melt-128"), slingshot, ["--ppn", "2"]),
+    ("irregular 1536 #72 on Dragonfly+ 6x4x4x8", graph("irr1536s72", "irregular", "--ranks", "1536", "--seed", "72"),
+     plus, []),
+    ("alltoall rows 12x128 on Dragonfly+ 6x4x4x8", graph("a2a12x128", "alltoall", "--grid", "12x128"), plus, []),
+    ("stencil 16x12x8 on Dragonfly+ 6x4x4x8", graph("st16x12x8", "stencil", "--dims", "16x12x8"), plus, []),
+    ("geometric 960 #73 on SimGrid's 3,4;4,3;5,1;2", graph("geo960s73", "geometric", "--ranks", "960", "--seed", "73"),
+     simgrid, []),
+    ("stencil 12x10x8 on SimGrid's 3,4;4,3;5,1;2", graph("st12x10x8", "stencil", "--dims", "12x10x8"), simgrid, []),
+]:
+    instances += [(name, g, m, extra), (name + " (renumbered)", permuted(g), m, extra)]
+instances = [i for i in instances if only in i[0]]
+if mtkahypar.binary() is None:
+    print("dragonfly: Mt-KaHyPar skipped: set MTKAHYPAR to its binary (../shared/peers/README.md)", file=sys.stderr)
+
+FIGURES = ("hop_bytes", "max_link_bytes", "adaptive_max_link_bytes", "inter_group_bytes")
+
+
+def figures(report):
+    return {"hop_bytes": report["hop_bytes"], "max_link_bytes": report["max_link_bytes"],
+            "adaptive_max_link_bytes": report["adaptive"]["max_link_bytes"],
+            "inter_group_bytes": report["inter_group_bytes"]}
+
+
+def rankmap_map(g, m, extra, opts, tag):
+    report = os.path.join(work, tag + ".json")
+    start = time.perf_counter()
+    bench.run("map", g, "-m", m, *extra, *opts, "-f", "csv", "-o", os.path.join(work, tag + ".csv"), "--json",
+              report, "-q")
+    seconds = time.perf_counter() - start
+    with open(report) as f:
+        r = figures(json.load(f))
+    r["seconds"] = seconds
+    return r
+
+
+def best_of(runs):
+    """A peer's best run per figure."""
+    return {k: min(r[k] for r in runs) for k in FIGURES}
+
+
+results = []
+for index, (name, g, m, extra) in enumerate(instances):
+    ppn = int(extra[extra.index("--ppn") + 1]) if "--ppn" in extra else None
+    tag = f"{index:02d}-{os.path.basename(g)[:-4]}-{os.path.basename(m)[:-5]}"
+    r = {"name": name, "graph": g, "machine": m, "extra": extra}
+    for mapper, opts in {"block": ["--baseline", "block"], "rr": ["--baseline", "rr"],
+                         "default": ["--preset", "default"]}.items():
+        r[mapper] = rankmap_map(g, m, extra, opts, f"{tag}-{mapper}")
+    mtk = mtkahypar.mtkahypar_best(rankmap, g, m, None, ppn, work)
+    r["Mt-KaHyPar"] = best_of(mtk["runs"]) if mtk else None
+    scotch = scotch_gmap.scotch_best(rankmap, g, m, None, ppn, work, levels=("node",))
+    r["Scotch"] = best_of(scotch["runs"])
+    results.append(r)
+    print(f"done: {name}", file=sys.stderr)
+    with open(os.path.join(out, "results.json"), "w") as f:
+        json.dump(results, f, indent=1)
+
+MAPPERS = ("block", "rr", "Scotch", "Mt-KaHyPar", "default")
+for figure, title in [("hop_bytes", "minimal reading: hop-bytes"),
+                      ("max_link_bytes", "minimal reading: the busiest link (bytes)"),
+                      ("adaptive_max_link_bytes", "adaptive reading: the busiest link (bytes)"),
+                      ("inter_group_bytes", "bytes between groups")]:
+    print(f"\n### {title}\n")
+    print("| instance | " + " | ".join(MAPPERS) + " | default / best of the others |")
+    print("|---|" + "---|" * (len(MAPPERS) + 1))
+    ratios, ahead, behind = [], 0, []
+    for r in results:
+        others = [r[p][figure] for p in MAPPERS[:-1] if r.get(p)]
+        best = min(others)
+        ratio = r["default"][figure] / best if best else 1.0
+        ratios.append(max(ratio, 1e-9))
+        ahead += ratio < 1
+        if ratio > 1:
+            behind.append(f"{r['name']} ({ratio:.3f})")
+        cells = [f"{r[p][figure]:,}" if r.get(p) else "-" for p in MAPPERS]
+        print(f"| {r['name']} | " + " | ".join(cells) + f" | {ratio:.3f} |")
+    print(f"\ndefault ahead of every other on {ahead} of {len(results)}, geometric mean of default / best other "
+          f"{geomean(ratios):.3f}; behind on: " + (", ".join(behind) or "none"))
