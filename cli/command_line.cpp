@@ -218,7 +218,8 @@ std::string unknown_word(CLI::App& app, const CLI::ParseError& e) {
 int run(int argc, char** argv) {
   clear_inputs();  // a new command: none of its files read yet
   CLI::App app{
-      "rankmap: place MPI ranks on a machine's network (tori, switches, fat trees, dragonflies) so that heavy talkers sit close",
+      "rankmap: place MPI ranks on a machine's network (tori, switches, fat trees, dragonflies) so that heavy talkers "
+      "sit close",
       "rankmap"};
   app.set_version_flag("--version", std::string("rankmap ") + rankmap_version());  // the library's, one version
   app.require_subcommand(1);

@@ -13,7 +13,7 @@ ROOT = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".").resolve() / "libm
 RANK = {"core": 0, "graph": 1, "machine": 1, "batch": 2, "partition": 2, "score": 3, "baseline": 3,
         "gen": 4, "launch": 4, "map": 5, "capi": 6}
 PUBLIC = {"error": "core", "io": "core", "random": "core", "graph": "graph", "profile": "graph",
-          "machine": "machine", "allocation": "machine", "hostlist": "machine", "route": "machine",
+          "machine": "machine", "allocation": "machine", "hostlist": "machine", "route": "machine", "dragonfly_route": "machine",
           "site_tree": "machine", "site_import": "machine",
           "mapping": "machine", "batch": "batch", "metrics": "score", "gain": "score", "baseline": "baseline",
           "generate": "gen", "launch": "launch", "context": "map", "map": "map", "reorder": "map", "rankmap": "capi"}

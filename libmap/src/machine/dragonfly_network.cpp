@@ -8,7 +8,7 @@
 
 #include <algorithm>
 
-#include "rankmap/metrics.hpp"
+#include "rankmap/detail/dragonfly_route.hpp"
 
 namespace rankmap {
 namespace {
