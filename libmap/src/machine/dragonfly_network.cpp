@@ -140,30 +140,34 @@ std::string dragonfly_link_name(const Network& net, std::size_t link,
   return "link " + std::to_string(link);
 }
 
-// Over ordered pairs of distinct nodes. Within one group the routes of
-// every two routers are walked (SimGrid's wiring makes them irregular);
-// between groups, a route is 3 hops (two nodes' cables and the global one)
-// plus the local hops to and from the cable's routers, whose sum over a
-// group's routers does not depend on which router holds the cable: every
-// router but those of its column is a green hop away, every router off its
-// row a black hop.
+// Over ordered pairs of distinct nodes, in closed form (a group may have
+// 2^16 routers). Two nodes of one router: 2 hops. Two routers of a group,
+// besides the nodes' 2 cables: a Dragonfly+ 2 (up to a spine and down);
+// a dragonfly a row hop where the blades differ (P - C partners of each
+// of the P routers) and a column hop where the chassis differ (P - R).
+// SimGrid's route goes on from chassis 0 after a row hop: then a column
+// hop where the destination's chassis is not 0 ((P - R) destinations,
+// each from P - C sources), and where the blades agree as ours. Between
+// groups, a route is 3 hops (two nodes' cables and the global one) plus
+// the local hops to and from the cable's routers, whose sum over a
+// group's routers does not depend on which router holds the cable.
 double dragonfly_mean_distance(const Network& net) {
   const DragonflyShape& s = net.dragonfly;
   const auto n = static_cast<double>(net.num_coords());
   if (n <= 1) return 0;
   const DragonflyLinks l(net);
   const auto N = static_cast<double>(l.nodes), P = static_cast<double>(l.per_group), G = static_cast<double>(l.groups);
-  double within = 2 * P * N * (N - 1);  // pairs on one router: 2 hops each
-  for (std::size_t x = 0; x < l.per_group; ++x)
-    for (std::size_t y = 0; y < l.per_group; ++y)
-      if (x != y) within += N * N * net.dragonfly_hops(x * l.nodes, y * l.nodes);
-  double between = 0;
-  if (s.plus()) {
-    between = 5 * P * P;
-  } else {
-    const double local_sum = (P - static_cast<double>(l.chassis)) + (P - static_cast<double>(l.routers));
-    between = 3 * P * P + 2 * P * local_sum;
-  }
+  const auto C = static_cast<double>(l.chassis), R = static_cast<double>(l.routers);
+  double local = 0;  // local hops summed over ordered pairs of distinct routers of a group
+  if (s.plus())
+    local = 2 * P * (P - 1);
+  else if (s.simgrid_wiring)
+    local = P * (P - C) + (P - R) * (P - C) + P * (C - 1);
+  else
+    local = P * (P - C) + P * (P - R);
+  const double within = 2 * P * N * (N - 1) + N * N * (2 * P * (P - 1) + local);
+  const double to_cable = s.plus() ? P : (P - C) + (P - R);  // from every router to one holding a cable
+  const double between = 3 * P * P + 2 * P * to_cable;
   const double total = G * within + G * (G - 1) * N * N * between;
   return total / (n * (n - 1));
 }
