@@ -26,9 +26,11 @@ constexpr const char* kPredictedGain =
     "covers: tori and meshes routed in the machine's order; switches and fat trees (up to the lowest\n"
     "  common switch, D-mod-k uplinks, per-level rates and latencies); VMs on hosts. Checked against\n"
     "  SimGrid's SMPI on 39 torus, switch, fat-tree and VM scenarios: every gain within 20 % of the\n"
-    "  simulated one, or 1 point below 5 % (bench/RESULTS.md, \"Issue 35, fourth step\")\n"
-    "does not cover: adaptive routing, congestion control and credit stalls, an eager/rendezvous\n"
-    "  switch other than at 64 KiB, memory bandwidth inside a node, OS noise\n";
+    "  simulated one, or 1 point below 5 % (bench/RESULTS.md, \"Issue 35, fourth step\"); dragonflies'\n"
+    "  minimal routes, checked on SimGrid's own dragonfly zone (\"Issue 54\")\n"
+    "does not cover: adaptive routing (a dragonfly's scores give an adaptive reading of the links, not\n"
+    "  of time), congestion control and credit stalls, an eager/rendezvous switch other than at\n"
+    "  64 KiB, memory bandwidth inside a node, OS noise\n";
 
 struct ModelOptions {
   std::string machine, json;
@@ -98,7 +100,13 @@ int run_formula(const ModelOptions& o) {
   const Network& net = m.network;
   const double p = *o.p_mpi, diameter = net.diameter(), mean = mean_distance(net);
   if (net.is_tree()) return run_levels(m, o);
-  std::cout << m.name << ": " << net.num_dims() << "D torus " << dims_text(net)
+  std::cout << m.name << ": ";
+  if (net.is_dragonfly())
+    std::cout << net.kind_name() << " of " << net.dragonfly.groups << " groups (hops count every link, the nodes' "
+              << "own two included)";
+  else
+    std::cout << net.num_dims() << "D torus " << dims_text(net);
+  std::cout
             << ", t_inj + t_ej = " << net.t_inj_ns + net.t_ej_ns << " ns, t_hop = " << net.t_hop_ns << " ns\n"
             << "T(d) = " << net.t_inj_ns + net.t_ej_ns << " + " << net.t_hop_ns << " d ns\n"
             << "seed formula: dt/t = p_mpi * t_hop * (d - 1) / (t_inj + t_ej + t_hop * d)\n"
