@@ -149,3 +149,33 @@ TEST(Dragonfly, MachineFileErrors) {
   EXPECT_EQ(error_of("kind = \"dragonfly\"\ngroups = 2\nrouters = 3\nnodes_per_router = 2\n"),
             "d.toml:13: bad hostlist 'n[00-35]': range '00-35' is too large (more than 12 hosts)");
 }
+
+// The adaptive reading by hand: 3 groups of 2 routers (one node each), one
+// cable a group pair. Group g's cable to h is on router (h - g - 1) mod 3
+// of g. Minimal bytes: g0 to g1 1000, g2 to g1 600. Half stays: 500 on
+// 0->1 and 300 on 2->1; the other halves go through the third group:
+// 0->2 and 2->1 take 500 more (2->1: 800), 2->0 and 0->1 300 more (0->1:
+// 800). Across g2 from its cable from g0 (router (0 - 2 - 1) mod 3 = 0)
+// to its cable to g1 (router 1): the row link r0 -> r1, 500; across g0
+// from g2's cable (router 1) to g1's (router 0): r1 -> r0, 300.
+TEST(Dragonfly, AdaptiveReadingByHand) {
+  const Machine m = dragonfly("kind = \"dragonfly\"\ngroups = 3\nrouters = 2\nnodes_per_router = 1\n", "n[0-5]");
+  const Network& net = m.network;
+  const detail::DragonflyLinks l(net);
+  std::vector<std::uint64_t> minimal(net.num_links(), 0);
+  minimal[l.global_link(0, 1, 0)] = 1000;
+  minimal[l.global_link(2, 1, 0)] = 600;
+  minimal[l.green_link(0, 0, 1)] = 77;  // a local link keeps its bytes
+  const std::vector<double> a = adaptive_link_bytes(net, minimal);
+  EXPECT_DOUBLE_EQ(a[l.global_link(0, 1, 0)], 800);
+  EXPECT_DOUBLE_EQ(a[l.global_link(2, 1, 0)], 800);
+  EXPECT_DOUBLE_EQ(a[l.global_link(0, 2, 0)], 500);
+  EXPECT_DOUBLE_EQ(a[l.global_link(2, 0, 0)], 300);
+  EXPECT_DOUBLE_EQ(a[l.global_link(1, 0, 0)], 0);
+  EXPECT_DOUBLE_EQ(a[l.green_link(2, 0, 1)], 500);
+  EXPECT_DOUBLE_EQ(a[l.green_link(0, 1, 0)], 300);
+  EXPECT_DOUBLE_EQ(a[l.green_link(0, 0, 1)], 77);
+  double total = 0, before = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) total += a[i], before += static_cast<double>(minimal[i]);
+  EXPECT_DOUBLE_EQ(total, before + 500 + 300 + 500 + 300);  // each detour: one more global link and one local
+}

@@ -141,8 +141,7 @@ struct Network {
 
   bool is_tree() const { return kind == NetworkKind::tree; }
   bool is_dragonfly() const { return kind == NetworkKind::dragonfly; }
-  // A dragonfly's link between two groups; its group pair.
-  bool is_global_link(std::size_t link) const;
+  // A dragonfly's link between two groups: its group pair.
   std::pair<int, int> global_link_groups(std::size_t link) const;
   // The group of a coordinate index (0 on other kinds).
   int group_of(std::size_t coord) const {
@@ -210,11 +209,10 @@ struct Network {
   }
   // The mean shortest-path distance in hops between two distinct nodes.
   double mean_distance() const;
-  // Whether routes begin and end on the nodes' own links (a tree's: a
-  // node's cable to its switch is its NIC); a torus's routes run between
+  // Whether routes begin and end on the nodes' own links (a tree's or a
+  // dragonfly's: a node's cable to its switch is its NIC); a torus's routes run between
   // routers, and the NICs are resources of their own.
-  bool routes_include_nics() const { return !is_torus_kind(); }
-  bool is_torus_kind() const { return kind == NetworkKind::torus; }
+  bool routes_include_nics() const { return kind != NetworkKind::torus; }
   // "+X at (1,0,2)", "node 5 up to level-1 switch", ...: for reports. A
   // tree's node is named by `node(position)` when given (Machine::link_name
   // gives its host), else "node <position>".

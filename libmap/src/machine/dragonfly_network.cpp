@@ -46,8 +46,6 @@ int Network::dragonfly_hops(std::size_t a, std::size_t b) const {
   return hops;
 }
 
-bool Network::is_global_link(std::size_t link) const { return is_dragonfly() && link >= DragonflyLinks(*this).global; }
-
 std::pair<int, int> Network::global_link_groups(std::size_t link) const {
   const DragonflyLinks l(*this);
   const std::size_t pair = (link - l.global) / l.cables;

@@ -31,6 +31,9 @@ std::vector<double> adaptive_link_bytes(const Network& net, const std::vector<st
     if (bx != by) loads[l.green_link(g * l.chassis + cx, bx, by)] += bytes;
     if (cx != cy) loads[l.black_link(g, by, cx, cy)] += bytes;
   };
+  // The links between groups are filled again from each pair's bytes: a
+  // link carries its own pair's share and the detours of other pairs.
+  std::fill(loads.begin() + static_cast<std::ptrdiff_t>(l.global), loads.end(), 0.0);
   for (std::size_t g = 0; g < groups; ++g)
     for (std::size_t h = 0; h < groups; ++h) {
       if (g == h) continue;
@@ -38,7 +41,7 @@ std::vector<double> adaptive_link_bytes(const Network& net, const std::vector<st
       for (std::size_t j = 0; j < cables; ++j) pair += static_cast<double>(minimal[l.global_link(g, h, j)]);
       if (pair == 0) continue;
       for (std::size_t j = 0; j < cables; ++j)
-        loads[l.global_link(g, h, j)] = kept * pair / static_cast<double>(cables);
+        loads[l.global_link(g, h, j)] += kept * pair / static_cast<double>(cables);
       if (kept == 1.0) continue;
       const double each = (1 - kept) * pair / static_cast<double>((groups - 2) * cables);
       for (std::size_t i = 0; i < groups; ++i) {
