@@ -106,8 +106,7 @@ int run_formula(const ModelOptions& o) {
               << "own two included)";
   else
     std::cout << net.num_dims() << "D torus " << dims_text(net);
-  std::cout
-            << ", t_inj + t_ej = " << net.t_inj_ns + net.t_ej_ns << " ns, t_hop = " << net.t_hop_ns << " ns\n"
+  std::cout << ", t_inj + t_ej = " << net.t_inj_ns + net.t_ej_ns << " ns, t_hop = " << net.t_hop_ns << " ns\n"
             << "T(d) = " << net.t_inj_ns + net.t_ej_ns << " + " << net.t_hop_ns << " d ns\n"
             << "seed formula: dt/t = p_mpi * t_hop * (d - 1) / (t_inj + t_ej + t_hop * d)\n"
             << "  d = diameter      " << worked(net, p, diameter) << "\n"
