@@ -82,19 +82,23 @@ std::pair<std::string, std::size_t> dragonfly_network(const std::string& text, b
   bool ok = parts.size() == shape.size();
   for (std::size_t i = 0; ok && i < shape.size(); ++i) ok = parts[i].size() == shape[i];
   if (!ok) throw Error(flag, 0, "expected " + std::string(example) + "; got '" + text + "'");
+  // Each factor is at most 2^16: the product of four is checked against
+  // the machine file's 2^24 nodes before it could overflow.
+  std::size_t nodes = 1;
+  for (std::size_t i = 0; i + 1 < parts.size(); ++i) nodes *= static_cast<std::size_t>(parts[i][0]);
+  if (nodes > (std::size_t{1} << 24) / static_cast<std::size_t>(parts.back()[0]))
+    throw Error(flag, 0, "'" + text + "' makes more than 16777216 nodes");
+  nodes *= static_cast<std::size_t>(parts.back()[0]);
   std::ostringstream t;
-  std::size_t nodes = 0;
   if (plus) {
     t << "kind = \"dragonfly+\"\ngroups = " << parts[0][0] << "\nglobal_links = " << parts[0][1]
       << "            # cables between two groups\nleaves = " << parts[1][0] << "\nspines = " << parts[1][1]
       << "\nnodes_per_leaf = " << parts[2][0] << "\n";
-    nodes = std::size_t(parts[0][0]) * std::size_t(parts[1][0]) * std::size_t(parts[2][0]);
   } else {
     t << "kind = \"dragonfly\"\ngroups = " << parts[0][0] << "\nglobal_links = " << parts[0][1]
       << "            # cables between two groups\nchassis = " << parts[1][0] << "\nchassis_links = " << parts[1][1]
       << "\nrouters = " << parts[2][0] << "            # a chassis\nrouter_links = " << parts[2][1]
       << "\nnodes_per_router = " << parts[3][0] << "\n";
-    nodes = std::size_t(parts[0][0]) * std::size_t(parts[1][0]) * std::size_t(parts[2][0]) * std::size_t(parts[3][0]);
   }
   return {t.str(), nodes};
 }

@@ -579,6 +579,8 @@ assert [s["hottest_bytes"] for s in p["sides"]] == [d["baseline"]["max_link_byte
 "$rankmap" map st4k.mtx -m "$src/data/machines/frontier-like.toml" --ppn 4 -o fr.rank --json fr.json -q >/dev/null
 python3 -c 'import json, sys; d = json.load(open("fr.json")); sys.exit(d["groups"] != 8)' && ok ||
   bad "frontier-like: $(grep '"groups"' fr.json | head -1)"
+expect_error "dragonfly too large" "--dragonfly: '65536,1;65536,1;65536,1;65536' makes more than 16777216 nodes" \
+  x.toml -- machine new --dragonfly '65536,1;65536,1;65536,1;65536' --hosts 'n[00-35]' --hwloc 'core:2' -o x.toml
 expect_error "dragonfly shape" "--dragonfly: expected 74,4;1,1;32,1;4 (groups,cables;chassis,cables;routers,cables;nodes a router); got '3,2;2,1'" \
   x.toml -- machine new --dragonfly '3,2;2,1' --hosts 'n[00-35]' --hwloc 'core:2' -o x.toml
 
