@@ -91,8 +91,9 @@ SCENARIOS = {
     # Issue 54: SimGrid's own dragonfly zone (dragonfly_platform.cpp, its
     # minimal static routes), on its documented shape 3,4;4,3;5,1;2 (3
     # groups of 40 nodes; 2 ranks a node, 64 nodes: two groups) and on
-    # 4,2;1,1;8,1;4 (4 all-to-all groups of 32 nodes; 1 rank a node, every
-    # node). The irregular app's ranks are its first argument here.
+    # 4,2;1,1;8,1;4 (4 all-to-all groups of 32 nodes; 1 rank a node on
+    # every node, or 2 on 64). The irregular app's ranks are its first
+    # argument here.
     "halo3d-df3-64KiB-rr": ("bench/machines/simgrid-dragonfly-3x4x5x2.toml", 2, "halo3d", ["8", "4", "4", "8192"], 10, 100.0, "rr"),
     "halo3d-df3-8KiB-random": ("bench/machines/simgrid-dragonfly-3x4x5x2.toml", 2, "halo3d", ["8", "4", "4", "1024"], 20, 20.0, "random"),
     "halo3d-df3-64KiB-block": ("bench/machines/simgrid-dragonfly-3x4x5x2.toml", 2, "halo3d", ["8", "4", "4", "8192"], 10, 100.0),
