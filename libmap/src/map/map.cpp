@@ -421,12 +421,17 @@ class Engine {
     std::uint64_t least = UINT64_MAX;
     for (const Candidate& c : candidates_)
       if (competes(c)) least = std::min(least, c.hop_bytes);
+    // On a dragonfly, candidates within 0.1 % of the least hop-bytes tie:
+    // how the bytes between groups spread over the global cables matters
+    // more there than so little of hop-bytes.
+    const std::uint64_t within = machine_.network.is_dragonfly() ? least + least / 1000 : least;
+    auto ties = [&](const Candidate& c) { return c.hop_bytes <= within && competes(c); };
     const Candidate* best = nullptr;
     std::tuple<std::uint64_t, std::uint64_t, std::uint64_t> best_rest{};
     std::size_t tied = 0;
-    for (const Candidate& c : candidates_) tied += c.hop_bytes == least && competes(c);
+    for (const Candidate& c : candidates_) tied += ties(c);
     for (const Candidate& c : candidates_) {
-      if (c.hop_bytes != least || !competes(c)) continue;
+      if (!ties(c)) continue;
       if (tied == 1) {
         best = &c;
         break;
