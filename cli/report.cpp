@@ -208,15 +208,17 @@ void print_comparison(std::ostream& out, const Metrics& m, const std::string& la
 // effect inside an allocation, but not the bytes between groups).
 static std::string dragonfly_note(const Metrics& ours, const Metrics& base, const std::string& column,
                                   const std::optional<Prediction>& prediction) {
-  auto ratio = [](std::uint64_t a, std::uint64_t b) {
+  // "0.429x block's", or where block has none, "1572864 against block's 0".
+  auto versus = [&](std::uint64_t a, std::uint64_t b) {
+    if (b == 0) return a == 0 ? "none, as " + column + "'s" : std::to_string(a) + " against " + column + "'s 0";
     char text[32];
-    std::snprintf(text, sizeof text, "%.3fx", b ? static_cast<double>(a) / static_cast<double>(b) : 1.0);
-    return std::string(text);
+    std::snprintf(text, sizeof text, "%.3fx ", static_cast<double>(a) / static_cast<double>(b));
+    return text + column + "'s";
   };
-  std::string note = "dragonfly: bytes between groups " + ratio(ours.inter_group_bytes, base.inter_group_bytes) + " " +
-                     column + "'s, busiest global link " +
-                     ratio(ours.max_global_link_bytes, base.max_global_link_bytes) + " (adaptive reading " +
-                     ratio(ours.adaptive_max_global_link_bytes, base.adaptive_max_global_link_bytes) +
+  std::string note = "dragonfly: bytes between groups " + versus(ours.inter_group_bytes, base.inter_group_bytes) +
+                     ", busiest global link " + versus(ours.max_global_link_bytes, base.max_global_link_bytes) +
+                     " (adaptive reading " +
+                     versus(ours.adaptive_max_global_link_bytes, base.adaptive_max_global_link_bytes) +
                      "); the predicted gain assumes minimal routing, and adaptive routing (Slingshot, Dragonfly+) "
                      "hides much of a mapping's effect inside groups";
   if (prediction && prediction->gain < 0.05) note += ": expect a small gain here";

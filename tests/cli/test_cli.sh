@@ -579,6 +579,11 @@ assert [s["hottest_bytes"] for s in p["sides"]] == [d["baseline"]["max_link_byte
 "$rankmap" map st4k.mtx -m "$src/data/machines/frontier-like.toml" --ppn 4 -o fr.rank --json fr.json -q >/dev/null
 python3 -c 'import json, sys; d = json.load(open("fr.json")); sys.exit(d["groups"] != 8)' && ok ||
   bad "frontier-like: $(grep '"groups"' fr.json | head -1)"
+# 12 ranks, one a node, fit one group of 12 nodes: nothing crosses groups,
+# and map says so rather than a ratio of zeros.
+"$rankmap" gen stencil --dims 4x3 -o s12.mtx -q >/dev/null
+"$rankmap" map s12.mtx -m df.toml --ppn 1 -o s12.csv -f csv -q | grep -q "^dragonfly: bytes between groups none, as block's" &&
+  ok || bad "dragonfly line for one group"
 expect_error "dragonfly too large" "--dragonfly: '65536,1;65536,1;65536,1;65536' makes more than 16777216 nodes" \
   x.toml -- machine new --dragonfly '65536,1;65536,1;65536,1;65536' --hosts 'n[00-35]' --hwloc 'core:2' -o x.toml
 expect_error "dragonfly shape" "--dragonfly: expected 74,4;1,1;32,1;4 (groups,cables;chassis,cables;routers,cables;nodes a router); got '3,2;2,1'" \
