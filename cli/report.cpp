@@ -16,7 +16,15 @@
 
 namespace rankmap::cli {
 
-static void add_dragonfly_json(nlohmann::ordered_json& doc, const Metrics& m);
+// A dragonfly's scores (Metrics): groups, bytes between them, the busiest
+// global link, and the adaptive reading's busiest links.
+static void add_dragonfly_json(nlohmann::ordered_json& doc, const Metrics& m) {
+  doc["groups"] = m.groups;
+  doc["inter_group_bytes"] = m.inter_group_bytes;
+  doc["max_global_link_bytes"] = m.max_global_link_bytes;
+  doc["adaptive"] = {{"max_link_bytes", m.adaptive_max_link_bytes},
+                     {"max_global_link_bytes", m.adaptive_max_global_link_bytes}};
+}
 
 nlohmann::ordered_json metrics_json(const Metrics& m) {
   nlohmann::ordered_json doc = {
@@ -35,16 +43,6 @@ nlohmann::ordered_json metrics_json(const Metrics& m) {
   };
   if (m.groups) add_dragonfly_json(doc, m);  // only a dragonfly's scores count groups
   return doc;
-}
-
-// A dragonfly's scores (Metrics): groups, bytes between them, the busiest
-// global link, and the adaptive reading's busiest links.
-static void add_dragonfly_json(nlohmann::ordered_json& doc, const Metrics& m) {
-  doc["groups"] = m.groups;
-  doc["inter_group_bytes"] = m.inter_group_bytes;
-  doc["max_global_link_bytes"] = m.max_global_link_bytes;
-  doc["adaptive"] = {{"max_link_bytes", m.adaptive_max_link_bytes},
-                     {"max_global_link_bytes", m.adaptive_max_global_link_bytes}};
 }
 
 // Why the headline fell back to the mean message time: the limit the flow

@@ -16,17 +16,15 @@
 // Environment:
 //   RANKMAP_SMPI_MACHINE  the machine file
 //   RANKMAP_SMPI_CORES    hosts (ranks) per node (default: the node's cores)
-#include <simgrid/kernel/resource/NetworkModelIntf.hpp>
 #include <simgrid/s4u.hpp>
 
-#include <algorithm>
 #include <cstdlib>
 #include <memory>
 #include <string>
-#include <unordered_set>
 #include <vector>
 
 #include "dragonfly_zone.hpp"
+#include "hop_latency.hpp"
 #include "node_zone.hpp"
 
 namespace sg4 = simgrid::s4u;
@@ -58,14 +56,6 @@ void load_platform(const sg4::Engine& /*engine*/) {
         return std::pair{z.zone, z.router};
       }),
       rate, 0, sg4::Link::SharingPolicy::SPLITDUPLEX);
-  const double base_ns = net.t_inj_ns + net.t_ej_ns;
-  zone->get_network_model()->set_lat_factor_cb([machine, base_ns](double, const sg4::Host*, const sg4::Host*,
-                                                                  const std::vector<sg4::Link*>& route,
-                                                                  const std::unordered_set<sg4::NetZone*>&) {
-    const auto hops = std::count_if(route.begin(), route.end(), [](const sg4::Link* l) {
-      return rankmap_smpi::is_dragonfly_zone_link(l->get_name());
-    });
-    return hops == 0 || base_ns <= 0 ? 1.0 : machine->network.message_ns(static_cast<double>(hops)) / base_ns;
-  });
+  rankmap_smpi::set_hop_latency_factor(zone, machine, rankmap_smpi::is_dragonfly_zone_link);
   zone->seal();
 }

@@ -34,6 +34,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "hop_latency.hpp"
 #include "node_zone.hpp"
 #include "rankmap/machine.hpp"
 #include "rankmap/metrics.hpp"  // for_each_link
@@ -96,14 +97,8 @@ void load_platform(const sg4::Engine& /*engine*/) {
                         ->set_latency(latency_ns * 1e-9)
                         ->seal());
   }
-  const double base_ns = net.t_inj_ns + net.t_ej_ns;
-  tree->get_network_model()->set_lat_factor_cb([machine, base_ns](double, const sg4::Host*, const sg4::Host*,
-                                                                  const std::vector<sg4::Link*>& route,
-                                                                  const std::unordered_set<sg4::NetZone*>&) {
-    const auto hops = std::count_if(route.begin(), route.end(),
-                                    [](const sg4::Link* l) { return l->get_name().rfind(kTreeLink, 0) == 0; });
-    return hops == 0 || base_ns <= 0 ? 1.0 : machine->network.message_ns(static_cast<double>(hops)) / base_ns;
-  });
+  rankmap_smpi::set_hop_latency_factor(tree, machine,
+                                       [](const std::string& name) { return name.rfind(kTreeLink, 0) == 0; });
   for (std::size_t a = 0; a < m.nodes.size(); ++a)
     for (std::size_t b = 0; b < m.nodes.size(); ++b) {
       if (a == b) continue;

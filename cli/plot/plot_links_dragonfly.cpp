@@ -40,14 +40,6 @@ Picture dragonfly_links(const PlotInput& in, const std::vector<Side>& sides) {
   std::vector<char> allocated(groups, 0);
   for (int node : in.allocation.nodes)
     allocated[static_cast<std::size_t>(net.group_of(in.machine.nodes[static_cast<std::size_t>(node)].coord_index))] = 1;
-  // A link's group when it lies inside one (a node's cable, a local link).
-  auto group_of_link = [&](std::size_t link) -> std::size_t {
-    if (link < l.green) return link / 2 / (l.nodes * l.per_group);
-    if (link < l.black)
-      return net.dragonfly.plus() ? (link - l.green) / 2 / l.spines / l.per_group
-                                  : (link - l.green) / l.routers / l.routers / l.chassis;
-    return (link - l.black) / (l.routers * l.chassis * l.chassis);
-  };
   for (std::size_t k = 0; k < sides.size(); ++k) {
     const Side& side = sides[k];
     const double cx = 40 + k * panel + panel / 2, cy = 70 + panel / 2;
@@ -80,7 +72,7 @@ Picture dragonfly_links(const PlotInput& in, const std::vector<Side>& sides) {
     std::vector<std::uint64_t> inside(groups, 0);
     std::vector<std::size_t> inside_link(groups, 0);
     for (std::size_t link = 0; link < l.global; ++link) {
-      const std::size_t g = group_of_link(link);
+      const std::size_t g = l.group_of(link);
       if (side.metrics.link_bytes[link] >= inside[g]) inside[g] = side.metrics.link_bytes[link], inside_link[g] = link;
     }
     for (std::size_t g = 0; g < groups; ++g) {
@@ -91,7 +83,7 @@ Picture dragonfly_links(const PlotInput& in, const std::vector<Side>& sides) {
       c.circle(x, y, disc, v > 0 ? scale.colour(static_cast<double>(v)) : kIdle, true, 1, title, "group");
       if (allocated[g]) c.circle(x, y, disc, {0.2, 0.2, 0.2}, false, 1.5);
       if (groups <= 40) c.text(x, y + 3.5, std::to_string(g), 9, 0.5);
-      if (side.metrics.max_link_bytes > 0 && side.hottest < l.global && group_of_link(side.hottest) == g) {
+      if (side.metrics.max_link_bytes > 0 && side.hottest < l.global && l.group_of(side.hottest) == g) {
         c.circle(x, y, disc + 5, kRing, false, 2,
                  "hottest link under " + side.name + ": " + link_title(in, side.hottest) + ", " +
                      link_bytes(side.metrics.max_link_bytes),

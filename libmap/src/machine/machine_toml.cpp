@@ -520,7 +520,7 @@ class Reader : private detail::TomlReader {
         node.type = type;
         if (coords) {
           node.coord = read_coord((*coords)[i], m.network);
-          node.coord_index = coord_index(node.coord, m.network);
+          node.coord_index = m.network.coord_index_of(node.coord);
           if (taken[node.coord_index]) fail(line_of((*coords)[i]), "coordinates of '" + node.host + "' are used twice");
           taken[node.coord_index] = 1;
         } else {
@@ -570,11 +570,6 @@ class Reader : private detail::TomlReader {
     return c;
   }
 
-  static std::size_t coord_index(const std::vector<int>& c, const Network& net) {
-    std::size_t idx = 0;
-    for (int d = net.num_dims() - 1; d >= 0; --d) idx = idx * net.dims[d] + c[d];
-    return idx;
-  }
   static std::vector<int> coord_of(std::size_t idx, const Network& net) {
     std::vector<int> c(net.dims.size());
     for (int d = 0; d < net.num_dims(); ++d) {

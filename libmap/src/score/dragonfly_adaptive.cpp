@@ -27,9 +27,7 @@ std::vector<double> adaptive_link_bytes(const Network& net, const std::vector<st
       loads[l.spine_link(leaf, y, false)] += bytes;
       return;
     }
-    const std::size_t cx = x / l.routers, bx = x % l.routers, cy = y / l.routers, by = y % l.routers;
-    if (bx != by) loads[l.green_link(g * l.chassis + cx, bx, by)] += bytes;
-    if (cx != cy) loads[l.black_link(g, by, cx, cy)] += bytes;
+    detail::for_each_dragonfly_local_link(l, g, x, y, false, [&](std::size_t link) { loads[link] += bytes; });
   };
   // The links between groups are filled again from each pair's bytes: a
   // link carries its own pair's share and the detours of other pairs.

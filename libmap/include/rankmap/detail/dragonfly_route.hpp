@@ -47,7 +47,31 @@ struct DragonflyLinks {
   std::size_t global_link(std::size_t from, std::size_t to, std::size_t cable) const {
     return global + (from * groups + to) * cables + cable;
   }
+  // The group of a link inside groups (a node's cable, a local link).
+  std::size_t group_of(std::size_t link) const {
+    if (link < green) return link / 2 / (nodes * per_group);
+    if (link < black)
+      return spines ? (link - green) / 2 / spines / per_group : (link - green) / routers / routers / chassis;
+    return (link - black) / (routers * chassis * chassis);
+  }
 };
+
+// A dragonfly group's local links from router x to router y (counted in
+// group g): the row (green) hop, then the column (black) hop. SimGrid's
+// route within one group goes on from chassis 0 after the row hop
+// (`simgrid_same_group`).
+template <class Visit>
+void for_each_dragonfly_local_link(const DragonflyLinks& L, std::size_t g, std::size_t x, std::size_t y,
+                                   bool simgrid_same_group, Visit&& visit) {
+  std::size_t cx = x / L.routers, bx = x % L.routers;
+  const std::size_t cy = y / L.routers, by = y % L.routers;
+  if (bx != by) {
+    visit(L.green_link(g * L.chassis + cx, bx, by));
+    bx = by;
+    if (simgrid_same_group) cx = 0;
+  }
+  if (cx != cy) visit(L.black_link(g, bx, cx, cy));
+}
 
 // The router (or spine) of group g, counted in the group, that holds cable
 // j to group h. rankmap's wiring deals a group's cables round-robin over
@@ -87,25 +111,14 @@ void for_each_dragonfly_link(const Network& net, std::size_t a, std::size_t b, V
         visit(L.spine_link(rb, dragonfly_cable_router(s, gb, ga, j), true));
       }
     } else {
-      // Within group g, from router x to router y (counted in the group).
-      auto local = [&](std::size_t g, std::size_t x, std::size_t y, bool simgrid_same_group) {
-        std::size_t cx = x / L.routers, bx = x % L.routers;
-        const std::size_t cy = y / L.routers, by = y % L.routers;
-        if (bx != by) {
-          visit(L.green_link(g * L.chassis + cx, bx, by));
-          bx = by;
-          if (simgrid_same_group) cx = 0;
-        }
-        if (cx != cy) visit(L.black_link(g, bx, cx, cy));
-      };
       const std::size_t xa = ra % L.per_group, xb = rb % L.per_group;
       if (ga == gb) {
-        local(ga, xa, xb, s.simgrid_wiring);
+        for_each_dragonfly_local_link(L, ga, xa, xb, s.simgrid_wiring, visit);
       } else {
         const std::size_t j = (a + b) % L.cables;
-        local(ga, xa, dragonfly_cable_router(s, ga, gb, j), false);
+        for_each_dragonfly_local_link(L, ga, xa, dragonfly_cable_router(s, ga, gb, j), false, visit);
         visit(L.global_link(ga, gb, j));
-        local(gb, dragonfly_cable_router(s, gb, ga, j), xb, false);
+        for_each_dragonfly_local_link(L, gb, dragonfly_cable_router(s, gb, ga, j), xb, false, visit);
       }
     }
   }
