@@ -540,7 +540,7 @@ expect_error "--cpus-per-rank too wide" "--cpus-per-rank: 4 ranks of 6 cores do 
 # chassis of 3 routers, 2 nodes a router, 2 cables between two groups. A
 # random mapping's groups, bytes between groups, busiest global link and
 # the adaptive reading's, recomputed here from the mapping and the graph:
-# node n is in group n / 12; the pair (a, b) crosses on cable (a + b) mod 2;
+# node n is in group n / 12; the pair (a, b) crosses on cable b mod 2;
 # adaptively, half a group pair's bytes stay on its 2 cables, the other
 # half crosses the third group.
 "$rankmap" machine new --dragonfly '3,2;2,1;3,1;2' --hosts 'n[00-35]' --hwloc 'package:1 core:2 pu:1' -o df.toml \
@@ -555,7 +555,7 @@ cable, pair, inter = collections.Counter(), collections.Counter(), 0
 for line in [l for l in open("s36.mtx") if not l.startswith("%")][1:]:  # after the size line
     i, j, b = map(int, line.split()); a, c = node[i - 1], node[j - 1]
     if a // 12 != c // 12:
-        inter += b; cable[a // 12, c // 12, (a + c) % 2] += b; pair[a // 12, c // 12] += b
+        inter += b; cable[a // 12, c // 12, c % 2] += b; pair[a // 12, c // 12] += b
 adaptive = collections.Counter()
 for (g, h), b in pair.items():
     third = 3 - g - h

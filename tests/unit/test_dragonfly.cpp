@@ -65,7 +65,7 @@ TEST(Dragonfly, LinksAndRoutesByHand) {
   // Less the green ids of a router to itself (18 x 1... 18 routers x 3 ids, 1 each self: 18), the black
   // ids of a chassis to itself (18) and a group's to itself (3 x 2).
   EXPECT_EQ(existing, 180u - 18 - 18 - 6);
-  // Node 0 (g0c0r0) to node 35 (g2c1r2): cable (0 + 35) mod 2 = 1; g0's
+  // Node 0 (g0c0r0) to node 35 (g2c1r2): cable 35 mod 2 = 1; g0's
   // port for it is 1 x 2 + (2 - 0 - 1) = 3, router 3 = c1r0; g2's is
   // 2 + 0, router 2 = c0r2. Black g0 blade 0 c0->c1, global, black g2
   // blade 2 c0->c1.
@@ -80,6 +80,20 @@ TEST(Dragonfly, LinksAndRoutesByHand) {
   for (std::size_t a = 0; a < 36; ++a)
     for (std::size_t b = 0; b < 36; ++b)
       if (a != b) expect_path(m, a, b);
+}
+
+// A face whose partners are a constant even offset apart: node a of g0 to
+// node a + 12 of g1. Its 12 pairs split 6 and 6 over the pair's two cables
+// (global ids 162 + (0 x 3 + 1) x 2 + j); a hash of both ends, (a + b) mod
+// 2, put all 12 on cable 0.
+TEST(Dragonfly, FaceSplitsOverCables) {
+  const Machine m = dragonfly(kSmall, "n[00-35]");
+  std::size_t on[2] = {0, 0};
+  for (std::size_t a = 0; a < 12; ++a)
+    for (std::size_t l : route(m.network, a, a + 12))
+      if (l == 164 || l == 165) ++on[l - 164];
+  EXPECT_EQ(on[0], 6u);
+  EXPECT_EQ(on[1], 6u);
 }
 
 TEST(Dragonfly, SimGridWiringAndItsRoute) {
@@ -105,7 +119,7 @@ TEST(Dragonfly, DragonflyPlusByHand) {
   // Node 0 (g0l0) to node 7 (g1l1): cable 1, on spine 1 of each group.
   EXPECT_EQ(route(net, 0, 7), (std::vector<std::size_t>{0, 18, 35, 31, 15}));
   EXPECT_EQ(net.link_name(31), "g1s1 down to g1l1");
-  // Within a group: up to spine (0 + 3) mod 2 = 1 and down.
+  // Within a group: up to spine 3 mod 2 = 1 and down.
   EXPECT_EQ(route(net, 0, 3), (std::vector<std::size_t>{0, 18, 16 + (1 * 2 + 1) * 2 + 1, 7}));
   EXPECT_EQ(net.diameter(), 5);
   for (std::size_t a = 0; a < 8; ++a)

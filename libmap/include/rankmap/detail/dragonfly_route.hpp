@@ -86,11 +86,14 @@ inline std::size_t dragonfly_cable_router(const DragonflyShape& s, std::size_t g
 }
 
 // Minimal routing between coordinate indices a and b. A pair of groups
-// with several cables sends each pair of nodes over cable (a + b) mod
-// cables, as a hash of both ends spreads flows. SimGrid's wiring also
-// takes its route as written in 3.32: within a group, after a green hop it
-// goes on as if from chassis 0, so that some routes miss a black link or
-// take another column's.
+// with several cables sends traffic to node b over cable b mod cables
+// (D-mod-k, as InfiniBand's subnet managers route by destination and as
+// the tree kind does); a Dragonfly+ goes up to spine b mod spines inside a
+// group. A hash of both ends, (a + b) mod cables, put every pair of a face
+// whose partners are a constant even offset apart on one cable. SimGrid's
+// wiring also takes its route as written in 3.32: within a group, after a
+// green hop it goes on as if from chassis 0, so that some routes miss a
+// black link or take another column's.
 template <class Visit>
 void for_each_dragonfly_link(const Network& net, std::size_t a, std::size_t b, Visit&& visit) {
   const DragonflyShape& s = net.dragonfly;
@@ -101,11 +104,11 @@ void for_each_dragonfly_link(const Network& net, std::size_t a, std::size_t b, V
     const std::size_t ga = ra / L.per_group, gb = rb / L.per_group;
     if (s.plus()) {
       if (ga == gb) {
-        const std::size_t spine = (a + b) % L.spines;
+        const std::size_t spine = b % L.spines;
         visit(L.spine_link(ra, spine, false));
         visit(L.spine_link(rb, spine, true));
       } else {
-        const std::size_t j = (a + b) % L.cables;
+        const std::size_t j = b % L.cables;
         visit(L.spine_link(ra, dragonfly_cable_router(s, ga, gb, j), false));
         visit(L.global_link(ga, gb, j));
         visit(L.spine_link(rb, dragonfly_cable_router(s, gb, ga, j), true));
@@ -115,7 +118,7 @@ void for_each_dragonfly_link(const Network& net, std::size_t a, std::size_t b, V
       if (ga == gb) {
         for_each_dragonfly_local_link(L, ga, xa, xb, s.simgrid_wiring, visit);
       } else {
-        const std::size_t j = (a + b) % L.cables;
+        const std::size_t j = b % L.cables;
         for_each_dragonfly_local_link(L, ga, xa, dragonfly_cable_router(s, ga, gb, j), false, visit);
         visit(L.global_link(ga, gb, j));
         for_each_dragonfly_local_link(L, gb, dragonfly_cable_router(s, gb, ga, j), xb, false, visit);
