@@ -1,15 +1,21 @@
 // Large .mtx, .graph, .grf and .csv files are read in pieces, a thread each
 // (graph/row_pieces.hpp). The reference is the same reader on one thread
 // (a piece size no body reaches): the same graph, and the same first
-// error, for any number of pieces; a file out of order falls back to it.
+// error, for any number of pieces, whatever the order of the lines and of
+// each vertex's neighbours.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
+#include <optional>
+#include <random>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
 #include "core/workers.hpp"
 #include "graph/readers.hpp"
+#include "graph/row_pieces.hpp"
 #include "rankmap/generate.hpp"
 #include "rankmap/graph.hpp"
 
@@ -71,6 +77,57 @@ std::vector<Format> formats() {
           {"csv", detail::read_csv, format_csv(g)}};
 }
 
+// The text with its lines from `first` (0-based) on in a seeded random
+// order (.mtx, .csv: the edges).
+std::string shuffled_lines(const std::string& text, std::size_t first) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  std::shuffle(lines.begin() + static_cast<std::ptrdiff_t>(first), lines.end(), std::mt19937(11));
+  std::string out;
+  for (const std::string& line : lines) out += line + "\n";
+  return out;
+}
+
+// The text with each line's (neighbour, weight) pairs after its first
+// `skip` fields, from line `first` on, in a seeded random order (.graph
+// and .grf with edge weights: the neighbour lists).
+std::string shuffled_neighbours(const std::string& text, std::size_t first, std::size_t skip) {
+  std::mt19937 random(11);
+  std::istringstream in(text);
+  std::string out;
+  std::size_t n = 0;
+  for (std::string line; std::getline(in, line); ++n) {
+    std::istringstream fields(line);
+    std::vector<std::string> f;
+    for (std::string t; fields >> t;) f.push_back(t);
+    if (n < first || f.size() <= skip + 2) {
+      out += line + "\n";
+      continue;
+    }
+    std::vector<std::pair<std::string, std::string>> pairs;
+    for (std::size_t k = skip; k + 1 < f.size(); k += 2) pairs.emplace_back(f[k], f[k + 1]);
+    std::shuffle(pairs.begin(), pairs.end(), random);
+    for (std::size_t k = 0; k < skip; ++k) out += f[k] + " ";
+    for (const auto& [a, b] : pairs) out += a + " " + b + " ";
+    out.back() = '\n';
+  }
+  return out;
+}
+
+// Each format's text with its edges in another order: lines shuffled for
+// .mtx (after the banner, comment and size line) and .csv (after the
+// declaration and header), neighbours for .graph (after its header) and
+// .grf (after its three header lines; a vertex line starts with its
+// degree).
+std::string disordered(const Format& f) {
+  const std::string name = f.name;
+  if (name == "mtx") return shuffled_lines(f.text, 3);
+  if (name == "csv") return shuffled_lines(f.text, 2);
+  if (name == "graph") return shuffled_neighbours(f.text, 1, 0);
+  return shuffled_neighbours(f.text, 3, 1);
+}
+
 }  // namespace
 
 TEST(ReadPieces, SameGraphForAnyNumberOfPieces) {
@@ -99,8 +156,8 @@ TEST(ReadPieces, FirstErrorOfTheFileForAnyNumberOfPieces) {
 }
 
 // Comments inside the body keep the line numbers; a line out of order, or
-// a repeat, makes the reader sort on one thread (the same graph as the
-// reference, which sorts and adds repeats up).
+// a repeat, is still read in pieces, whose rows are then sorted and their
+// repeats added up: the same graph as the reference's.
 TEST(ReadPieces, CommentsAndDisorderGiveTheReferenceGraph) {
   const Format mtx = formats()[0];
   const std::size_t lines = count_lines(mtx.text);
@@ -162,4 +219,76 @@ TEST(ReadPieces, CsvDeclarationsAsOnOneThread) {
   expect_same_graph(csv.read(undeclared, "t", 1), csv.read(csv.text, "t", kOneThread), "undeclared");
   const std::string comment = with_line(csv.text, lines / 2, "# a comment\n\n" + line_at(csv.text, lines / 2));
   expect_same_graph(csv.read(comment, "t", 1), csv.read(csv.text, "t", kOneThread), "comment");
+}
+
+// Shuffled lines (.mtx, .csv) and shuffled neighbour lists (.graph, .grf),
+// as other tools write them: the same graph as the reference, and as the
+// sorted file's, for any number of pieces.
+TEST(ReadPieces, AnyOrderGivesTheSortedGraph) {
+  for (const Format& f : formats()) {
+    const std::string text = disordered(f);
+    ASSERT_NE(text, f.text) << f.name;
+    const Graph sorted = f.read(f.text, "t", kOneThread);
+    expect_same_graph(f.read(text, "t", kOneThread), sorted, std::string(f.name) + " one thread");
+    for (int threads : {2, 3, 8}) {
+      const detail::ThreadsScope scope(threads);
+      expect_same_graph(f.read(text, "t", 1), sorted, std::string(f.name) + " " + std::to_string(threads));
+    }
+  }
+}
+
+// The same with two bad lines, one in each half: the first is named.
+TEST(ReadPieces, AnyOrderNamesTheFirstError) {
+  for (const Format& f : formats()) {
+    const std::string text = disordered(f);
+    const std::size_t lines = count_lines(text);
+    const std::string bad = with_line(with_line(text, lines * 3 / 4, "1 x 7"), lines - 3, "99999999 1 1");
+    const std::string first = error_of(f.read, bad, kOneThread);
+    ASSERT_NE(first.find(":" + std::to_string(lines * 3 / 4) + ":"), std::string::npos) << first;
+    for (int threads : {2, 3, 8}) {
+      const detail::ThreadsScope scope(threads);
+      EXPECT_EQ(error_of(f.read, bad, 1), first) << f.name << " " << threads;
+    }
+  }
+}
+
+// The any-order path itself (not the one-thread reader behind it):
+// pieces whose edges come shuffled and repeated give rows sorted by
+// receiver with the repeats added up, worked out here edge by edge.
+TEST(ReadPieces, RowsFromShuffledPiecesByHand) {
+  const detail::ThreadsScope scope(2);
+  // Piece 0: 2->0 (5), 0->1 (1), 2->0 (7); piece 1: 0->2 (3), 1->0 (2), 0->1 (4).
+  const std::vector<std::vector<std::array<std::uint64_t, 3>>> edges = {{{2, 0, 5}, {0, 1, 1}, {2, 0, 7}},
+                                                                        {{0, 2, 3}, {1, 0, 2}, {0, 1, 4}}};
+  std::vector<detail::Piece> pieces(2);
+  for (std::size_t i = 0; i < 2; ++i) {
+    pieces[i].edges = 3;
+    pieces[i].first_edge = 3 * i;
+    pieces[i].first_item = i;  // which list the reader below takes
+  }
+  const std::optional<Graph> g = detail::graph_from_pieces(3, 6, pieces, [&](const detail::Piece& p, auto& sink) {
+    for (const auto& e : edges[p.first_item])
+      if (!sink.add(static_cast<std::uint32_t>(e[0]), static_cast<std::uint32_t>(e[1]), e[2])) return false;
+    return true;
+  });
+  ASSERT_TRUE(g.has_value());
+  // Row 0: 1 (1 + 4, 2 messages), 2 (3); row 1: 0 (2); row 2: 0 (5 + 7, 2 messages).
+  EXPECT_EQ(g->offsets, (std::vector<std::uint64_t>{0, 2, 3, 4}));
+  EXPECT_EQ(g->targets, (std::vector<std::uint32_t>{1, 2, 0, 0}));
+  EXPECT_EQ(g->bytes, (std::vector<std::uint64_t>{5, 3, 2, 12}));
+  EXPECT_EQ(g->msgs, (std::vector<std::uint64_t>{2, 1, 1, 2}));
+}
+
+// Repeats that add up past 2^64 - 1 are refused in pieces as on one thread:
+// 65,536 entries of 2^48 bytes from rank 1 to rank 2, shuffled among
+// others.
+TEST(ReadPieces, AnyOrderRepeatsPastTheLimitAsOnOneThread) {
+  std::string text = "%%MatrixMarket matrix coordinate integer general\n3 3 65538\n";
+  text += "3 1 5\n";
+  for (int k = 0; k < 65536; ++k) text += "1 2 281474976710656\n";
+  text += "2 1 5\n";
+  const std::string error = error_of(detail::read_mtx, text, kOneThread);
+  EXPECT_EQ(error, "the bytes from rank 0 to rank 1 add up past 2^64 - 1");
+  const detail::ThreadsScope scope(3);
+  EXPECT_EQ(error_of(detail::read_mtx, text, 1), error);
 }

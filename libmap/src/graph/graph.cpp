@@ -5,20 +5,10 @@
 
 #include "core/background_fault.hpp"
 #include "core/huge_pages.hpp"
+#include "graph/row_pieces.hpp"
 #include "rankmap/error.hpp"
 
 namespace rankmap {
-
-namespace {
-
-// Repeated edges add up; a sum past 2^64 - 1 is refused, not wrapped.
-void add_up(std::uint64_t& sum, std::uint64_t more, std::uint32_t src, std::uint32_t dst, const char* what) {
-  if (__builtin_add_overflow(sum, more, &sum))
-    throw Error("the " + std::string(what) + " from rank " + std::to_string(src) + " to rank " + std::to_string(dst) +
-                " add up past 2^64 - 1");
-}
-
-}  // namespace
 
 std::uint64_t Graph::total_bytes() const { return std::accumulate(bytes.begin(), bytes.end(), std::uint64_t{0}); }
 std::uint64_t Graph::total_msgs() const { return std::accumulate(msgs.begin(), msgs.end(), std::uint64_t{0}); }
@@ -62,8 +52,8 @@ void GraphBuilder::add(std::uint32_t src, std::uint32_t dst, std::uint64_t bytes
         return;
       }
     } else if (dst == g.targets.back()) {  // a repeat of the previous edge
-      add_up(g.bytes.back(), bytes, src, dst, "bytes");
-      add_up(g.msgs.back(), msgs, src, dst, "messages");
+      detail::add_up_edge(g.bytes.back(), bytes, src, dst, "bytes");
+      detail::add_up_edge(g.msgs.back(), msgs, src, dst, "messages");
       return;
     }
     switch_to_unsorted();
@@ -121,8 +111,8 @@ Graph GraphBuilder::build() {
     for (auto it = first; it != last; ++it) {
       const Entry& e = entries_[*it];
       if (g.targets.size() > g.offsets[r] && g.targets.back() == e.dst) {
-        add_up(g.bytes.back(), e.bytes, r, e.dst, "bytes");
-        add_up(g.msgs.back(), e.msgs, r, e.dst, "messages");
+        detail::add_up_edge(g.bytes.back(), e.bytes, r, e.dst, "bytes");
+        detail::add_up_edge(g.msgs.back(), e.msgs, r, e.dst, "messages");
       } else {
         g.targets.push_back(e.dst);
         g.bytes.push_back(e.bytes);

@@ -49,16 +49,15 @@ Row parse_row(std::string_view line, const LineScanner& in, std::size_t file_byt
 bool is_data(std::string_view line) { return !is_blank(line) && line[0] != '#'; }
 
 // The data lines from `at` on, in pieces, a thread each (row_pieces.hpp),
-// when ranks are declared above them and the edges come in (sender,
-// receiver) order, as rankmap writes them (format_csv). Empty
-// otherwise (a "ranks=" line among them, say); the caller then reads on
-// one thread, which also names any error.
+// when ranks are declared above them (format_csv writes the line), the
+// edges in any order. Empty otherwise (a "ranks=" line among them, say);
+// the caller then reads on one thread, which also names any error.
 std::optional<Graph> read_rows_in_pieces(const LineScanner& at, std::size_t file_bytes, std::uint64_t declared,
                                          std::size_t piece_bytes) {
   const std::vector<Piece> pieces = counted_edge_lines(at, piece_bytes, is_data);
   if (pieces.empty()) return std::nullopt;
   return graph_from_pieces(static_cast<std::uint32_t>(declared), total_edges(pieces), pieces,
-                           [&](const Piece& piece, RowFill& fill) {
+                           [&](const Piece& piece, auto& fill) {
                              LineScanner lines(piece.text, at.source(), piece.first_line);
                              std::string_view line;
                              while (lines.next(line)) {

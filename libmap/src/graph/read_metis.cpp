@@ -36,10 +36,10 @@ void parse_vertex_line(std::string_view line, const LineScanner& in, const Forma
   }
 }
 
-// A large file whose neighbour lists ascend, as `rankmap gen` and
-// `convert` write them: read in pieces, a thread each (row_pieces.hpp).
-// Empty when it is not such a file; the caller then reads it on one
-// thread, which also names any error in it.
+// A large file, its neighbour lists in any order: read in pieces, a
+// thread each (row_pieces.hpp). Empty when a piece is not what that path
+// reads; the caller then reads the file on one thread, which also names
+// any error in it.
 std::optional<Graph> read_vertices_in_pieces(const LineScanner& in, const Format& f, std::size_t piece_bytes) {
   const std::uint64_t per_edge = f.has_ewgt ? 2 : 1;
   const std::vector<Piece> pieces = counted_pieces(in, piece_bytes, [&](Piece& p) {
@@ -54,7 +54,7 @@ std::optional<Graph> read_vertices_in_pieces(const LineScanner& in, const Format
     p.lines = lines.line();
   });
   if (pieces.empty() || total_items(pieces) < f.n || total_edges(pieces) != 2 * f.m) return std::nullopt;
-  return graph_from_pieces(static_cast<std::uint32_t>(f.n), 2 * f.m, pieces, [&](const Piece& piece, RowFill& fill) {
+  return graph_from_pieces(static_cast<std::uint32_t>(f.n), 2 * f.m, pieces, [&](const Piece& piece, auto& fill) {
     LineScanner lines(piece.text, in.source(), piece.first_line);
     std::string_view line;
     std::uint64_t vertex = piece.first_item;

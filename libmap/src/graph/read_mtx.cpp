@@ -54,15 +54,15 @@ Entry parse_entry(std::string_view line, const LineScanner& in, std::uint64_t ro
 
 bool is_entry(std::string_view line) { return !is_blank(line) && line[0] != '%'; }
 
-// A large general file whose entries come in (sender, receiver) order, as
-// `rankmap gen` and `convert` write them: read in pieces, a thread each
-// (row_pieces.hpp). Empty when the file is not such a file; the caller then
-// reads it on one thread, which also names any error in it.
+// A large general file, its entries in any order: read in pieces, a
+// thread each (row_pieces.hpp). Empty when a piece is not what that path
+// reads; the caller then reads it on one thread, which also names any
+// error in it.
 std::optional<Graph> read_entries_in_pieces(const LineScanner& in, std::uint64_t rows, std::uint64_t nnz, Values values,
                                             std::size_t piece_bytes) {
   const std::vector<Piece> pieces = counted_edge_lines(in, piece_bytes, is_entry);
   if (pieces.empty() || total_items(pieces) != nnz) return std::nullopt;
-  return graph_from_pieces(static_cast<std::uint32_t>(rows), nnz, pieces, [&](const Piece& piece, RowFill& fill) {
+  return graph_from_pieces(static_cast<std::uint32_t>(rows), nnz, pieces, [&](const Piece& piece, auto& fill) {
     LineScanner lines(piece.text, in.source(), piece.first_line);
     std::string_view line;
     while (lines.next(line)) {

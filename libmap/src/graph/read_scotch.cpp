@@ -42,10 +42,10 @@ struct Format {
   bool has_eload, has_vload;
 };
 
-// A large file without labels whose every line is one vertex, neighbours
-// ascending, as rankmap and Scotch write them: read in pieces, a thread
-// each (row_pieces.hpp). Empty when it is not such a file; the caller then
-// reads it token by token on one thread, which also names any error in it.
+// A large file without labels whose every line is one vertex, its
+// neighbours in any order: read in pieces, a thread each (row_pieces.hpp).
+// Empty when it is not such a file; the caller then reads it token by
+// token on one thread, which also names any error in it.
 std::optional<Graph> read_vertices_in_pieces(const LineScanner& in, const Format& f, std::size_t piece_bytes) {
   const std::uint64_t before = f.has_vload ? 2 : 1, per_arc = f.has_eload ? 2 : 1;
   const std::vector<Piece> pieces = counted_pieces(in, piece_bytes, [&](Piece& p) {
@@ -62,7 +62,7 @@ std::optional<Graph> read_vertices_in_pieces(const LineScanner& in, const Format
   if (pieces.empty() || total_items(pieces) != f.n || total_edges(pieces) != f.arcs) return std::nullopt;
   // false wherever a vertex does not fill its line exactly: the
   // one-thread reader follows it over lines.
-  return graph_from_pieces(static_cast<std::uint32_t>(f.n), f.arcs, pieces, [&](const Piece& piece, RowFill& fill) {
+  return graph_from_pieces(static_cast<std::uint32_t>(f.n), f.arcs, pieces, [&](const Piece& piece, auto& fill) {
     LineScanner lines(piece.text, in.source(), piece.first_line);
     std::string_view line;
     auto vertex = static_cast<std::uint32_t>(piece.first_item);

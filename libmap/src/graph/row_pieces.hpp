@@ -2,10 +2,13 @@
 // lines after the header) is cut into pieces at line ends; a first pass
 // counts each piece's lines and edges, so every piece knows its first line
 // number (for errors) and where its edges go; the second writes them
-// straight into the graph's arrays. This holds while the edges come in
+// straight into the graph's arrays. That holds while the edges come in
 // (sender, receiver) order without repeats, as rankmap and Scotch write
-// .mtx, .graph, .grf and .csv files; otherwise the caller reads the file on one
-// thread, which sorts and adds up. Internal to libmap.
+// .mtx, .graph, .grf and .csv files. Other tools write neighbours and lines
+// in any order: then each piece is read twice more, to count every row's
+// edges and to put each edge in its row, and the rows are sorted and their
+// repeats added up, still a thread a piece (or a range of rows). Internal
+// to libmap.
 #pragma once
 
 #include <algorithm>
@@ -15,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/huge_pages.hpp"
 #include "core/text_scanner.hpp"
 #include "core/workers.hpp"
 #include "rankmap/graph.hpp"
@@ -39,9 +43,12 @@ struct Piece {
 // to `pieces` runs of whole lines of about equal size.
 std::vector<Piece> cut_into_pieces(std::string_view body, std::size_t first_line, std::size_t pieces);
 
+enum class Joined { yes, out_of_order, miscounted };
+
 // One piece's edges, written from its first_edge in order: add() is false
-// when an edge does not come strictly after the piece's previous one, or
-// the piece has more edges than counted (never past its room).
+// when an edge does not come strictly after the piece's previous one
+// (out_of_order()), or the piece has more edges than counted (never past
+// its room).
 class RowFill {
  public:
   explicit RowFill(Graph& g, const Piece& piece)
@@ -49,7 +56,10 @@ class RowFill {
   bool add(std::uint32_t src, std::uint32_t dst, std::uint64_t bytes, std::uint64_t msgs = 1) {
     if (pos_ == end_) return false;
     if (any_) {
-      if (src < last_src_ || (src == last_src_ && dst <= last_dst_)) return false;
+      if (src < last_src_ || (src == last_src_ && dst <= last_dst_)) {
+        out_of_order_ = true;
+        return false;
+      }
       for (std::uint32_t r = last_src_ + 1; r <= src; ++r) g_.offsets[r] = pos_;
     } else {
       any_ = true;
@@ -65,22 +75,126 @@ class RowFill {
     return true;
   }
   std::uint64_t end() const { return pos_; }
+  bool out_of_order() const { return out_of_order_; }
 
  private:
-  friend bool join_pieces(Graph& g, const std::vector<Piece>& pieces, const std::vector<RowFill>& fills);
+  friend Joined join_pieces(Graph& g, const std::vector<Piece>& pieces, const std::vector<RowFill>& fills);
   Graph& g_;
   std::uint64_t pos_, end_;
-  bool any_ = false;
+  bool any_ = false, out_of_order_ = false;
   std::uint32_t first_src_ = 0, first_dst_ = 0, last_src_ = 0, last_dst_ = 0;
 };
+
+// The any-order path's sinks see a shuffled file's rows far apart: each
+// edge's row is fetched when it comes and used kLag edges later, so that
+// the cache misses of consecutive edges overlap (on a 1M-rank stencil with
+// its lines shuffled, the row lookups were 3/4 of the reading's time).
+inline constexpr std::size_t kRowLag = 16;
+
+// The first pass: each edge counted in its sender's row, in this piece's
+// own counts (rows[src]); false past the piece's counted edges.
+class RowCount {
+ public:
+  RowCount(std::uint32_t* rows, std::uint64_t room) : rows_(rows), room_(room) {}
+  bool add(std::uint32_t src, std::uint32_t, std::uint64_t, std::uint64_t = 1) {
+    if (seen_ == room_) return false;
+    std::uint32_t& slot = waiting_[seen_++ % kRowLag];
+    if (seen_ > kRowLag) ++rows_[slot];
+    __builtin_prefetch(&rows_[src], 1);
+    slot = src;
+    return true;
+  }
+  // The edges still waiting, counted; once the piece is read.
+  void flush() {
+    for (std::uint64_t k = seen_ > kRowLag ? seen_ - kRowLag : 0; k < seen_; ++k) ++rows_[waiting_[k % kRowLag]];
+  }
+  std::uint64_t seen() const { return seen_; }
+
+ private:
+  std::uint32_t* rows_;
+  std::uint64_t room_, seen_ = 0;
+  std::uint32_t waiting_[kRowLag] = {};
+};
+
+// The second: each edge at its row's next place for this piece
+// (g.offsets[src] + placed[src], placed starting past the earlier pieces'
+// edges of the row), edges placed in file order, so that a row holds them
+// in file order. False past the row's end, which the same text never
+// reaches.
+class RowScatter {
+ public:
+  RowScatter(Graph& g, std::uint32_t* placed) : g_(g), placed_(placed) {}
+  bool add(std::uint32_t src, std::uint32_t dst, std::uint64_t bytes, std::uint64_t msgs = 1) {
+    Edge& slot = waiting_[seen_++ % kRowLag];
+    if (seen_ > kRowLag && !place(slot)) return false;
+    __builtin_prefetch(&g_.offsets[src]);
+    __builtin_prefetch(&placed_[src], 1);
+    slot = {src, dst, bytes, msgs};
+    return true;
+  }
+  // The edges still waiting, placed; once the piece is read.
+  bool flush() {
+    for (std::uint64_t k = seen_ > kRowLag ? seen_ - kRowLag : 0; k < seen_; ++k)
+      if (!place(waiting_[k % kRowLag])) return false;
+    for (std::uint64_t k = placed_count_ > kRowLag ? placed_count_ - kRowLag : 0; k < placed_count_; ++k)
+      write(placed_edges_[k % kRowLag]);
+    return true;
+  }
+
+ private:
+  struct Edge {
+    std::uint32_t src, dst;
+    std::uint64_t bytes, msgs;
+  };
+  // The edge's place, fetched now; the edge placed kRowLag places earlier,
+  // written.
+  bool place(const Edge& e) {
+    const std::uint64_t at = g_.offsets[e.src] + placed_[e.src]++;
+    if (at >= g_.offsets[e.src + 1]) return false;
+    __builtin_prefetch(&g_.targets[at], 1);
+    __builtin_prefetch(&g_.bytes[at], 1);
+    __builtin_prefetch(&g_.msgs[at], 1);
+    Placed& slot = placed_edges_[placed_count_++ % kRowLag];
+    if (placed_count_ > kRowLag) write(slot);
+    slot = {at, e.dst, e.bytes, e.msgs};
+    return true;
+  }
+  struct Placed {
+    std::uint64_t at;
+    std::uint32_t dst;
+    std::uint64_t bytes, msgs;
+  };
+  void write(const Placed& p) {
+    g_.targets[p.at] = p.dst;
+    g_.bytes[p.at] = p.bytes;
+    g_.msgs[p.at] = p.msgs;
+  }
+  Graph& g_;
+  std::uint32_t* placed_;
+  std::uint64_t seen_ = 0, placed_count_ = 0;
+  Edge waiting_[kRowLag] = {};
+  Placed placed_edges_[kRowLag] = {};
+};
+
+// After RowCount: counts (a row of g.ranks a piece) become each piece's
+// first place in every row, and g.offsets the rows' starts.
+void rows_from_counts(Graph& g, std::vector<std::uint32_t>& counts, std::size_t pieces);
+
+// sum += more, or an error naming the edge where it would pass 2^64 - 1
+// (`what`: "bytes" or "messages").
+void add_up_edge(std::uint64_t& sum, std::uint64_t more, std::uint32_t src, std::uint32_t dst, const char* what);
+
+// Every row of g sorted by receiver, the repeats of an edge added up (a
+// sum past 2^64 - 1 is an error, as GraphBuilder's), the rows closed up.
+void sort_and_merge_rows(Graph& g);
 
 // A graph of `ranks` with room for `edges`, for RowFill.
 Graph graph_with_room(std::uint32_t ranks, std::uint64_t edges);
 
-// The rows between pieces' edges, once every piece is written; false when
-// a piece wrote other than its counted edges or starts before the previous
-// one ends.
-bool join_pieces(Graph& g, const std::vector<Piece>& pieces, const std::vector<RowFill>& fills);
+// The rows between pieces' edges, once every piece is written: miscounted
+// when a piece wrote other than its counted edges, out_of_order when one
+// starts before the previous one ends.
+Joined join_pieces(Graph& g, const std::vector<Piece>& pieces, const std::vector<RowFill>& fills);
 
 // The body after `in`'s current line in a piece a thread, each counted by
 // count(piece) on a thread of its own (its lines, items and edges; then
@@ -121,12 +235,68 @@ inline std::uint64_t total_edges(const std::vector<Piece>& pieces) {
   return pieces.empty() ? 0 : pieces.back().first_edge + pieces.back().edges;
 }
 
-// A graph of `ranks` with room for `edges`, filled by read(piece, fill) on
-// a thread a piece: true (written), false (an edge out of order), or an
-// error thrown. Empty when any piece was out of order (the caller reads on
-// one thread, which sorts; its first error is then the file's); else the
-// first piece's error is rethrown, which is the file's first error; empty
-// too when a piece wrote other than it counted.
+// read(piece, sink) on a thread a piece, for every piece: true when it
+// read the whole piece, false when it stopped (sink.add() said no, or the
+// piece is not what the fast path reads); errors caught, the lowest
+// piece's kept.
+template <class Read, class Sink>
+std::vector<char> read_each_piece(const std::vector<Piece>& pieces, std::vector<Sink>& sinks, Read& read,
+                                  std::exception_ptr& first_error) {
+  std::vector<char> whole(pieces.size(), 1);
+  std::vector<std::exception_ptr> error(pieces.size());
+  run_jobs(static_cast<int>(pieces.size()), pieces.size(), [&](std::size_t i) {
+    try {
+      whole[i] = read(pieces[i], sinks[i]) ? 1 : 0;
+    } catch (...) {
+      error[i] = std::current_exception();
+    }
+  });
+  for (const std::exception_ptr& e : error)
+    if (e && !first_error) first_error = e;
+  return whole;
+}
+
+// g's rows from pieces whose edges come in any order: counted, written
+// into their rows (a piece's counts a row each: pieces x ranks x 4 bytes,
+// so only where that is at most 8 bytes an edge), sorted and added up.
+// False when a piece is not what the fast path reads (the caller reads the
+// file on one thread); else the first piece's error is rethrown.
+template <class Read>
+bool fill_rows_in_any_order(Graph& g, const std::vector<Piece>& pieces, Read& read) {
+  const std::size_t ranks = g.ranks, edges = g.targets.size();
+  if (edges > kMaxEdges || pieces.size() * ranks > 2 * edges) return false;
+  std::vector<std::uint32_t> counts = huge_vector<std::uint32_t>(pieces.size() * ranks);
+  std::vector<RowCount> counters;
+  counters.reserve(pieces.size());
+  for (std::size_t i = 0; i < pieces.size(); ++i) counters.emplace_back(counts.data() + i * ranks, pieces[i].edges);
+  std::exception_ptr error;
+  const std::vector<char> whole = read_each_piece(pieces, counters, read, error);
+  if (std::find(whole.begin(), whole.end(), 0) != whole.end()) return false;
+  for (RowCount& c : counters) c.flush();
+  if (error) std::rethrow_exception(error);
+  for (std::size_t i = 0; i < pieces.size(); ++i)
+    if (counters[i].seen() != pieces[i].edges) return false;
+  rows_from_counts(g, counts, pieces.size());
+  std::vector<RowScatter> scatters;
+  scatters.reserve(pieces.size());
+  for (std::size_t i = 0; i < pieces.size(); ++i) scatters.emplace_back(g, counts.data() + i * ranks);
+  const std::vector<char> written = read_each_piece(pieces, scatters, read, error);
+  if (error) std::rethrow_exception(error);  // not reached: the same text read again
+  if (std::find(written.begin(), written.end(), 0) != written.end()) return false;
+  for (RowScatter& s : scatters)
+    if (!s.flush()) return false;
+  sort_and_merge_rows(g);
+  return true;
+}
+
+// A graph of `ranks` with room for `edges`, filled by read(piece, sink) on
+// a thread a piece; read is called with a RowFill, and where edges came out
+// of order with a RowCount and a RowScatter (a generic lambda serves). It
+// returns true (the whole piece read), false (sink.add() said no, or the
+// piece is not what the fast path reads), or throws the file's error.
+// Empty when a piece is not what the fast path reads, or wrote other than
+// it counted: the caller then reads on one thread, whose first error is
+// the file's. Else the first piece's error is rethrown.
 template <class Read>
 std::optional<Graph> graph_from_pieces(std::uint32_t ranks, std::uint64_t edges, const std::vector<Piece>& pieces,
                                        Read&& read) {
@@ -134,19 +304,21 @@ std::optional<Graph> graph_from_pieces(std::uint32_t ranks, std::uint64_t edges,
   std::vector<RowFill> fills;
   fills.reserve(pieces.size());
   for (const Piece& p : pieces) fills.emplace_back(g, p);
-  std::vector<char> in_order(pieces.size(), 1);
-  std::vector<std::exception_ptr> error(pieces.size());
-  run_jobs(static_cast<int>(pieces.size()), pieces.size(), [&](std::size_t i) {
-    try {
-      in_order[i] = read(pieces[i], fills[i]) ? 1 : 0;
-    } catch (...) {
-      error[i] = std::current_exception();
-    }
-  });
-  if (std::find(in_order.begin(), in_order.end(), 0) != in_order.end()) return std::nullopt;
-  for (const std::exception_ptr& e : error)
-    if (e) std::rethrow_exception(e);
-  if (!join_pieces(g, pieces, fills)) return std::nullopt;
+  std::exception_ptr error;
+  const std::vector<char> whole = read_each_piece(pieces, fills, read, error);
+  bool in_order = true;
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    if (whole[i]) continue;
+    if (!fills[i].out_of_order()) return std::nullopt;
+    in_order = false;
+  }
+  if (in_order) {
+    if (error) std::rethrow_exception(error);
+    const Joined joined = join_pieces(g, pieces, fills);
+    if (joined == Joined::yes) return g;
+    if (joined == Joined::miscounted) return std::nullopt;
+  }
+  if (!fill_rows_in_any_order(g, pieces, read)) return std::nullopt;
   return g;
 }
 
