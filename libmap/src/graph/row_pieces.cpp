@@ -86,11 +86,9 @@ void sort_and_merge_rows(Graph& g) {
   std::vector<std::uint64_t> kept = huge_vector<std::uint64_t>(g.ranks);
   const std::size_t ranges = ranges_for(g.ranks, g.targets.size() >= kParallelEdges);
   for_each_range(g.ranks, ranges, [&](std::size_t, std::size_t begin, std::size_t end) {
-    struct Edge {
-      std::uint32_t dst;
-      std::uint64_t bytes, msgs;
-    };
-    std::vector<Edge> row;
+    // A row sorts as keys (receiver, place in the row): 8 bytes each, the
+    // weights fetched from a copy of the row by place.
+    std::vector<std::uint64_t> keys, bytes, msgs;
     for (std::size_t r = begin; r < end; ++r) {
       const std::uint64_t first = g.offsets[r], last = g.offsets[r + 1];
       const auto row_begin = g.targets.begin() + static_cast<std::ptrdiff_t>(first);
@@ -99,19 +97,25 @@ void sort_and_merge_rows(Graph& g) {
         kept[r] = last - first;  // ascending without repeats: nothing to do
         continue;
       }
-      row.clear();
-      for (std::uint64_t e = first; e < last; ++e) row.push_back({g.targets[e], g.bytes[e], g.msgs[e]});
-      std::sort(row.begin(), row.end(), [](const Edge& a, const Edge& b) { return a.dst < b.dst; });
+      keys.clear();
+      for (std::uint64_t e = first; e < last; ++e) keys.push_back(std::uint64_t{g.targets[e]} << 32 | (e - first));
+      bytes.assign(g.bytes.begin() + static_cast<std::ptrdiff_t>(first),
+                   g.bytes.begin() + static_cast<std::ptrdiff_t>(last));
+      msgs.assign(g.msgs.begin() + static_cast<std::ptrdiff_t>(first),
+                  g.msgs.begin() + static_cast<std::ptrdiff_t>(last));
+      std::sort(keys.begin(), keys.end());
       std::uint64_t out = first;
-      for (const Edge& e : row) {
-        if (out > first && g.targets[out - 1] == e.dst) {
-          add_up_edge(g.bytes[out - 1], e.bytes, static_cast<std::uint32_t>(r), e.dst, "bytes");
-          add_up_edge(g.msgs[out - 1], e.msgs, static_cast<std::uint32_t>(r), e.dst, "messages");
+      for (const std::uint64_t key : keys) {
+        const auto dst = static_cast<std::uint32_t>(key >> 32);
+        const std::size_t at = key & 0xffffffffU;
+        if (out > first && g.targets[out - 1] == dst) {
+          add_up_edge(g.bytes[out - 1], bytes[at], static_cast<std::uint32_t>(r), dst, "bytes");
+          add_up_edge(g.msgs[out - 1], msgs[at], static_cast<std::uint32_t>(r), dst, "messages");
           continue;
         }
-        g.targets[out] = e.dst;
-        g.bytes[out] = e.bytes;
-        g.msgs[out] = e.msgs;
+        g.targets[out] = dst;
+        g.bytes[out] = bytes[at];
+        g.msgs[out] = msgs[at];
         ++out;
       }
       kept[r] = out - first;

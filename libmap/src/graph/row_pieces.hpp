@@ -46,9 +46,11 @@ std::vector<Piece> cut_into_pieces(std::string_view body, std::size_t first_line
 enum class Joined { yes, out_of_order, miscounted };
 
 // One piece's edges, written from its first_edge in order: add() is false
-// when an edge does not come strictly after the piece's previous one
+// when an edge's sender comes before the piece's previous one
 // (out_of_order()), or the piece has more edges than counted (never past
-// its room).
+// its room). A row's receivers out of order or repeated (a .grf or .graph
+// whose neighbour lists are not sorted) are taken, and the row sorted
+// once every piece is in (rows_to_sort()).
 class RowFill {
  public:
   explicit RowFill(Graph& g, const Piece& piece)
@@ -56,10 +58,11 @@ class RowFill {
   bool add(std::uint32_t src, std::uint32_t dst, std::uint64_t bytes, std::uint64_t msgs = 1) {
     if (pos_ == end_) return false;
     if (any_) {
-      if (src < last_src_ || (src == last_src_ && dst <= last_dst_)) {
+      if (src < last_src_) {
         out_of_order_ = true;
         return false;
       }
+      if (src == last_src_ && dst <= last_dst_) rows_to_sort_ = true;
       for (std::uint32_t r = last_src_ + 1; r <= src; ++r) g_.offsets[r] = pos_;
     } else {
       any_ = true;
@@ -76,12 +79,13 @@ class RowFill {
   }
   std::uint64_t end() const { return pos_; }
   bool out_of_order() const { return out_of_order_; }
+  bool rows_to_sort() const { return rows_to_sort_; }
 
  private:
   friend Joined join_pieces(Graph& g, const std::vector<Piece>& pieces, const std::vector<RowFill>& fills);
   Graph& g_;
   std::uint64_t pos_, end_;
-  bool any_ = false, out_of_order_ = false;
+  bool any_ = false, out_of_order_ = false, rows_to_sort_ = false;
   std::uint32_t first_src_ = 0, first_dst_ = 0, last_src_ = 0, last_dst_ = 0;
 };
 
@@ -315,7 +319,11 @@ std::optional<Graph> graph_from_pieces(std::uint32_t ranks, std::uint64_t edges,
   if (in_order) {
     if (error) std::rethrow_exception(error);
     const Joined joined = join_pieces(g, pieces, fills);
-    if (joined == Joined::yes) return g;
+    if (joined == Joined::yes) {
+      if (std::any_of(fills.begin(), fills.end(), [](const RowFill& f) { return f.rows_to_sort(); }))
+        sort_and_merge_rows(g);
+      return g;
+    }
     if (joined == Joined::miscounted) return std::nullopt;
   }
   if (!fill_rows_in_any_order(g, pieces, read)) return std::nullopt;
