@@ -134,7 +134,8 @@ def kahip_best(rankmap, graph, machine, nodes=None, ppn=None, workdir=".", seeds
         mapping = out[:-5] + ".hosts"
         inst.write_hosts(node_of, mapping)
         scores = inst.score(mapping, "slurm", out[:-5] + ".json")
-        runs.append({"seed": seed, "preconfiguration": preconfiguration, "seconds": seconds, "repaired": moved, "hierarchy": levels, "distances": cost,
+        runs.append({"seed": seed, "preconfiguration": preconfiguration, "seconds": seconds, "repaired": moved,
+                     "mapping": mapping, "hierarchy": levels, "distances": cost,
                      "hop_bytes": scores["hop_bytes"], "max_link_bytes": scores["max_link_bytes"]})
     done = [r for r in runs if "hop_bytes" in r]
     if not done:

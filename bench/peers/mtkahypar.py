@@ -114,7 +114,7 @@ def mtkahypar_best(rankmap, graph, machine, nodes=None, ppn=None, workdir=".", p
             mapping = os.path.join(workdir, f"{tag}-{preset}-{seed}.hosts")
             inst.write_hosts(node_of, mapping)
             scores = inst.score(mapping, "slurm", mapping[:-6] + ".json")
-            runs.append({"preset": preset, "seed": seed, "seconds": seconds, "repaired": moved,
+            runs.append({"preset": preset, "seed": seed, "seconds": seconds, "repaired": moved, "mapping": mapping,
                          "hop_bytes": scores["hop_bytes"], "max_link_bytes": scores["max_link_bytes"],
                          # a dragonfly's (rankmap eval's) adaptive reading and bytes between groups
                          "adaptive_max_link_bytes": scores.get("adaptive", {}).get("max_link_bytes"),

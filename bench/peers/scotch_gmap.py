@@ -513,7 +513,7 @@ def scotch_best(rankmap, graph, machine, nodes=None, ppn=None, workdir=".", leve
                 mapping, fmt = out[:-4] + ".hosts", "slurm"
                 inst.write_hosts(node_of, mapping)
             scores = inst.score(mapping, fmt, out[:-4] + ".json")
-            runs.append({"level": level, "strategy": name, "seconds": seconds, "repaired": moved,
+            runs.append({"level": level, "strategy": name, "seconds": seconds, "repaired": moved, "mapping": mapping,
                          "hop_bytes": scores["hop_bytes"], "max_link_bytes": scores["max_link_bytes"],
                          # a dragonfly's (rankmap eval's) adaptive reading and bytes between groups
                          "adaptive_max_link_bytes": scores.get("adaptive", {}).get("max_link_bytes"),

@@ -37,6 +37,10 @@
 //   RANKMAP_SMPI_CORES   16          hosts (ranks) per node
 //   RANKMAP_SMPI_HOST    "node%02lu" node names by vertex index (X fastest,
 //                                    the order of rankmap's machine files)
+//   RANKMAP_SMPI_HOSTS   "a01,a02,..." every node's name in that order, for
+//                                    a machine whose names no one format
+//                                    gives (Angara-K1's a[01-24], b[01-12]);
+//                                    it overrides RANKMAP_SMPI_HOST
 #include <simgrid/kernel/resource/NetworkModelIntf.hpp>
 #include <simgrid/s4u.hpp>
 
@@ -98,6 +102,16 @@ std::vector<Step> routing(int ndims) {
 }
 
 std::string host_name(unsigned long id) {
+  static const std::vector<std::string> listed = [] {
+    std::vector<std::string> names;
+    std::stringstream in(env("RANKMAP_SMPI_HOSTS", ""));
+    for (std::string item; std::getline(in, item, ',');) names.push_back(item);
+    return names;
+  }();
+  if (!listed.empty()) {
+    if (id >= listed.size()) throw std::invalid_argument("RANKMAP_SMPI_HOSTS: no name for node " + std::to_string(id));
+    return listed[id];
+  }
   char name[128];
   std::snprintf(name, sizeof name, env("RANKMAP_SMPI_HOST", "node%02lu").c_str(), id);
   return name;

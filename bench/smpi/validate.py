@@ -30,6 +30,8 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "bench" / "peers"))
+from scotch_gmap import expand_hostlist  # noqa: E402
 
 # name: (machine file, ranks per node, app, its grid and message size,
 # iterations, compute time per iteration in us[, the "before" mapping:
@@ -150,8 +152,6 @@ def platform_env(machine, ppn, machine_path):
     if net["t_inj_ns"] != net["t_ej_ns"]:
         sys.exit("validate.py: the SMPI platform needs t_inj_ns == t_ej_ns")
     groups = machine["nodes"]
-    if len(groups) != 1:
-        sys.exit("validate.py: the SMPI platform needs one node group")
     if not all(net.get("wrap", [True] * len(net["dims"]))):
         sys.exit("validate.py: the SMPI platform is a torus: every dimension must wrap")
     hosts = groups[0]["hosts"]  # name[00-63]: the printf format of the ids
@@ -163,6 +163,8 @@ def platform_env(machine, ppn, machine_path):
                RANKMAP_SMPI_GBPS=str(net.get("link_gbps", 100)),
                RANKMAP_SMPI_CORES=str(ppn),
                RANKMAP_SMPI_HOST=f"{prefix}%0{digits}lu")
+    if len(groups) > 1:  # names no one format gives (Angara-K1's a[01-24], b[01-12]): every one, in order
+        env["RANKMAP_SMPI_HOSTS"] = ",".join(h for g in groups for h in expand_hostlist(g["hosts"]))
     if "routing" in net:  # else the platform's default, the machine file's too
         env["RANKMAP_SMPI_ROUTING"] = net["routing"].replace(" ", "")
     if "t_local_ns" in net:
@@ -170,11 +172,20 @@ def platform_env(machine, ppn, machine_path):
     return env
 
 
-def hostfile(csv_path, out_path):
-    """rankmap's csv mapping (rank,host,...) as smpirun's hostfile: the
-    platform has a host per core, `<node>-<k>`; a node's ranks take its
-    hosts in rank order, one `host:1` line each."""
-    nodes = [line.split(",")[1] for line in csv_path.read_text().splitlines()[1:] if line]
+def nodes_of(mapping_path):
+    """Each rank's node, in rank order, from rankmap's csv mapping
+    (rank,host,...) or a host-per-line file (the peers' .hosts)."""
+    lines = [line for line in Path(mapping_path).read_text().splitlines() if line]
+    if str(mapping_path).endswith(".csv"):
+        return [line.split(",")[1] for line in lines[1:]]
+    return lines
+
+
+def hostfile(mapping_path, out_path):
+    """A mapping as smpirun's hostfile: the platform has a host per core,
+    `<node>-<k>`; a node's ranks take its hosts in rank order, one `host:1`
+    line each."""
+    nodes = nodes_of(mapping_path)
     seen = {}
     lines = []
     for n in nodes:
@@ -217,9 +228,11 @@ def simulate(app, args, hosts, ranks, env, platform):
     return float(words[words.index("time") + 1])
 
 
-def scenario(name, build, work, hop_bytes_engine=False):
-    machine_path, ppn, app, args, iterations, compute_us, *rest = SCENARIOS[name]
-    before = rest[0] if rest else "block"
+def prepare(name, build, work, spec=None):
+    """A scenario's profile under a real MPI, its SMPI binary and platform:
+    what every simulated run of it needs. `spec` is a SCENARIOS entry
+    (by default the one of that name)."""
+    machine_path, ppn, app, args, iterations, compute_us, *rest = spec or SCENARIOS[name]
     machine_path = ROOT / machine_path
     machine = tomllib.loads(machine_path.read_text())
     rankmap = build / "cli" / "rankmap"
@@ -231,34 +244,48 @@ def scenario(name, build, work, hop_bytes_engine=False):
     app_args = [*args, str(iterations)]
     d = work / name
     d.mkdir(parents=True, exist_ok=True)
-    # 1. The traffic, under a real MPI (no compute: the pattern is the same).
+    # The traffic, under a real MPI (no compute: the pattern is the same).
     native = d / f"{app}.openmpi"
     run(["mpicc.openmpi", "-O2", "-I", ROOT / "apps", ROOT / "apps" / f"{app}.c", "-o", native, "-lm"])
     profile = d / f"{app}.rmp"
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
     run([rankmap, "profile", "--mpi", "openmpi", "-o", profile, "--", "mpirun.openmpi", "--oversubscribe",
          "--mca", "btl", "self,vader", "-np", str(ranks), native, *app_args, "0"], env=env)
-    graph = profile  # --p-mpi below overrides the native run's p_mpi
+    simulated = d / f"{app}.smpi"
+    run(["smpicc", "-O1", "-I", ROOT / "apps", ROOT / "apps" / f"{app}.c", "-o", simulated, "-lm"])
+    return {"name": name, "dir": d, "rankmap": rankmap, "machine_path": machine_path, "machine": machine,
+            "ppn": ppn, "app": app, "ranks": ranks, "app_args": app_args, "iterations": iterations,
+            "compute_us": compute_us, "before": rest[0] if rest else "block", "profile": profile,
+            "simulated": simulated, "platform": platform_file(build, machine),
+            "platform_env": platform_env(machine, ppn, machine_path)}
+
+
+def simulate_mapping(s, mapping, tag):
+    """The scenario's simulated time (s) under a mapping file (rankmap's
+    csv or a host per rank)."""
+    hosts = s["dir"] / f"{tag}.hosts"
+    if hostfile(mapping, hosts) != s["ranks"]:
+        sys.exit(f"validate.py: {mapping} does not hold {s['ranks']} ranks")
+    return simulate(s["simulated"], [*s["app_args"], str(s["compute_us"])], hosts, s["ranks"], s["platform_env"],
+                    s["platform"])
+
+
+def scenario(name, build, work, hop_bytes_engine=False):
+    s = prepare(name, build, work)
+    d, rankmap, machine_path, machine, ppn = s["dir"], s["rankmap"], s["machine_path"], s["machine"], s["ppn"]
+    before, ranks, iterations, compute_us = s["before"], s["ranks"], s["iterations"], s["compute_us"]
+    profile = graph = s["profile"]  # --p-mpi below overrides the native run's p_mpi
     # 2. Both mappings. The hop-bytes engine maps the profile's traffic as a
     # plain graph (no kinds): the flow model then does not weigh candidates.
     common = ["-m", machine_path, "--ppn", str(ppn), "-f", "csv", "-q"]
     if hop_bytes_engine:
-        graph = d / f"{app}.csv"
+        graph = d / f"{s['app']}.csv"
         run([rankmap, "convert", profile, "-o", graph])
     run([rankmap, "map", graph, *common, "-o", d / "rankmap.csv", "--seed", "1"])
     graph = profile
     run([rankmap, "map", graph, *common, "--baseline", before, "--seed", "1", "-o", d / "before.csv"])
     # 3. The simulated runs.
-    simulated = d / f"{app}.smpi"
-    run(["smpicc", "-O1", "-I", ROOT / "apps", ROOT / "apps" / f"{app}.c", "-o", simulated, "-lm"])
-    platform = platform_file(build, machine)
-    penv = platform_env(machine, ppn, machine_path)
-    times = {}
-    for which in ("before", "rankmap"):
-        hosts = d / f"{which}.hosts"
-        if hostfile(d / f"{which}.csv", hosts) != ranks:
-            sys.exit(f"validate.py: {which}.csv does not hold {ranks} ranks")
-        times[which] = simulate(simulated, [*app_args, str(compute_us)], hosts, ranks, penv, platform)
+    times = {which: simulate_mapping(s, d / f"{which}.csv", which) for which in ("before", "rankmap")}
     # 4-5. Simulated and predicted gain.
     compute_s = iterations * compute_us * 1e-6
     p_mpi = 1 - compute_s / times["before"]

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Graph files in any order at the sorted file's speed (issue 55, section 3).
+# The 1,048,576-rank renumbered 27-point stencil in each format as rankmap
+# writes it (sorted) and as another tool might (bench/shuffle_graph.py:
+# .mtx and .csv lines shuffled, .graph and .grf neighbour lists shuffled):
+# both map to the same file, and farm-bench times the whole `map --preset
+# fast` command, shuffled (A) against sorted (B), in turn.
+#
+# Usage: bench/read_any_order.sh [RANKMAP] [WORKDIR] [FORMATS...]
+#        (build/cli/rankmap, /tmp/rankmap-read-any-order, grf graph mtx csv)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+rankmap=$(realpath "${1:-$here/../build/cli/rankmap}")
+work=${2:-/tmp/rankmap-read-any-order}
+shift $(($# < 2 ? $# : 2))
+formats=("$@")
+[ ${#formats[@]} -gt 0 ] || formats=(grf graph mtx csv)
+machine=$here/machines/torus-16x16x16x16.toml
+mkdir -p "$work"
+cd "$work"
+for ext in "${formats[@]}"; do
+  [ -f "st.$ext" ] || "$rankmap" gen stencil --dims 128x128x64 --points 27 --bytes 1 --renumber 5 -o "st.$ext" -q
+  [ -f "shuffled.$ext" ] || python3 "$here/shuffle_graph.py" "st.$ext" "shuffled.$ext"
+  "$rankmap" map "st.$ext" -m "$machine" --preset fast -o "sorted-$ext.csv" -f csv -q >/dev/null
+  "$rankmap" map "shuffled.$ext" -m "$machine" --preset fast -o "shuffled-$ext.csv" -f csv -q >/dev/null
+  cmp "sorted-$ext.csv" "shuffled-$ext.csv"
+  echo "== .$ext: shuffled (A) against sorted (B), the same mapping"
+  farm-bench -n 5 --timeout 900 \
+    --vs "$rankmap map st.$ext -m $machine --preset fast --threads 2 -o b.csv -f csv" -- \
+    "$rankmap" map "shuffled.$ext" -m "$machine" --preset fast --threads 2 -o a.csv -f csv
+done

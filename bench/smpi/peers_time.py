@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""Every mapping's simulated time (issue 55): each scenario's app run under
+SimGrid's SMPI once per mapping, on the platform of its machine
+(validate.py's torus, tree or dragonfly platform, options and apps).
+
+Mappings, all from the app's own profile (Open MPI, rankmap's shim):
+  rankmap default and quality   `rankmap map` on the profile (the flow
+                                model weighs its candidates);
+  block, rr, random             `rankmap map --baseline` (seed 1);
+  Scotch, Mt-KaHyPar, KaHIP     each peer's best run by hop-bytes, as
+                                bench/peers.py runs them (bench/peers/), on
+                                the profile's traffic as a graph. Mt-KaHyPar
+                                needs $MTKAHYPAR, KaHIP
+                                $KAHIP_GLOBAL_MULTISECTION; a peer that
+                                cannot take the machine is left out.
+SMPI is deterministic: a tie is a tie. Prints a Markdown table of the
+times and, per scenario, default / the fastest peer's (the fastest of
+block, rr, random, Scotch, Mt-KaHyPar and KaHIP).
+
+Scenarios come in two halves: `tune` (what the engine may be tuned on)
+and `held-out` (reported once, at the end of the work on issue 55).
+
+Usage: peers_time.py [--build DIR] [--half tune|held-out|all] [--only NAME,...] [--json FILE] [--keep DIR]
+"""
+import argparse
+import json
+import math
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent / "peers"))
+import kahip  # noqa: E402
+import mtkahypar  # noqa: E402
+import scotch_gmap  # noqa: E402
+import validate  # noqa: E402
+
+V = validate.SCENARIOS
+T4, DESMOS, ANGARA, T8 = ("bench/machines/torus-4x4x4.toml", "data/machines/desmos.toml",
+                          "data/machines/angara-k1.toml", "bench/machines/torus-8x8x8.toml")
+CPMD, FT2, FT4, KVM = ("data/machines/cpmd-ib-16.toml", "bench/machines/fattree-4x8-2to1.toml",
+                       "bench/machines/fattree-4x8-4to1.toml", "data/machines/jinr-kvm.toml")
+# name: validate.py's spec (machine, ranks a node, app, its arguments,
+# iterations, compute us an iteration); the "before" mapping plays no part.
+TUNE = {
+    "halo3d-4x4x4": V["halo3d-4x4x4"],
+    "fft2d-4x4x4": V["fft2d-4x4x4"],
+    "halo3d-desmos-64KiB": V["halo3d-desmos-64KiB"],
+    "wavefront-desmos-16KiB": V["wavefront-desmos-16KiB-random"][:6],
+    "halo3d-angara-8KiB": (ANGARA, 2, "halo3d", ["6", "4", "3", "1024"], 20, 20.0),
+    "halo3d-8x8x8-1ppn-64KiB": (T8, 1, "halo3d", ["8", "8", "8", "8192"], 10, 100.0),
+    "irregular-4x4x4": (T4, 2, "irregular", ["128", "7", "6"], 20, 20.0),
+    "fft2d-cpmd-4KiB": V["fft2d-cpmd-4KiB"],
+    "halo3d-ft2-64KiB": V["halo3d-ft2-64KiB-block"][:6],
+    "fft2d-ft4-32KiB": V["fft2d-ft4-32KiB-block"][:6],
+    "irregular-ft2": (FT2, 4, "irregular", ["128", "7", "6"], 20, 20.0),
+    "halo3d-kvm-64KiB": V["halo3d-kvm-64KiB-rr"][:6],
+}
+HELD_OUT = {
+    "wavefront-4x4x4": V["wavefront-4x4x4"],
+    "fft2d-desmos-32KiB": V["fft2d-desmos-32KiB-rr"][:6],
+    "irregular-desmos": (DESMOS, 4, "irregular", ["128", "7", "6"], 20, 20.0),
+    "fft2d-angara-32KiB": (ANGARA, 2, "fft2d", ["9", "8", "4096"], 10, 200.0),
+    "halo3d-8x8x8-8ppn-8KiB": (T8, 8, "halo3d", ["8", "8", "8", "1024"], 20, 20.0),
+    "fft2d-8x8x8-4ppn-32KiB": (T8, 4, "fft2d", ["16", "16", "4096"], 10, 200.0),
+    "halo3d-cpmd-8KiB": V["halo3d-cpmd-8KiB-rr"][:6],
+    "irregular-cpmd": (CPMD, 8, "irregular", ["128", "7", "6"], 20, 20.0),
+    "fft2d-ft2-32KiB": V["fft2d-ft2-32KiB-random"][:6],
+    "halo3d-ft4-64KiB": V["halo3d-ft4-64KiB-rr"][:6],
+    "wavefront-ft4-16KiB": (FT4, 4, "wavefront", ["16", "8", "2048"], 20, 20.0),
+    "fft2d-kvm-32KiB": V["fft2d-kvm-32KiB-random"][:6],
+}
+SCENARIOS = {**TUNE, **HELD_OUT}
+OURS = ("default", "quality")
+BASELINES = ("block", "rr", "random")
+PEERS = ("Scotch", "Mt-KaHyPar", "KaHIP")
+
+
+def mappings(s, work):
+    """{mapping name: its file}, every mapping of the scenario that exists."""
+    d, rankmap = s["dir"], s["rankmap"]
+    common = ["-m", s["machine_path"], "--ppn", str(s["ppn"]), "-f", "csv", "-q", "--seed", "1"]
+    out = {}
+    for preset in OURS:
+        out[preset] = d / f"{preset}.csv"
+        validate.run([rankmap, "map", s["profile"], *common, "--preset", preset, "-o", out[preset]])
+    for base in BASELINES:
+        out[base] = d / f"{base}.csv"
+        validate.run([rankmap, "map", s["profile"], *common, "--baseline", base, "-o", out[base]])
+    graph = d / "traffic.mtx"
+    validate.run([rankmap, "convert", s["profile"], "-o", graph])
+    peers_dir = d / "peers"
+    peers_dir.mkdir(exist_ok=True)
+    args = (str(rankmap), str(graph), str(s["machine_path"]), None, s["ppn"], str(peers_dir))
+    for name, best in (("Scotch", scotch_gmap.scotch_best), ("Mt-KaHyPar", mtkahypar.mtkahypar_best),
+                       ("KaHIP", kahip.kahip_best)):
+        try:
+            result = best(*args)
+        except Exception as e:  # a peer that cannot express the machine is left out, and said so
+            print(f"peers_time.py: {s['name']}: {name} left out: {e}", file=sys.stderr)
+            continue
+        runs = [r for r in (result or {}).get("runs", []) if "hop_bytes" in r]
+        if runs:
+            out[name] = Path(min(runs, key=lambda r: r["hop_bytes"])["mapping"])
+    return out
+
+
+def scenario(name, build, work):
+    s = validate.prepare(name, build, work, SCENARIOS[name])
+    times = {m: validate.simulate_mapping(s, path, m) for m, path in mappings(s, work).items()}
+    others = {m: t for m, t in times.items() if m not in OURS}
+    fastest = min(others, key=others.get)
+    return {"scenario": name, "half": "tune" if name in TUNE else "held-out", "machine": s["machine"].get("name"),
+            "ranks": s["ranks"], "ppn": s["ppn"], "times_s": times, "fastest_other": fastest,
+            "default_over_fastest": times["default"] / others[fastest],
+            "spread": max(times.values()) / min(times.values()) - 1}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--build", default=str(validate.ROOT / "build"))
+    ap.add_argument("--half", choices=("tune", "held-out", "all"), default="tune")
+    ap.add_argument("--only", help="comma-separated scenario names: " + ", ".join(SCENARIOS))
+    ap.add_argument("--json", help="also write every figure to this file")
+    ap.add_argument("--keep", help="keep the work files in this directory")
+    a = ap.parse_args()
+    names = a.only.split(",") if a.only else list({"tune": TUNE, "held-out": HELD_OUT, "all": SCENARIOS}[a.half])
+    for n in names:
+        if n not in SCENARIOS:
+            sys.exit(f"peers_time.py: unknown scenario '{n}' (known: {', '.join(SCENARIOS)})")
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="rankmap-peers-time-") as tmp:
+        work = Path(a.keep) if a.keep else Path(tmp)
+        for n in names:
+            print(f"peers_time.py: {n} ...", file=sys.stderr, flush=True)
+            rows.append(scenario(n, Path(a.build).resolve(), work))
+            if a.json:  # as it goes: a long run keeps what it has
+                Path(a.json).write_text(json.dumps(rows, indent=2, default=str) + "\n")
+    columns = [*OURS, *BASELINES, *PEERS]
+    print("| scenario | ranks | " + " | ".join(columns) + " | default / fastest other | spread |")
+    print("|---" * (len(columns) + 4) + "|")
+    for r in rows:
+        t = r["times_s"]
+        cells = [f"{1e3 * t[c]:.3f}" if c in t else "-" for c in columns]
+        print(f"| {r['scenario']} ({r['machine']}) | {r['ranks']} ({r['ppn']}/node) | " + " | ".join(cells) +
+              f" | {r['default_over_fastest']:.3f} ({r['fastest_other']}) | {100 * r['spread']:.1f} % |")
+    wide = [r["default_over_fastest"] for r in rows if r["spread"] >= 0.05]
+    slower = [r["scenario"] for r in rows if r["default_over_fastest"] > 1]
+    print(f"\nsimulated ms. default slower than the fastest other on {len(slower)} of {len(rows)}"
+          + (f" ({', '.join(slower)})" if slower else "")
+          + f"; where mappings differ by 5 % or more ({len(wide)}), geometric mean default / fastest other "
+          + (f"{math.exp(sum(map(math.log, wide)) / len(wide)):.3f}" if wide else "n/a"))
+
+
+if __name__ == "__main__":
+    main()
