@@ -279,6 +279,34 @@ TEST(ReadPieces, RowsFromShuffledPiecesByHand) {
   EXPECT_EQ(g->msgs, (std::vector<std::uint64_t>{2, 1, 1, 2}));
 }
 
+// Senders in order, a row's receivers not (the first pass's own sort):
+// piece 0: 0->2 (3), 0->1 (1), 0->2 (4); piece 1: 1->0 (2), 2->1 (5), 2->0 (6).
+TEST(ReadPieces, RowsSortedAfterTheFirstPassByHand) {
+  const detail::ThreadsScope scope(2);
+  const std::vector<std::vector<std::array<std::uint64_t, 3>>> edges = {{{0, 2, 3}, {0, 1, 1}, {0, 2, 4}},
+                                                                        {{1, 0, 2}, {2, 1, 5}, {2, 0, 6}}};
+  std::vector<detail::Piece> pieces(2);
+  for (std::size_t i = 0; i < 2; ++i) {
+    pieces[i].edges = 3;
+    pieces[i].first_edge = 3 * i;
+    pieces[i].first_item = i;
+  }
+  int calls = 0;
+  const std::optional<Graph> g = detail::graph_from_pieces(3, 6, pieces, [&](const detail::Piece& p, auto& sink) {
+    ++calls;
+    for (const auto& e : edges[p.first_item])
+      if (!sink.add(static_cast<std::uint32_t>(e[0]), static_cast<std::uint32_t>(e[1]), e[2])) return false;
+    return true;
+  });
+  ASSERT_TRUE(g.has_value());
+  EXPECT_EQ(calls, 2);  // one pass: the senders came in order
+  // Row 0: 1 (1), 2 (3 + 4, 2 messages); row 1: 0 (2); row 2: 0 (6), 1 (5).
+  EXPECT_EQ(g->offsets, (std::vector<std::uint64_t>{0, 2, 3, 5}));
+  EXPECT_EQ(g->targets, (std::vector<std::uint32_t>{1, 2, 0, 0, 1}));
+  EXPECT_EQ(g->bytes, (std::vector<std::uint64_t>{1, 7, 2, 6, 5}));
+  EXPECT_EQ(g->msgs, (std::vector<std::uint64_t>{1, 2, 1, 1, 1}));
+}
+
 // Repeats that add up past 2^64 - 1 are refused in pieces as on one thread:
 // 65,536 entries of 2^48 bytes from rank 1 to rank 2, shuffled among
 // others.

@@ -2,13 +2,14 @@
 // lines after the header) is cut into pieces at line ends; a first pass
 // counts each piece's lines and edges, so every piece knows its first line
 // number (for errors) and where its edges go; the second writes them
-// straight into the graph's arrays. That holds while the edges come in
-// (sender, receiver) order without repeats, as rankmap and Scotch write
-// .mtx, .graph, .grf and .csv files. Other tools write neighbours and lines
-// in any order: then each piece is read twice more, to count every row's
-// edges and to put each edge in its row, and the rows are sorted and their
-// repeats added up, still a thread a piece (or a range of rows). Internal
-// to libmap.
+// straight into the graph's arrays, as rankmap and Scotch write .mtx,
+// .graph, .grf and .csv files: senders in order, each row's receivers
+// ascending. Other tools' files come in any order. A row's receivers out
+// of order or repeated are taken as they come, and the row sorted after;
+// senders out of order make each piece read twice more, to count every
+// row's edges and to put each edge in its row, before the rows are sorted
+// and their repeats added up, still a thread a piece (or a range of rows).
+// Internal to libmap.
 #pragma once
 
 #include <algorithm>
@@ -90,9 +91,10 @@ class RowFill {
 };
 
 // The any-order path's sinks see a shuffled file's rows far apart: each
-// edge's row is fetched when it comes and used kLag edges later, so that
-// the cache misses of consecutive edges overlap (on a 1M-rank stencil with
-// its lines shuffled, the row lookups were 3/4 of the reading's time).
+// edge's row is fetched when it comes and used kRowLag edges later, so
+// that the cache misses of consecutive edges overlap (on a 1M-rank
+// stencil with its lines shuffled, the row lookups were 3/4 of the
+// reading's time).
 inline constexpr std::size_t kRowLag = 16;
 
 // The first pass: each edge counted in its sender's row, in this piece's
