@@ -141,18 +141,20 @@ TEST(ReadPieces, SameGraphForAnyNumberOfPieces) {
   }
 }
 
-// Two bad lines, one in each half: every reading names the first.
+// Two bad lines, one in each half: every reading names the first, the
+// file sorted or in another order.
 TEST(ReadPieces, FirstErrorOfTheFileForAnyNumberOfPieces) {
-  for (const Format& f : formats()) {
-    const std::size_t lines = count_lines(f.text);
-    const std::string bad = with_line(with_line(f.text, lines * 3 / 4, "1 x 7"), lines - 3, "99999999 1 1");
-    const std::string first = error_of(f.read, bad, kOneThread);
-    ASSERT_NE(first.find(":" + std::to_string(lines * 3 / 4) + ":"), std::string::npos) << first;
-    for (int threads : {2, 3, 8}) {
-      const detail::ThreadsScope scope(threads);
-      EXPECT_EQ(error_of(f.read, bad, 1), first) << f.name << " " << threads;
+  for (const Format& f : formats())
+    for (const std::string& text : {f.text, disordered(f)}) {
+      const std::size_t lines = count_lines(text);
+      const std::string bad = with_line(with_line(text, lines * 3 / 4, "1 x 7"), lines - 3, "99999999 1 1");
+      const std::string first = error_of(f.read, bad, kOneThread);
+      ASSERT_NE(first.find(":" + std::to_string(lines * 3 / 4) + ":"), std::string::npos) << first;
+      for (int threads : {2, 3, 8}) {
+        const detail::ThreadsScope scope(threads);
+        EXPECT_EQ(error_of(f.read, bad, 1), first) << f.name << " " << threads;
+      }
     }
-  }
 }
 
 // Comments inside the body keep the line numbers; a line out of order, or
@@ -237,41 +239,36 @@ TEST(ReadPieces, AnyOrderGivesTheSortedGraph) {
   }
 }
 
-// The same with two bad lines, one in each half: the first is named.
-TEST(ReadPieces, AnyOrderNamesTheFirstError) {
-  for (const Format& f : formats()) {
-    const std::string text = disordered(f);
-    const std::size_t lines = count_lines(text);
-    const std::string bad = with_line(with_line(text, lines * 3 / 4, "1 x 7"), lines - 3, "99999999 1 1");
-    const std::string first = error_of(f.read, bad, kOneThread);
-    ASSERT_NE(first.find(":" + std::to_string(lines * 3 / 4) + ":"), std::string::npos) << first;
-    for (int threads : {2, 3, 8}) {
-      const detail::ThreadsScope scope(threads);
-      EXPECT_EQ(error_of(f.read, bad, 1), first) << f.name << " " << threads;
-    }
-  }
-}
-
-// The any-order path itself (not the one-thread reader behind it):
-// pieces whose edges come shuffled and repeated give rows sorted by
-// receiver with the repeats added up, worked out here edge by edge.
-TEST(ReadPieces, RowsFromShuffledPiecesByHand) {
-  const detail::ThreadsScope scope(2);
-  // Piece 0: 2->0 (5), 0->1 (1), 2->0 (7); piece 1: 0->2 (3), 1->0 (2), 0->1 (4).
-  const std::vector<std::vector<std::array<std::uint64_t, 3>>> edges = {{{2, 0, 5}, {0, 1, 1}, {2, 0, 7}},
-                                                                        {{0, 2, 3}, {1, 0, 2}, {0, 1, 4}}};
+// Two pieces of three edges each (sender, receiver, bytes), read through
+// graph_from_pieces itself (not the one-thread reader behind it); `calls`
+// counts the pieces' readings.
+namespace {
+std::optional<Graph> graph_of_pieces(const std::vector<std::vector<std::array<std::uint64_t, 3>>>& edges, int& calls) {
   std::vector<detail::Piece> pieces(2);
   for (std::size_t i = 0; i < 2; ++i) {
     pieces[i].edges = 3;
     pieces[i].first_edge = 3 * i;
-    pieces[i].first_item = i;  // which list the reader below takes
+    pieces[i].first_item = i;  // which list the reader takes
   }
-  const std::optional<Graph> g = detail::graph_from_pieces(3, 6, pieces, [&](const detail::Piece& p, auto& sink) {
+  const detail::ThreadsScope scope(2);
+  return detail::graph_from_pieces(3, 6, pieces, [&](const detail::Piece& p, auto& sink) {
+    ++calls;
     for (const auto& e : edges[p.first_item])
       if (!sink.add(static_cast<std::uint32_t>(e[0]), static_cast<std::uint32_t>(e[1]), e[2])) return false;
     return true;
   });
+}
+}  // namespace
+
+// Senders out of order, repeats: rows sorted by receiver with the repeats
+// added up, worked out here edge by edge. Piece 0: 2->0 (5), 0->1 (1),
+// 2->0 (7); piece 1: 0->2 (3), 1->0 (2), 0->1 (4).
+TEST(ReadPieces, RowsFromShuffledPiecesByHand) {
+  int calls = 0;
+  const std::optional<Graph> g =
+      graph_of_pieces({{{2, 0, 5}, {0, 1, 1}, {2, 0, 7}}, {{0, 2, 3}, {1, 0, 2}, {0, 1, 4}}}, calls);
   ASSERT_TRUE(g.has_value());
+  EXPECT_EQ(calls, 6);  // in order (stopped), counted, placed
   // Row 0: 1 (1 + 4, 2 messages), 2 (3); row 1: 0 (2); row 2: 0 (5 + 7, 2 messages).
   EXPECT_EQ(g->offsets, (std::vector<std::uint64_t>{0, 2, 3, 4}));
   EXPECT_EQ(g->targets, (std::vector<std::uint32_t>{1, 2, 0, 0}));
@@ -282,22 +279,9 @@ TEST(ReadPieces, RowsFromShuffledPiecesByHand) {
 // Senders in order, a row's receivers not (the first pass's own sort):
 // piece 0: 0->2 (3), 0->1 (1), 0->2 (4); piece 1: 1->0 (2), 2->1 (5), 2->0 (6).
 TEST(ReadPieces, RowsSortedAfterTheFirstPassByHand) {
-  const detail::ThreadsScope scope(2);
-  const std::vector<std::vector<std::array<std::uint64_t, 3>>> edges = {{{0, 2, 3}, {0, 1, 1}, {0, 2, 4}},
-                                                                        {{1, 0, 2}, {2, 1, 5}, {2, 0, 6}}};
-  std::vector<detail::Piece> pieces(2);
-  for (std::size_t i = 0; i < 2; ++i) {
-    pieces[i].edges = 3;
-    pieces[i].first_edge = 3 * i;
-    pieces[i].first_item = i;
-  }
   int calls = 0;
-  const std::optional<Graph> g = detail::graph_from_pieces(3, 6, pieces, [&](const detail::Piece& p, auto& sink) {
-    ++calls;
-    for (const auto& e : edges[p.first_item])
-      if (!sink.add(static_cast<std::uint32_t>(e[0]), static_cast<std::uint32_t>(e[1]), e[2])) return false;
-    return true;
-  });
+  const std::optional<Graph> g =
+      graph_of_pieces({{{0, 2, 3}, {0, 1, 1}, {0, 2, 4}}, {{1, 0, 2}, {2, 1, 5}, {2, 0, 6}}}, calls);
   ASSERT_TRUE(g.has_value());
   EXPECT_EQ(calls, 2);  // one pass: the senders came in order
   // Row 0: 1 (1), 2 (3 + 4, 2 messages); row 1: 0 (2); row 2: 0 (6), 1 (5).
