@@ -80,7 +80,7 @@ BASELINES = ("block", "rr", "random")
 PEERS = ("Scotch", "Mt-KaHyPar", "KaHIP")
 
 
-def mappings(s, work):
+def mappings(s):
     """{mapping name: its file}, every mapping of the scenario that exists."""
     d, rankmap = s["dir"], s["rankmap"]
     common = ["-m", s["machine_path"], "--ppn", str(s["ppn"]), "-f", "csv", "-q", "--seed", "1"]
@@ -111,7 +111,7 @@ def mappings(s, work):
 
 def scenario(name, build, work):
     s = validate.prepare(name, build, work, SCENARIOS[name])
-    times = {m: validate.simulate_mapping(s, path, m) for m, path in mappings(s, work).items()}
+    times = {m: validate.simulate_mapping(s, path, m) for m, path in mappings(s).items()}
     others = {m: t for m, t in times.items() if m not in OURS}
     fastest = min(others, key=others.get)
     return {"scenario": name, "half": "tune" if name in TUNE else "held-out", "machine": s["machine"].get("name"),

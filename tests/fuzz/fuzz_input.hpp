@@ -36,18 +36,23 @@ inline std::filesystem::path write_file(std::string_view content, const std::str
   return path;
 }
 
-// Runs `read`; a rankmap::Error must be one line of at most 1,024 bytes.
+// A rankmap::Error must be one line of at most 1,024 bytes.
+inline void expect_one_line(const rankmap::Error& e) {
+  const std::string_view what = e.what();
+  if (what.empty() || what.size() > 1024 || what.find('\n') != std::string_view::npos) {
+    std::fprintf(stderr, "fuzz: an error message breaks the one-line promise (%zu bytes): %.200s\n", what.size(),
+                 e.what());
+    std::abort();
+  }
+}
+
+// Runs `read`; any rankmap::Error it throws must keep the one-line promise.
 template <class F>
 void expect_only_errors(F&& read) {
   try {
     read();
   } catch (const rankmap::Error& e) {
-    const std::string_view what = e.what();
-    if (what.empty() || what.size() > 1024 || what.find('\n') != std::string_view::npos) {
-      std::fprintf(stderr, "fuzz: an error message breaks the one-line promise (%zu bytes): %.200s\n", what.size(),
-                   e.what());
-      std::abort();
-    }
+    expect_one_line(e);
   }
 }
 

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "core/huge_pages.hpp"
+#include "core/prefetch.hpp"
 #include "core/text_scanner.hpp"
 #include "core/workers.hpp"
 #include "rankmap/graph.hpp"
@@ -106,7 +107,7 @@ class RowCount {
     if (seen_ == room_) return false;
     std::uint32_t& slot = waiting_[seen_++ % kRowLag];
     if (seen_ > kRowLag) ++rows_[slot];
-    __builtin_prefetch(&rows_[src], 1);
+    __builtin_prefetch(rows_ + src, 1);
     slot = src;
     return true;
   }
@@ -133,8 +134,8 @@ class RowScatter {
   bool add(std::uint32_t src, std::uint32_t dst, std::uint64_t bytes, std::uint64_t msgs = 1) {
     Edge& slot = waiting_[seen_++ % kRowLag];
     if (seen_ > kRowLag && !place(slot)) return false;
-    __builtin_prefetch(&g_.offsets[src]);
-    __builtin_prefetch(&placed_[src], 1);
+    prefetch(g_.offsets, src);
+    __builtin_prefetch(placed_ + src, 1);
     slot = {src, dst, bytes, msgs};
     return true;
   }
@@ -157,9 +158,9 @@ class RowScatter {
   bool place(const Edge& e) {
     const std::uint64_t at = g_.offsets[e.src] + placed_[e.src]++;
     if (at >= g_.offsets[e.src + 1]) return false;
-    __builtin_prefetch(&g_.targets[at], 1);
-    __builtin_prefetch(&g_.bytes[at], 1);
-    __builtin_prefetch(&g_.msgs[at], 1);
+    prefetch_for_write(g_.targets, at);
+    prefetch_for_write(g_.bytes, at);
+    prefetch_for_write(g_.msgs, at);
     Placed& slot = placed_edges_[placed_count_++ % kRowLag];
     if (placed_count_ > kRowLag) write(slot);
     slot = {at, e.dst, e.bytes, e.msgs};
