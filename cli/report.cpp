@@ -266,10 +266,11 @@ std::string report(const Graph& graph, const Machine& machine, const Allocation&
     else if (prediction->model == "flow")
       std::snprintf(line, sizeof line,
                     "predicted gain %.2f %% over %s (flow model, p_mpi %.3f from %s; slowest rank's "
-                    "communication %.1f us, %s %.1f us)\n",
+                    "communication %.1f us, %s %.1f us%s%s)\n",
                     100 * prediction->gain, column.c_str(), prediction->p_mpi, p_mpi_source.c_str(),
                     prediction->mapping_flow.slowest_ns / 1e3, column.c_str(),
-                    prediction->baseline_flow.slowest_ns / 1e3);
+                    prediction->baseline_flow.slowest_ns / 1e3,
+                    *prediction->pipeline.why ? "; not the pipeline model: " : "", prediction->pipeline.why);
     else
       std::snprintf(line, sizeof line,
                     "predicted gain %.2f %% over %s (mean message time: the flow model stopped after %.2f s, "

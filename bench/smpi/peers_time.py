@@ -17,6 +17,12 @@ SMPI is deterministic: a tie is a tie. Prints a Markdown table of the
 times and, per scenario, default / the fastest peer's (the fastest of
 block, rr, random, Scotch, Mt-KaHyPar and KaHIP).
 
+A bound no mapping can pass: the same app on an ideal network (the
+machine file with every latency 0 and every bandwidth 10^6 Gbit/s, in
+and between nodes), where no message costs time and so no placement
+matters. Its time over the fastest other mapping's is the least
+default / fastest other that any mapping could reach on the scenario.
+
 Scenarios come in two halves: `tune` (what the engine may be tuned on)
 and `held-out` (reported once, at the end of the work on issue 55).
 
@@ -25,7 +31,9 @@ Usage: peers_time.py [--build DIR] [--half tune|held-out|all] [--only NAME,...] 
 import argparse
 import json
 import math
+import re
 import sys
+import tomllib
 import tempfile
 from pathlib import Path
 
@@ -109,15 +117,30 @@ def mappings(s):
     return out
 
 
+def ideal_network_time(s, mapping):
+    """The app's simulated time on the scenario's machine with every
+    latency 0 and every bandwidth 10^6 Gbit/s: no placement can do better."""
+    text = re.sub(r"(?m)^(\s*(?:t_hop_ns|t_inj_ns|t_ej_ns|t_local_ns|t_ns)\s*=\s*)[0-9.]+", r"\g<1>0",
+                  Path(s["machine_path"]).read_text())
+    text = re.sub(r"(?m)^(\s*(?:link_gbps|gbps)\s*=\s*)[0-9.]+", r"\g<1>1000000", text)
+    ideal = s["dir"] / "ideal-network.toml"
+    ideal.write_text(text)
+    env = validate.platform_env(tomllib.loads(text), s["ppn"], ideal)
+    return validate.simulate_mapping({**s, "platform_env": env}, mapping, "ideal-network")
+
+
 def scenario(name, build, work):
     s = validate.prepare(name, build, work, SCENARIOS[name])
-    times = {m: validate.simulate_mapping(s, path, m) for m, path in mappings(s).items()}
+    files = mappings(s)
+    times = {m: validate.simulate_mapping(s, path, m) for m, path in files.items()}
     others = {m: t for m, t in times.items() if m not in OURS}
     fastest = min(others, key=others.get)
+    ideal = ideal_network_time(s, files["block"])
     return {"scenario": name, "half": "tune" if name in TUNE else "held-out", "machine": s["machine"].get("name"),
             "ranks": s["ranks"], "ppn": s["ppn"], "times_s": times, "fastest_other": fastest,
             "default_over_fastest": times["default"] / others[fastest],
-            "spread": max(times.values()) / min(times.values()) - 1}
+            "spread": max(times.values()) / min(times.values()) - 1,
+            "ideal_network_s": ideal, "bound": ideal / others[fastest]}
 
 
 def main():
@@ -141,19 +164,23 @@ def main():
             if a.json:  # as it goes: a long run keeps what it has
                 Path(a.json).write_text(json.dumps(rows, indent=2, default=str) + "\n")
     columns = [*OURS, *BASELINES, *PEERS]
-    print("| scenario | ranks | " + " | ".join(columns) + " | default / fastest other | spread |")
-    print("|---" * (len(columns) + 4) + "|")
+    print("| scenario | ranks | " + " | ".join(columns) + " | ideal network | default / fastest other | bound | spread |")
+    print("|---" * (len(columns) + 6) + "|")
     for r in rows:
         t = r["times_s"]
         cells = [f"{1e3 * t[c]:.3f}" if c in t else "-" for c in columns]
         print(f"| {r['scenario']} ({r['machine']}) | {r['ranks']} ({r['ppn']}/node) | " + " | ".join(cells) +
-              f" | {r['default_over_fastest']:.3f} ({r['fastest_other']}) | {100 * r['spread']:.1f} % |")
+              f" | {1e3 * r['ideal_network_s']:.3f} | {r['default_over_fastest']:.4f} ({r['fastest_other']}) | "
+              f"{r['bound']:.3f} | {100 * r['spread']:.1f} % |")
     wide = [r["default_over_fastest"] for r in rows if r["spread"] >= 0.05]
+    bounds = [r["bound"] for r in rows if r["spread"] >= 0.05]
     slower = [r["scenario"] for r in rows if r["default_over_fastest"] > 1]
     print(f"\nsimulated ms. default slower than the fastest other on {len(slower)} of {len(rows)}"
           + (f" ({', '.join(slower)})" if slower else "")
           + f"; where mappings differ by 5 % or more ({len(wide)}), geometric mean default / fastest other "
-          + (f"{math.exp(sum(map(math.log, wide)) / len(wide)):.3f}" if wide else "n/a"))
+          + (f"{math.exp(sum(map(math.log, wide)) / len(wide)):.3f}" if wide else "n/a")
+          + (f"; no mapping can go below {math.exp(sum(map(math.log, bounds)) / len(bounds)):.3f} there "
+             "(the ideal network's geometric mean)" if bounds else ""))
 
 
 if __name__ == "__main__":

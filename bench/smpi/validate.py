@@ -113,7 +113,7 @@ SCENARIOS = {
     "fft2d-kvm-32KiB-random": ("data/machines/jinr-kvm.toml", 20, "fft2d", ["10", "8", "4096"], 10, 2000.0, "random"),
     # The CI scenarios (ctest smpi_gain): seconds each, the machine file of
     # tests/data. In the first the engine keeps block (no candidate is
-    # predicted 1 % faster); the second gains about 15 %: rr puts every
+    # predicted faster); the second gains about 15 %: rr puts every
     # face between nodes, where 64 KiB faces share the NICs.
     "halo3d-ci": ("tests/data/smpi-2x2x2.toml", 2, "halo3d", ["4", "2", "2", "16"], 10, 10.0),
     "halo3d-ci-rr": ("tests/data/smpi-2x2x2.toml", 2, "halo3d", ["4", "2", "2", "8192"], 10, 100.0, "rr"),

@@ -4,8 +4,8 @@
 # shim, mapped by rankmap, then simulated on the 2x2x2 torus of
 # tests/data/smpi-2x2x2.toml under the "before" mapping and under rankmap's.
 # Two scenarios: 128-byte faces from block (the model predicts no candidate
-# 1 % faster than block, so the engine keeps block: a gain of exactly 0,
-# never a slower mapping) and 64 KiB faces from rr (about 15 %, where the
+# faster than block, so the engine keeps block: a gain of exactly 0, never
+# a slower mapping) and 64 KiB faces from rr (about 15 %, where the
 # NICs' shared bandwidth decides).
 # The predicted gain (rankmap eval's headline, the flow model, p_mpi from
 # the simulated before run) must meet issue 13's bound: within 20 % of a

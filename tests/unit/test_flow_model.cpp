@@ -199,6 +199,25 @@ TEST(PipelineModel, ChainOfThreeByHand) {
   EXPECT_NEAR(t.mapping_ns, 8300, 1e-6);
 }
 
+// The MPI share of a pipeline never falls below its filling's. With the
+// eager chain above, rank 2 ends at 4c + 2700, so the share 1 - 2c /
+// (4c + 2700) tends to 1/2 from above: p_mpi = 0.55 gives c = 6075 (0.2c =
+// 0.45 x 2700) and a run of 27,000 ns; p_mpi = 0.4 has no c, and the model
+// says so rather than searching to 10^15 ns.
+TEST(PipelineModel, NoComputeTimeBelowThePipesFilling) {
+  const Machine m = test::make_machine("[4]", "", "n[0-3]");
+  const Allocation a = make_allocation(m, {});
+  const Mapping line{{{0, 0}, {1, 0}, {2, 0}}};
+  const Graph eager = edges(3, {{0, 1, 16, 2}, {1, 2, 16, 2}});
+  PipelineTimes t = pipeline_times(eager, m, a, line, line, 0.55);
+  ASSERT_TRUE(t.computed);
+  EXPECT_NEAR(t.compute_ns, 6075, 1e-3);
+  EXPECT_NEAR(t.baseline_ns, 27000, 1e-2);
+  t = pipeline_times(eager, m, a, line, line, 0.4);
+  EXPECT_FALSE(t.computed);
+  EXPECT_STREQ(t.why, "the pipeline's filling alone is a larger MPI share than p_mpi");
+}
+
 // Exchanges are not pipelines: a pair both ways, or one-way pairs in a cycle.
 TEST(PipelineModel, ExchangesAndCyclesAreNotPipelines) {
   EXPECT_FALSE(is_pipeline(edges(2, {{0, 1, 8, 1}, {1, 0, 8, 1}})));

@@ -167,10 +167,12 @@ FlowTimes flow_times(const Graph& p2p, const Graph& collective, const Machine& m
 // are not counted.
 bool is_pipeline(const Graph& p2p);
 struct PipelineTimes {
-  bool computed = false;                   // false: not a pipeline, or K x pairs over 4M (too long to solve for c)
+  bool computed = false;                   // false: not a pipeline, K x pairs over 4M (too long to solve
+                                           // for c), or p_mpi below what the pipe's filling alone spends
   double stages = 0;                       // K
   double compute_ns = 0;                   // c
   double baseline_ns = 0, mapping_ns = 0;  // the runs' times, compute included
+  const char* why = "";                    // when not computed for a pipeline: which limit stopped it
 };
 PipelineTimes pipeline_times(const Graph& p2p, const Machine& machine, const Allocation& allocation,
                              const Mapping& mapping, const Mapping& baseline, double p_mpi);

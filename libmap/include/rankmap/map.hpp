@@ -43,10 +43,10 @@ struct TrafficKinds {
 // never more hop-bytes; or, when `kinds` holds a profile's traffic that
 // the flow model can time (link_gbps set, at most kEngineFlowPairs
 // communicating pairs, and not one-way pipeline traffic, whose time needs
-// p_mpi), never a longer predicted time (gain.hpp, flow_times): block
-// stays unless a candidate is predicted 1 % faster, candidates more than
-// 1 % slower than the fastest are out, and spreading the ranks over every
-// allocated node is tried too. With a profile's traffic the flow model
+// p_mpi), never a longer predicted time (gain.hpp, flow_times): the
+// mapping written is one the model predicts fastest of every candidate it
+// timed (block and a spread over every allocated node among them), with
+// hop-bytes deciding between equal times. With a profile's traffic the flow model
 // cannot time, never a longer mean message time (the report's "messages"
 // model): a candidate with fewer hop-bytes but more hops a message is out.
 Mapping map(const Graph& graph, const Machine& machine, const Allocation& allocation, const Context& context,

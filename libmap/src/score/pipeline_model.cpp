@@ -15,6 +15,8 @@ namespace rankmap {
 namespace {
 
 constexpr std::uint64_t kPipelineWork = std::uint64_t{1} << 22;
+// A stage's compute time no search goes past: 10^6 s.
+constexpr double kMaxComputeNs = 1e15;
 
 struct Edge {
   std::uint32_t from = 0, to = 0;
@@ -164,7 +166,15 @@ PipelineTimes pipeline_times(const Graph& p2p, const Machine& machine, const All
   const Pipeline::Timed before = pipeline.timed(baseline);
   auto mpi_share = [&](double c) { return 1 - k * c / pipeline.run_ns(before, c); };
   double low = 0, high = std::max(1.0, pipeline.run_ns(before, 0));
-  while (mpi_share(high) > p_mpi && high < 1e15) high *= 2;
+  while (mpi_share(high) > p_mpi && high < kMaxComputeNs) high *= 2;
+  // The share never falls below the pipe's filling: with D ranks along
+  // its longest path the last one waits D - 1 computes before its first,
+  // so run(c) tends to (K + D - 1) c and the share to (D - 1) / (K + D - 1).
+  // A smaller p_mpi has no c (an 8x8 wavefront of 20 stages: 0.41).
+  if (mpi_share(high) > p_mpi) {
+    t.why = "the pipeline's filling alone is a larger MPI share than p_mpi";
+    return t;
+  }
   for (int i = 0; i < 60 && p_mpi < 1; ++i) {
     const double mid = (low + high) / 2;
     (mpi_share(mid) > p_mpi ? low : high) = mid;
