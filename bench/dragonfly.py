@@ -16,7 +16,9 @@ bench/peers/scotch_gmap.py). Every mapping is scored by `rankmap eval`:
 and the bytes between groups. A peer's figure is its best run per
 figure, as its users keep their best seed.
 
-Usage: bench/dragonfly.py [RANKMAP] [--only SUBSTRING]   (default build/cli/rankmap)
+Usage: bench/dragonfly.py [RANKMAP] [--only SUBSTRING] [--held-out]   (default build/cli/rankmap)
+--held-out runs nine other instances instead (other seeds, generators and
+numberings), for choices tuned on the first fourteen.
 Writes bench/out/dragonfly/ (results.json) and prints Markdown tables.
 """
 import json
@@ -36,8 +38,11 @@ args = sys.argv[1:]
 only = args[args.index("--only") + 1] if "--only" in args else ""
 if "--only" in args:
     del args[args.index("--only"):args.index("--only") + 2]
+held_out = "--held-out" in args
+if held_out:
+    args.remove("--held-out")
 rankmap = os.path.abspath(args[0] if args else os.path.join(root, "build/cli/rankmap"))
-out = os.path.join(here, "out", "dragonfly")
+out = os.path.join(here, "out", "dragonfly-held-out" if held_out else "dragonfly")
 work = os.path.join(out, "work")
 os.makedirs(work, exist_ok=True)
 bench = Instances(rankmap, out)
@@ -45,6 +50,7 @@ graph, profile, permuted = bench.graph, bench.profile, bench.permuted
 
 slingshot, plus, simgrid = machine("dragonfly-4x8x4"), machine("dragonfly-plus-4x4x4x8"), \
     machine("simgrid-dragonfly-3x4x5x2")
+simgrid4 = machine("simgrid-dragonfly-4x1x8x4")
 # 1,024 slots on 128 nodes (960 on SimGrid's 120): Mt-KaHyPar's steiner_tree
 # over a complete target graph of 256 nodes took 100 s a run.
 instances = []
@@ -62,6 +68,28 @@ for name, g, m, extra in [
      simgrid, []),
 ]:
     instances += [(name, g, m, extra), (name + " (renumbered)", permuted(g), m, extra)]
+if held_out:
+    instances = [
+        ("geometric 960 #74 on SimGrid's 3,4;4,3;5,1;2", graph("geo960s74", "geometric", "--ranks", "960", "--seed",
+                                                              "74"), simgrid, []),
+        ("geometric 960 #75 on SimGrid's 3,4;4,3;5,1;2 (renumbered)",
+         permuted(graph("geo960s75", "geometric", "--ranks", "960", "--seed", "75")), simgrid, []),
+        ("irregular 1024 #76 on dragonfly 4x8x4 (renumbered)",
+         permuted(graph("irr1024s76", "irregular", "--ranks", "1024", "--seed", "76")), slingshot, []),
+        ("geometric 1024 #77 on dragonfly 4x8x4 (renumbered)",
+         permuted(graph("geo1024s77", "geometric", "--ranks", "1024", "--seed", "77")), slingshot, []),
+        ("geometric 1024 #77 on Dragonfly+ 4x4x4x8 (renumbered)",
+         permuted(graph("geo1024s77", "geometric", "--ranks", "1024", "--seed", "77")), plus, []),
+        ("irregular 1024 #78 on Dragonfly+ 4x4x4x8", graph("irr1024s78", "irregular", "--ranks", "1024", "--seed",
+                                                           "78"), plus, []),
+        # Added after the first six had been looked at (issue 54, third session).
+        ("geometric 1024 #79 on SimGrid's 4,2;1,1;8,1;4 (renumbered, second set)",
+         permuted(graph("geo1024s79", "geometric", "--ranks", "1024", "--seed", "79")), simgrid4, []),
+        ("irregular 1024 #80 on Dragonfly+ 4x4x4x8 (renumbered, second set)",
+         permuted(graph("irr1024s80", "irregular", "--ranks", "1024", "--seed", "80")), plus, []),
+        ("geometric 960 #81 on SimGrid's 3,4;4,3;5,1;2 (second set)",
+         graph("geo960s81", "geometric", "--ranks", "960", "--seed", "81"), simgrid, []),
+    ]
 instances = [i for i in instances if only in i[0]]
 if mtkahypar.binary() is None:
     print("dragonfly: Mt-KaHyPar skipped: set MTKAHYPAR to its binary (../shared/peers/README.md)", file=sys.stderr)

@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""rankmap builds against the peers' figures that bench/dragonfly.py
+already measured: each instance of its results.json files (the first
+fourteen and the held-out ones) mapped again by every RANKMAP given, each
+figure over the best of block, rr, Scotch and Mt-KaHyPar from those runs.
+For engine changes on dragonflies, without running the peers again
+(their runs take most of dragonfly.py's 40 minutes).
+
+Usage: bench/dragonfly_rescore.py RANKMAP [RANKMAP ...]
+Prints, per instance and build, default / best other for hop-bytes, the
+busiest link (minimal and adaptive readings) and bytes between groups,
+then each build's geometric means and counts behind and ahead.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, here)
+from instances import geomean  # noqa: E402
+
+FIGURES = ("hop_bytes", "max_link_bytes", "adaptive_max_link_bytes", "inter_group_bytes")
+PEERS = ("block", "rr", "Scotch", "Mt-KaHyPar")
+RESULTS = [os.path.join(here, "out", d, "results.json") for d in ("dragonfly", "dragonfly-held-out")]
+
+
+def figures(rankmap, r, work):
+    """One `rankmap map` of the instance (default preset), its figures."""
+    report = os.path.join(work, "report.json")
+    env = dict(os.environ, LD_LIBRARY_PATH=os.path.dirname(os.path.abspath(rankmap)))
+    subprocess.run([rankmap, "map", r["graph"], "-m", r["machine"], *r["extra"], "-f", "csv", "-o",
+                    os.path.join(work, "mapping.csv"), "--json", report, "-q"], check=True, env=env,
+                   stdout=subprocess.DEVNULL)
+    with open(report) as f:
+        j = json.load(f)
+    return {"hop_bytes": j["hop_bytes"], "max_link_bytes": j["max_link_bytes"],
+            "adaptive_max_link_bytes": j["adaptive"]["max_link_bytes"], "inter_group_bytes": j["inter_group_bytes"]}
+
+
+def main():
+    builds = sys.argv[1:]
+    if not builds:
+        sys.exit("usage: bench/dragonfly_rescore.py RANKMAP [RANKMAP ...]")
+    ratios = {b: {k: [] for k in FIGURES} for b in builds}
+    with tempfile.TemporaryDirectory(prefix="rankmap-rescore-") as work:
+        for path in (p for p in RESULTS if os.path.exists(p)):
+            with open(path) as f:
+                for r in json.load(f):
+                    best = {k: min(r[p][k] for p in PEERS if r.get(p)) for k in FIGURES}
+                    cells = []
+                    for b in builds:
+                        got = figures(b, r, work)
+                        row = [got[k] / best[k] if best[k] else 1.0 for k in FIGURES]
+                        for k, x in zip(FIGURES, row):
+                            ratios[b][k].append(x)
+                        cells.append(" ".join(f"{x:.3f}" for x in row))
+                    print(f"{r['name'][:60]:60s} " + " | ".join(cells), flush=True)
+    for b in builds:
+        for k in FIGURES:
+            v = ratios[b][k]
+            print(f"{b} {k}: geometric mean {geomean([max(x, 1e-9) for x in v]):.3f}, behind on "
+                  f"{sum(x > 1 for x in v)}, ahead on {sum(x < 1 for x in v)} of {len(v)}")
+
+
+if __name__ == "__main__":
+    main()
