@@ -46,9 +46,10 @@ struct TrafficKinds {
 // p_mpi), never a longer predicted time (gain.hpp, flow_times): the
 // mapping written is one the model predicts fastest of every candidate it
 // timed (block and a spread over every allocated node among them), with
-// hop-bytes deciding between equal times. With a profile's traffic the flow model
-// cannot time, never a longer mean message time (the report's "messages"
-// model): a candidate with fewer hop-bytes but more hops a message is out.
+// hop-bytes deciding between equal times. With a profile's traffic the
+// flow model cannot time, never a longer mean message time (the report's
+// "messages" model): a candidate with fewer hop-bytes but more hops a
+// message is out.
 Mapping map(const Graph& graph, const Machine& machine, const Allocation& allocation, const Context& context,
             const StageCallback& on_stage = {}, const TrafficKinds& kinds = {});
 // The flow model's work budget bounds each candidate's timing to about a

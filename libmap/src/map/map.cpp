@@ -370,12 +370,12 @@ class Engine {
   // and every candidate slower than the fastest are out. So no candidate
   // the model predicts slower than another it timed is ever written. (A
   // window of 1 % that kept block unless a candidate was 1 % faster,
-  // against the model's error, cost 1.2 % of simulated time on SMPI's
-  // halo3d 4x4x4, where the candidate it kept out was SMPI's fastest:
-  // bench/RESULTS.md, issue 55.) Times within kTiedPerBillion tie (the
-  // model's floating-point sums in another order), and among the fastest
-  // hop-bytes decide. Nothing is dropped when a candidate cannot be timed
-  // (the model gave up on its work budget).
+  // against the model's error, kept block on SMPI's halo3d 4x4x4, where
+  // the candidate it kept out, 0.7 % faster by the model, is 0.4 % faster
+  // in SMPI: bench/RESULTS.md, issue 55.) Times within kTiedPerBillion
+  // tie (the model's floating-point sums in another order), and among the
+  // fastest hop-bytes decide. Nothing is dropped when a candidate cannot
+  // be timed (the model gave up on its work budget).
   void keep_the_fastest() {
     if (!timing_) return;
     double block_ns = -1, fastest = -1;
