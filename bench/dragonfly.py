@@ -31,7 +31,8 @@ sys.path.insert(0, os.path.join(here, "peers"))
 sys.path.insert(0, here)
 import mtkahypar  # noqa: E402
 import scotch_gmap  # noqa: E402
-from instances import Instances, geomean, machine  # noqa: E402
+from instances import DRAGONFLY_FIGURES as FIGURES  # noqa: E402
+from instances import Instances, dragonfly_figures, geomean, machine  # noqa: E402
 
 root = os.path.dirname(here)
 args = sys.argv[1:]
@@ -94,14 +95,6 @@ instances = [i for i in instances if only in i[0]]
 if mtkahypar.binary() is None:
     print("dragonfly: Mt-KaHyPar skipped: set MTKAHYPAR to its binary (../shared/peers/README.md)", file=sys.stderr)
 
-FIGURES = ("hop_bytes", "max_link_bytes", "adaptive_max_link_bytes", "inter_group_bytes")
-
-
-def figures(report):
-    return {"hop_bytes": report["hop_bytes"], "max_link_bytes": report["max_link_bytes"],
-            "adaptive_max_link_bytes": report["adaptive"]["max_link_bytes"],
-            "inter_group_bytes": report["inter_group_bytes"]}
-
 
 def rankmap_map(g, m, extra, opts, tag):
     report = os.path.join(work, tag + ".json")
@@ -110,7 +103,7 @@ def rankmap_map(g, m, extra, opts, tag):
               report, "-q")
     seconds = time.perf_counter() - start
     with open(report) as f:
-        r = figures(json.load(f))
+        r = dragonfly_figures(json.load(f))
     r["seconds"] = seconds
     return r
 

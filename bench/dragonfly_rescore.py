@@ -19,9 +19,8 @@ import tempfile
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
-from instances import geomean  # noqa: E402
+from instances import DRAGONFLY_FIGURES as FIGURES, dragonfly_figures, geomean  # noqa: E402
 
-FIGURES = ("hop_bytes", "max_link_bytes", "adaptive_max_link_bytes", "inter_group_bytes")
 PEERS = ("block", "rr", "Scotch", "Mt-KaHyPar")
 RESULTS = [os.path.join(here, "out", d, "results.json") for d in ("dragonfly", "dragonfly-held-out")]
 
@@ -34,9 +33,7 @@ def figures(rankmap, r, work):
                     os.path.join(work, "mapping.csv"), "--json", report, "-q"], check=True, env=env,
                    stdout=subprocess.DEVNULL)
     with open(report) as f:
-        j = json.load(f)
-    return {"hop_bytes": j["hop_bytes"], "max_link_bytes": j["max_link_bytes"],
-            "adaptive_max_link_bytes": j["adaptive"]["max_link_bytes"], "inter_group_bytes": j["inter_group_bytes"]}
+        return dragonfly_figures(json.load(f))
 
 
 def main():

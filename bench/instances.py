@@ -69,3 +69,15 @@ class Instances:
             f.write(lines[body[0]] + "\n")
             f.write("".join(" ".join(map(str, e)) + "\n" for e in entries))
         return twin
+
+
+# The dragonfly figures of a `rankmap map --json` report (dragonfly.py,
+# dragonfly_rescore.py): hop-bytes and the busiest link under minimal
+# routes, the busiest link under the adaptive reading, bytes between groups.
+DRAGONFLY_FIGURES = ("hop_bytes", "max_link_bytes", "adaptive_max_link_bytes", "inter_group_bytes")
+
+
+def dragonfly_figures(report):
+    return {"hop_bytes": report["hop_bytes"], "max_link_bytes": report["max_link_bytes"],
+            "adaptive_max_link_bytes": report["adaptive"]["max_link_bytes"],
+            "inter_group_bytes": report["inter_group_bytes"]}
