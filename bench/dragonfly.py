@@ -16,9 +16,12 @@ bench/peers/scotch_gmap.py). Every mapping is scored by `rankmap eval`:
 and the bytes between groups. A peer's figure is its best run per
 figure, as its users keep their best seed.
 
-Usage: bench/dragonfly.py [RANKMAP] [--only SUBSTRING] [--held-out]   (default build/cli/rankmap)
+Usage: bench/dragonfly.py [RANKMAP] [--only SUBSTRING] [--held-out | --third-set]
+(default build/cli/rankmap)
 --held-out runs nine other instances instead (other seeds, generators and
-numberings), for choices tuned on the first fourteen.
+numberings), for choices tuned on the first fourteen; --third-set nine more,
+made after the cut into groups (issue 54, fourth session) had been tuned on
+the first 23.
 Writes bench/out/dragonfly/ (results.json) and prints Markdown tables.
 """
 import json
@@ -42,8 +45,11 @@ if "--only" in args:
 held_out = "--held-out" in args
 if held_out:
     args.remove("--held-out")
+third_set = "--third-set" in args
+if third_set:
+    args.remove("--third-set")
 rankmap = os.path.abspath(args[0] if args else os.path.join(root, "build/cli/rankmap"))
-out = os.path.join(here, "out", "dragonfly-held-out" if held_out else "dragonfly")
+out = os.path.join(here, "out", "dragonfly-held-out" if held_out else "dragonfly-third" if third_set else "dragonfly")
 work = os.path.join(out, "work")
 os.makedirs(work, exist_ok=True)
 bench = Instances(rankmap, out)
@@ -90,6 +96,27 @@ if held_out:
          permuted(graph("irr1024s80", "irregular", "--ranks", "1024", "--seed", "80")), plus, []),
         ("geometric 960 #81 on SimGrid's 3,4;4,3;5,1;2 (second set)",
          graph("geo960s81", "geometric", "--ranks", "960", "--seed", "81"), simgrid, []),
+    ]
+if third_set:
+    instances = [
+        ("geometric 960 #82 on SimGrid's 3,4;4,3;5,1;2 (renumbered)",
+         permuted(graph("geo960s82", "geometric", "--ranks", "960", "--seed", "82")), simgrid, []),
+        ("irregular 960 #83 on SimGrid's 3,4;4,3;5,1;2",
+         graph("irr960s83", "irregular", "--ranks", "960", "--seed", "83"), simgrid, []),
+        ("stencil 8x8x15 on SimGrid's 3,4;4,3;5,1;2 (renumbered)",
+         permuted(graph("st8x8x15", "stencil", "--dims", "8x8x15")), simgrid, []),
+        ("geometric 1024 #84 on SimGrid's 4,2;1,1;8,1;4",
+         graph("geo1024s84", "geometric", "--ranks", "1024", "--seed", "84"), simgrid4, []),
+        ("stencil 16x8x8 on SimGrid's 4,2;1,1;8,1;4 (renumbered)",
+         permuted(graph("st16x8x8", "stencil", "--dims", "16x8x8")), simgrid4, []),
+        ("irregular 1024 #85 on dragonfly 4x8x4 (renumbered)",
+         permuted(graph("irr1024s85", "irregular", "--ranks", "1024", "--seed", "85")), slingshot, []),
+        ("alltoall rows 16x64 on dragonfly 4x8x4 (renumbered)",
+         permuted(graph("a2a16x64", "alltoall", "--grid", "16x64")), slingshot, []),
+        ("geometric 1024 #86 on Dragonfly+ 4x4x4x8",
+         graph("geo1024s86", "geometric", "--ranks", "1024", "--seed", "86"), plus, []),
+        ("irregular 1024 #87 on Dragonfly+ 4x4x4x8 (renumbered)",
+         permuted(graph("irr1024s87", "irregular", "--ranks", "1024", "--seed", "87")), plus, []),
     ]
 instances = [i for i in instances if only in i[0]]
 if mtkahypar.binary() is None:

@@ -310,12 +310,32 @@ class Engine {
     return least;
   }
 
+  // The placement stages swap parts only between nodes of equal `sizes`
+  // (a size class). On a dragonfly, a partition cut for the nodes has cut
+  // the groups apart first (whole_groups, network_kind.hpp), and its parts
+  // stay in their groups: here each group's nodes are a class of their own.
+  // Swaps between groups for hop-bytes undid the cut (a held-out geometric
+  // graph: 9.5 MB between groups after the cut, 16.9 MB after the swaps),
+  // and kept in their groups the candidates' hop-bytes came out lower too
+  // (bench/RESULTS.md, issue 54, fourth session).
+  NodeSet in_their_groups(const NodeSet& nodes) const {
+    const Network& net = geometry_.network();
+    if (!net.is_dragonfly()) return nodes;
+    NodeSet classed = nodes;
+    const auto groups = static_cast<std::uint32_t>(net.dragonfly.groups);
+    for (std::size_t j = 0; j < nodes.used.size(); ++j)
+      classed.sizes[j] =
+          nodes.sizes[j] * groups + static_cast<std::uint32_t>(net.group_of(geometry_.coord_index(nodes.used[j])));
+    return classed;
+  }
+
   // From a partition into parts (part p cut for nodes.used[p]): each
   // placement start, refined; the best, refined further. The partitioner's
   // own order (part p on node p) is a start when it means something, or
   // when no other start applies.
-  void place_parts(const std::string& name, const std::vector<int>& part, const NodeSet& nodes,
+  void place_parts(const std::string& name, const std::vector<int>& part, const NodeSet& real_nodes,
                    bool identity_is_meaningful, Found& found) const {
+    const NodeSet nodes = identity_is_meaningful ? in_their_groups(real_nodes) : real_nodes;
     found.lines.push_back("partitioned " + name);
     const PartGraph q = make_part_graph(g_, part, static_cast<int>(nodes.used.size()));
     std::vector<std::vector<int>> starts;

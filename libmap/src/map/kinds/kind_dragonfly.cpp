@@ -3,7 +3,9 @@
 // halving (whole groups first, then chassis, then routers) and its
 // neighbours (the nodes of one router) serve as they are: what keeps
 // bytes inside groups. Scotch gets a tree-leaf target of the same levels,
-// each priced at its route's hops.
+// each priced at its route's hops. The joint bisection cuts the ranks into
+// whole groups in one step (whole_groups), not by halves.
+#include <map>
 #include <sstream>
 
 #include "map/kinds/network_kind.hpp"
@@ -16,6 +18,16 @@ class DragonflyKind : public EngineKind {
   std::size_t halve(std::vector<int>& items, const std::function<int(int)>& node_of,
                     const NodeGeometry& geometry) const override {
     return tree_engine_kind().halve(items, node_of, geometry);
+  }
+
+  std::vector<std::vector<int>> whole_groups(const std::vector<int>& items, const std::function<int(int)>& node_of,
+                                             const NodeGeometry& geometry) const override {
+    std::map<int, std::vector<int>> by_group;
+    for (int item : items) by_group[geometry.network().group_of(geometry.coord_index(node_of(item)))].push_back(item);
+    std::vector<std::vector<int>> groups;
+    if (by_group.size() < 2) return groups;
+    for (auto& [group, members] : by_group) groups.push_back(std::move(members));
+    return groups;
   }
 
   void neighbours(const Network& net, std::size_t c, const std::function<void(std::size_t)>& visit) const override {

@@ -24,6 +24,14 @@ class EngineKind {
   // returns cut (0 when they cannot be split).
   virtual std::size_t halve(std::vector<int>& items, const std::function<int(int)>& node_of,
                             const NodeGeometry& geometry) const = 0;
+  // `items` split by the network's groups, whose crossings cost most (a
+  // dragonfly's groups), in group order; empty where the network has none,
+  // or when all items are in one.
+  virtual std::vector<std::vector<int>> whole_groups(const std::vector<int>& /*items*/,
+                                                     const std::function<int(int)>& /*node_of*/,
+                                                     const NodeGeometry& /*geometry*/) const {
+    return {};
+  }
   // Calls visit(coordinate index) for each position next to c, not c.
   virtual void neighbours(const Network& net, std::size_t c, const std::function<void(std::size_t)>& visit) const = 0;
   // The whole network as a Scotch target architecture, in Scotch's text

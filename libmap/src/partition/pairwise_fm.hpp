@@ -1,0 +1,25 @@
+// Fiduccia-Mattheyses refinement of a k-way cut that keeps every part's
+// size: each pair of parts that share traffic in turn, heaviest first.
+// Used where a cut between a dragonfly's groups matters most (the
+// hierarchy's cut into groups, the group refiner). Internal to libmap.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "graph/undirected.hpp"
+
+namespace rankmap::detail {
+
+// Moves vertices between parts (part[v], any ints) so that the cut's weight
+// falls, every part keeping its number of vertices, in up to `rounds`
+// rounds over the pairs or until `budget` edge ends are read; returns the
+// weight saved (each edge counted once). The same result for the same
+// input: no randomness, ties to the lower vertex.
+std::uint64_t refine_cut_pairwise(const UndirectedGraph& g, std::vector<int>& part, std::uint64_t budget,
+                                  int rounds = 4);
+
+// The weight of the edges between parts, each counted once.
+std::uint64_t cut_weight(const UndirectedGraph& g, const std::vector<int>& part);
+
+}  // namespace rankmap::detail
