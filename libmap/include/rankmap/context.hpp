@@ -32,7 +32,8 @@ struct Context {
     // When the Cartesian layout applies, keep it and skip the general
     // pipelines (they cost minutes on a million ranks and lose to it there).
     // Without it they still skip grids of over 2^16 edge ends, where they
-    // took minutes and never beat the layout.
+    // took minutes and never beat the layout. On a dragonfly a smaller
+    // grid's pipelines run (one trial) beside the layout all the same.
     bool grid_only = true;
     // Each partition pipeline runs with seeds seed, seed+1, ... and every
     // result is a candidate: partitions of irregular graphs vary by several

@@ -81,9 +81,15 @@ class Engine {
     const std::vector<NodeBox> whole_node_boxes = boxes();
     const bool grid = context_.partition.cartesian && cartesian(whole_node_boxes);
     // A grid's layouts keep every node full: with the flow model on, the
-    // pipelines also run, for their spread node set.
+    // pipelines also run, for their spread node set. On a dragonfly they
+    // run beside a small grid's layout too: the layout's boxes are meshes of
+    // the groups' subtrees, and the joint bisection's cut into whole groups
+    // found 7 % fewer hop-bytes on a renumbered 8x8x15 stencil on SimGrid's
+    // 3 groups, where the layout alone was 4 % behind Mt-KaHyPar
+    // (bench/RESULTS.md, issue 54, fourth session).
     const bool large_grid = g_.xadj[g_.n] > kLargeGridEnds;
-    if (!(grid && (context_.partition.grid_only || large_grid)) || timing_)
+    const bool small_grid_on_dragonfly = geometry_.network().is_dragonfly() && !large_grid;
+    if (!(grid && (context_.partition.grid_only || large_grid)) || timing_ || small_grid_on_dragonfly)
       for (NodeSet& nodes : node_sets(problem(), compact, whole_node_boxes, uniform_slots())) {
         // Beside a grid's layout the pipelines run one trial: on a renumbered
         // 16x16x8 stencil on a fat tree, 16 trials (patience 4) took 2.1 s,
