@@ -82,6 +82,8 @@ TEST(Stages, EnforcePartSizesMovesTheCheapestRank) {
   EXPECT_EQ(part, (std::vector<int>{0, 0, 1, 1}));
 }
 
+namespace {
+
 // The cut by the triples, each edge once.
 std::uint64_t triples_cut(const Edges& edges, const std::vector<int>& part) {
   std::uint64_t cut = 0;
@@ -89,13 +91,15 @@ std::uint64_t triples_cut(const Edges& edges, const std::vector<int>& part) {
   return cut;
 }
 
+}  // namespace
+
 // A pair of parts where no swap of two vertices lowers the cut (10), and
-// the least cut of 4 and 4 vertices is 4 ({0, 1, 2, 3} and {4, 5, 6, 7}
-// cut 3-5 and 4-6 at 2 each; every swap and every split enumerated by a
-// script, bench/RESULTS.md, issue 54, fourth session): the passes move
-// through losing moves to it. Three cliques of 4 (10 bytes an edge) dealt
-// round-robin over 3 parts, joined in a ring by 1-byte edges: each clique
-// ends whole in a part, the cut the ring's 3 bytes, from 3 x 50 + 3.
+// the least cut of 4 and 4 vertices is 4 ({1, 2, 3, 4} and {0, 5, 6, 7},
+// cutting 3-5 and 4-6 at 2 each): the passes move through losing moves to
+// it. Every swap and all 70 splits are tried here. Three cliques of 4
+// (10 bytes an edge) dealt round-robin over 3 parts, joined in a ring by
+// 1-byte edges: each clique ends whole in a part, the cut the ring's 3
+// bytes, from 3 x 50 + 3.
 TEST(Stages, PairwiseFmClimbsOutOfWhatSwapsCannot) {
   const Edges edges{{1, 2, 6}, {2, 3, 6}, {3, 4, 5}, {3, 5, 2}, {4, 6, 2}, {5, 6, 5}};
   const UndirectedGraph g = undirected(8, edges);
@@ -108,6 +112,11 @@ TEST(Stages, PairwiseFmClimbsOutOfWhatSwapsCannot) {
       std::swap(swapped[a], swapped[b]);
       ASSERT_GE(triples_cut(edges, swapped), 10u) << a << " " << b;
     }
+  std::uint64_t least = UINT64_MAX;
+  std::vector<int> split{0, 0, 0, 0, 1, 1, 1, 1};
+  do least = std::min(least, triples_cut(edges, split));
+  while (std::next_permutation(split.begin(), split.end()));
+  ASSERT_EQ(least, 4u);
   EXPECT_EQ(refine_cut_pairwise(g, part, 1 << 20), 6u);
   EXPECT_EQ(triples_cut(edges, part), 4u);
   EXPECT_EQ(cut_weight(g, part), 4u);

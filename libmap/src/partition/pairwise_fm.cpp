@@ -8,7 +8,7 @@
 //
 // Why: METIS with exact sizes left a held-out geometric graph's cut into a
 // dragonfly's 3 groups at 12.4-19.0 MB, where Mt-KaHyPar's was 8.4 MB;
-// METIS k-way into the groups with 8 tries and then these passes reached
+// METIS into the groups at once, 8 tries, and then these passes reached
 // 6.7-8.7 MB (bench/RESULTS.md, issue 54, fourth session).
 #include "partition/pairwise_fm.hpp"
 

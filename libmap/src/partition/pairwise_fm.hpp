@@ -1,7 +1,7 @@
 // Fiduccia-Mattheyses refinement of a k-way cut that keeps every part's
 // size: each pair of parts that share traffic in turn, heaviest first.
-// Used where a cut between a dragonfly's groups matters most (the
-// hierarchy's cut into groups, the group refiner). Internal to libmap.
+// Used where a cut between a dragonfly's groups matters most: the joint
+// bisection's cut into whole groups. Internal to libmap.
 #pragma once
 
 #include <cstdint>
@@ -11,7 +11,8 @@
 
 namespace rankmap::detail {
 
-// Moves vertices between parts (part[v], any ints) so that the cut's weight
+// Moves vertices between parts (part[v], any ints; g without self-loops, as
+// make_undirected builds it) so that the cut's weight
 // falls, every part keeping its number of vertices, in up to `rounds`
 // rounds over the pairs or until `budget` edge ends are read; returns the
 // weight saved (each edge counted once). The same result for the same
