@@ -34,6 +34,11 @@
 //   RANKMAP_SMPI_HOP_NS  129         per-hop latency
 //   RANKMAP_SMPI_LOCAL_NS 2*NIC_NS   a message between ranks of one node
 //   RANKMAP_SMPI_GBPS    100         link bandwidth, Gbit/s
+//   RANKMAP_SMPI_TORUS_GBPS GBPS     the torus links' alone, and
+//   RANKMAP_SMPI_HOPS_AT_MOST -      hops priced at most this many: with
+//                                    both, peers_time.py's free network
+//                                    (every node one hop from every other,
+//                                    no link shared, the NICs as they are)
 //   RANKMAP_SMPI_CORES   16          hosts (ranks) per node
 //   RANKMAP_SMPI_HOST    "node%02lu" node names by vertex index (X fastest,
 //                                    the order of rankmap's machine files)
@@ -118,6 +123,9 @@ std::string host_name(unsigned long id) {
 }
 
 double bytes_per_second() { return env_number("RANKMAP_SMPI_GBPS", 100) * 1e9 / 8; }
+double torus_bytes_per_second() {
+  return env_number("RANKMAP_SMPI_TORUS_GBPS", env_number("RANKMAP_SMPI_GBPS", 100)) * 1e9 / 8;
+}
 
 // One torus vertex: its hosts -- NIC link -- router (node_zone.hpp). The
 // NIC is full duplex, like the hardware and the gain model's phase terms:
@@ -162,15 +170,19 @@ void load_platform(const sg4::Engine& /*engine*/) {
     for (int d = 0; d < nd; ++d)
       for (const char* sign : {"+", "-"})
         links.push_back(
-            torus->create_link("torus-" + std::to_string(id) + "-" + "XYZWVU"[d] + sign, bytes_per_second())->seal());
+            torus->create_link("torus-" + std::to_string(id) + "-" + "XYZWVU"[d] + sign, torus_bytes_per_second())
+                ->seal());
   const double nic_ns = env_number("RANKMAP_SMPI_NIC_NS", 425), hop_ns = env_number("RANKMAP_SMPI_HOP_NS", 129);
-  torus->get_network_model()->set_lat_factor_cb([nic_ns, hop_ns](double, const sg4::Host*, const sg4::Host*,
-                                                                 const std::vector<sg4::Link*>& route,
-                                                                 const std::unordered_set<sg4::NetZone*>&) {
-    const auto hops = std::count_if(route.begin(), route.end(),
-                                    [](const sg4::Link* l) { return l->get_name().rfind("torus-", 0) == 0; });
-    return hops == 0 ? 1.0 : (2 * nic_ns + hop_ns * static_cast<double>(hops)) / (2 * nic_ns);
-  });
+  const double hops_at_most = env_number("RANKMAP_SMPI_HOPS_AT_MOST", 1e9);
+  torus->get_network_model()->set_lat_factor_cb(
+      [nic_ns, hop_ns, hops_at_most](double, const sg4::Host*, const sg4::Host*, const std::vector<sg4::Link*>& route,
+                                     const std::unordered_set<sg4::NetZone*>&) {
+        const auto hops = std::min<double>(
+            hops_at_most, static_cast<double>(std::count_if(route.begin(), route.end(), [](const sg4::Link* l) {
+              return l->get_name().rfind("torus-", 0) == 0;
+            })));
+        return hops == 0 ? 1.0 : (2 * nic_ns + hop_ns * static_cast<double>(hops)) / (2 * nic_ns);
+      });
   auto coord = [&](unsigned long id, int d) { return static_cast<int>((id / stride[d]) % n[d]); };
   for (unsigned long a = 0; a < count; ++a) {
     for (unsigned long b = 0; b < count; ++b) {
