@@ -265,6 +265,20 @@ TEST(Map, TheLeastHopBytesOfTheCandidatesWin) {
   EXPECT_GT(differ, 6);  // the candidates differ: there is a choice to make
 }
 
+namespace {
+
+// A dragonfly wired as SimGrid's: 3 groups (4 global links each) of 2
+// chassis of 3 routers, 2 nodes of 4 cores a router: 48 slots a group.
+Machine three_group_dragonfly() {
+  return parse_machine(
+      "name = \"d\"\n[network]\nkind = \"dragonfly\"\ngroups = 3\nglobal_links = 4\nchassis = 2\n"
+      "routers = 3\nnodes_per_router = 2\nwiring = \"simgrid\"\nt_hop_ns = 129\nt_inj_ns = 425\nt_ej_ns = 425\n"
+      "[[nodes]]\nhosts = \"d[00-35]\"\nhwloc = \"package:1 core:4 pu:1\"\n",
+      "d.toml");
+}
+
+}  // namespace
+
 // On a dragonfly the candidates within 1 % of the least hop-bytes tie
 // (their "scored NAME: hop-bytes H, max link L" stages), and the least
 // loaded link among them wins: the kept mapping's scores, from evaluate(),
@@ -272,11 +286,7 @@ TEST(Map, TheLeastHopBytesOfTheCandidatesWin) {
 // hop-bytes. Of these geometric graphs' seeds, 53 and 55 keep a candidate
 // above the least hop-bytes; at 0.1 % none did.
 TEST(Map, OnADragonflyTheLeastLoadedLinkWithinOnePercent) {
-  const Machine m = parse_machine(
-      "name = \"d\"\n[network]\nkind = \"dragonfly\"\ngroups = 3\nglobal_links = 4\nchassis = 2\n"
-      "routers = 3\nnodes_per_router = 2\nwiring = \"simgrid\"\nt_hop_ns = 129\nt_inj_ns = 425\nt_ej_ns = 425\n"
-      "[[nodes]]\nhosts = \"d[00-35]\"\nhwloc = \"package:1 core:4 pu:1\"\n",
-      "d.toml");
+  const Machine m = three_group_dragonfly();
   const Allocation a = make_allocation(m, {});
   int not_least = 0;
   for (std::uint64_t seed = 41; seed <= 55; seed += 2) {
@@ -313,11 +323,7 @@ TEST(Map, OnADragonflyTheLeastLoadedLinkWithinOnePercent) {
 // least traffic between groups puts each cluster in a group of its own:
 // the ring's 12 edges, 10 bytes each way, 240 bytes; every preset finds it.
 TEST(Map, OnADragonflyEachClusterInAGroup) {
-  const Machine m = parse_machine(
-      "name = \"d\"\n[network]\nkind = \"dragonfly\"\ngroups = 3\nglobal_links = 4\nchassis = 2\n"
-      "routers = 3\nnodes_per_router = 2\nwiring = \"simgrid\"\nt_hop_ns = 129\nt_inj_ns = 425\nt_ej_ns = 425\n"
-      "[[nodes]]\nhosts = \"d[00-35]\"\nhwloc = \"package:1 core:4 pu:1\"\n",
-      "d.toml");
+  const Machine m = three_group_dragonfly();
   const Allocation a = make_allocation(m, {});
   GraphBuilder b(144);
   auto both = [&](std::uint32_t x, std::uint32_t y, std::uint64_t bytes) {
