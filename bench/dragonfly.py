@@ -58,65 +58,59 @@ graph, profile, permuted = bench.graph, bench.profile, bench.permuted
 slingshot, plus, simgrid = machine("dragonfly-4x8x4"), machine("dragonfly-plus-4x4x4x8"), \
     machine("simgrid-dragonfly-3x4x5x2")
 simgrid4 = machine("simgrid-dragonfly-4x1x8x4")
+
+
+def seeded(kind, ranks, seed):
+    """`rankmap gen KIND` (geometric or irregular) of `ranks` ranks from
+    `seed`, as out/geoRANKSsSEED.mtx or out/irrRANKSsSEED.mtx."""
+    return graph(f"{kind[:3]}{ranks}s{seed}", kind, "--ranks", str(ranks), "--seed", str(seed))
+
+
 # 1,024 slots on 128 nodes (960 on SimGrid's 120): Mt-KaHyPar's steiner_tree
 # over a complete target graph of 256 nodes took 100 s a run.
 instances = []
 for name, g, m, extra in [
     ("stencil 16x8x8 on dragonfly 4x8x4", graph("st16x8x8", "stencil", "--dims", "16x8x8"), slingshot, []),
     ("alltoall rows 8x128 on dragonfly 4x8x4", graph("a2a8x128", "alltoall", "--grid", "8x128"), slingshot, []),
-    ("irregular 1024 #71 on dragonfly 4x8x4", graph("irr1024s71", "irregular", "--ranks", "1024", "--seed", "71"),
-     slingshot, []),
+    ("irregular 1024 #71 on dragonfly 4x8x4", seeded("irregular", 1024, 71), slingshot, []),
     ("LAMMPS melt 128 on dragonfly 4x8x4, 2 a node (fewer ranks than slots)", profile("lammps-melt-128"),
      slingshot, ["--ppn", "2"]),
-    ("irregular 1024 #72 on Dragonfly+ 4x4x4x8", graph("irr1024s72", "irregular", "--ranks", "1024", "--seed", "72"),
-     plus, []),
+    ("irregular 1024 #72 on Dragonfly+ 4x4x4x8", seeded("irregular", 1024, 72), plus, []),
     ("stencil 16x8x8 on Dragonfly+ 4x4x4x8", graph("st16x8x8", "stencil", "--dims", "16x8x8"), plus, []),
-    ("geometric 960 #73 on SimGrid's 3,4;4,3;5,1;2", graph("geo960s73", "geometric", "--ranks", "960", "--seed", "73"),
-     simgrid, []),
+    ("geometric 960 #73 on SimGrid's 3,4;4,3;5,1;2", seeded("geometric", 960, 73), simgrid, []),
 ]:
     instances += [(name, g, m, extra), (name + " (renumbered)", permuted(g), m, extra)]
 if held_out:
     instances = [
-        ("geometric 960 #74 on SimGrid's 3,4;4,3;5,1;2", graph("geo960s74", "geometric", "--ranks", "960", "--seed",
-                                                              "74"), simgrid, []),
+        ("geometric 960 #74 on SimGrid's 3,4;4,3;5,1;2", seeded("geometric", 960, 74), simgrid, []),
         ("geometric 960 #75 on SimGrid's 3,4;4,3;5,1;2 (renumbered)",
-         permuted(graph("geo960s75", "geometric", "--ranks", "960", "--seed", "75")), simgrid, []),
-        ("irregular 1024 #76 on dragonfly 4x8x4 (renumbered)",
-         permuted(graph("irr1024s76", "irregular", "--ranks", "1024", "--seed", "76")), slingshot, []),
-        ("geometric 1024 #77 on dragonfly 4x8x4 (renumbered)",
-         permuted(graph("geo1024s77", "geometric", "--ranks", "1024", "--seed", "77")), slingshot, []),
-        ("geometric 1024 #77 on Dragonfly+ 4x4x4x8 (renumbered)",
-         permuted(graph("geo1024s77", "geometric", "--ranks", "1024", "--seed", "77")), plus, []),
-        ("irregular 1024 #78 on Dragonfly+ 4x4x4x8", graph("irr1024s78", "irregular", "--ranks", "1024", "--seed",
-                                                           "78"), plus, []),
+         permuted(seeded("geometric", 960, 75)), simgrid, []),
+        ("irregular 1024 #76 on dragonfly 4x8x4 (renumbered)", permuted(seeded("irregular", 1024, 76)), slingshot, []),
+        ("geometric 1024 #77 on dragonfly 4x8x4 (renumbered)", permuted(seeded("geometric", 1024, 77)), slingshot, []),
+        ("geometric 1024 #77 on Dragonfly+ 4x4x4x8 (renumbered)", permuted(seeded("geometric", 1024, 77)), plus, []),
+        ("irregular 1024 #78 on Dragonfly+ 4x4x4x8", seeded("irregular", 1024, 78), plus, []),
         # Added after the first six had been looked at (issue 54, third session).
         ("geometric 1024 #79 on SimGrid's 4,2;1,1;8,1;4 (renumbered, second set)",
-         permuted(graph("geo1024s79", "geometric", "--ranks", "1024", "--seed", "79")), simgrid4, []),
+         permuted(seeded("geometric", 1024, 79)), simgrid4, []),
         ("irregular 1024 #80 on Dragonfly+ 4x4x4x8 (renumbered, second set)",
-         permuted(graph("irr1024s80", "irregular", "--ranks", "1024", "--seed", "80")), plus, []),
-        ("geometric 960 #81 on SimGrid's 3,4;4,3;5,1;2 (second set)",
-         graph("geo960s81", "geometric", "--ranks", "960", "--seed", "81"), simgrid, []),
+         permuted(seeded("irregular", 1024, 80)), plus, []),
+        ("geometric 960 #81 on SimGrid's 3,4;4,3;5,1;2 (second set)", seeded("geometric", 960, 81), simgrid, []),
     ]
 if third_set:
     instances = [
         ("geometric 960 #82 on SimGrid's 3,4;4,3;5,1;2 (renumbered)",
-         permuted(graph("geo960s82", "geometric", "--ranks", "960", "--seed", "82")), simgrid, []),
-        ("irregular 960 #83 on SimGrid's 3,4;4,3;5,1;2",
-         graph("irr960s83", "irregular", "--ranks", "960", "--seed", "83"), simgrid, []),
+         permuted(seeded("geometric", 960, 82)), simgrid, []),
+        ("irregular 960 #83 on SimGrid's 3,4;4,3;5,1;2", seeded("irregular", 960, 83), simgrid, []),
         ("stencil 8x8x15 on SimGrid's 3,4;4,3;5,1;2 (renumbered)",
          permuted(graph("st8x8x15", "stencil", "--dims", "8x8x15")), simgrid, []),
-        ("geometric 1024 #84 on SimGrid's 4,2;1,1;8,1;4",
-         graph("geo1024s84", "geometric", "--ranks", "1024", "--seed", "84"), simgrid4, []),
+        ("geometric 1024 #84 on SimGrid's 4,2;1,1;8,1;4", seeded("geometric", 1024, 84), simgrid4, []),
         ("stencil 16x8x8 on SimGrid's 4,2;1,1;8,1;4 (renumbered)",
          permuted(graph("st16x8x8", "stencil", "--dims", "16x8x8")), simgrid4, []),
-        ("irregular 1024 #85 on dragonfly 4x8x4 (renumbered)",
-         permuted(graph("irr1024s85", "irregular", "--ranks", "1024", "--seed", "85")), slingshot, []),
+        ("irregular 1024 #85 on dragonfly 4x8x4 (renumbered)", permuted(seeded("irregular", 1024, 85)), slingshot, []),
         ("alltoall rows 16x64 on dragonfly 4x8x4 (renumbered)",
          permuted(graph("a2a16x64", "alltoall", "--grid", "16x64")), slingshot, []),
-        ("geometric 1024 #86 on Dragonfly+ 4x4x4x8",
-         graph("geo1024s86", "geometric", "--ranks", "1024", "--seed", "86"), plus, []),
-        ("irregular 1024 #87 on Dragonfly+ 4x4x4x8 (renumbered)",
-         permuted(graph("irr1024s87", "irregular", "--ranks", "1024", "--seed", "87")), plus, []),
+        ("geometric 1024 #86 on Dragonfly+ 4x4x4x8", seeded("geometric", 1024, 86), plus, []),
+        ("irregular 1024 #87 on Dragonfly+ 4x4x4x8 (renumbered)", permuted(seeded("irregular", 1024, 87)), plus, []),
     ]
 instances = [i for i in instances if only in i[0]]
 if mtkahypar.binary() is None:
