@@ -130,33 +130,35 @@ def mappings(s):
     return out
 
 
+def platform_of(s, text, name):
+    """The scenario's platform for another machine file, `text`, written as
+    NAME.toml beside its work files."""
+    path = s["dir"] / f"{name}.toml"
+    path.write_text(text)
+    return validate.platform_env(tomllib.loads(text), s["ppn"], path)
+
+
 def ideal_network_time(s, mapping):
     """The app's simulated time on the scenario's machine with every
     latency 0 and every bandwidth 10^6 Gbit/s: no placement can do better."""
     text = re.sub(r"(?m)^(\s*(?:t_hop_ns|t_inj_ns|t_ej_ns|t_local_ns|t_ns)\s*=\s*)[0-9.]+", r"\g<1>0",
                   Path(s["machine_path"]).read_text())
     text = re.sub(r"(?m)^(\s*(?:link_gbps|gbps)\s*=\s*)[0-9.]+", r"\g<1>1000000", text)
-    ideal = s["dir"] / "ideal-network.toml"
-    ideal.write_text(text)
-    env = validate.platform_env(tomllib.loads(text), s["ppn"], ideal)
+    env = platform_of(s, text, "ideal-network")
     return validate.simulate_mapping({**s, "platform_env": env}, mapping, "ideal-network")
 
 
-def free_network_times(s, files):
+def free_network_times(s, files, times):
     """Each mapping's simulated time on the free network (the module's
-    text); {} where there is none."""
+    text), given its `times` on the machine itself; {} where there is none."""
     kind = s["machine"]["network"].get("kind", "torus")
     if kind == "torus":
         env = dict(s["platform_env"], RANKMAP_SMPI_HOPS_AT_MOST="1", RANKMAP_SMPI_TORUS_GBPS="1000000")
     elif kind == "fattree":
-        text = Path(s["machine_path"]).read_text()
-        text = re.sub(r'(?m)^kind\s*=\s*"fattree".*$', 'kind = "switch"', text)
-        text = re.sub(r"(?m)^levels\s*=.*$", "", text)
-        crossbar = s["dir"] / "free-network.toml"
-        crossbar.write_text(text)
-        env = validate.platform_env(tomllib.loads(text), s["ppn"], crossbar)
-    elif kind == "switch" and "hosts" not in s["machine"]:  # a crossbar (not VMs on hosts): as it is
-        env = s["platform_env"]
+        text = re.sub(r'(?m)^kind\s*=\s*"fattree".*$', 'kind = "switch"', Path(s["machine_path"]).read_text())
+        env = platform_of(s, re.sub(r"(?m)^levels\s*=.*$", "", text), "free-network")
+    elif kind == "switch" and "hosts" not in s["machine"]:  # a crossbar (not VMs on hosts): already free
+        return dict(times)
     else:
         return {}
     return {m: validate.simulate_mapping({**s, "platform_env": env}, path, "free-" + m) for m, path in files.items()}
@@ -169,7 +171,7 @@ def scenario(name, build, work):
     others = {m: t for m, t in times.items() if m not in OURS}
     fastest = min(others, key=others.get)
     ideal = ideal_network_time(s, files["block"])
-    free = free_network_times(s, files)
+    free = free_network_times(s, files, times)
     return {"scenario": name, "half": "tune" if name in TUNE else "held-out", "machine": s["machine"].get("name"),
             "ranks": s["ranks"], "ppn": s["ppn"], "times_s": times, "fastest_other": fastest,
             "default_over_fastest": times["default"] / others[fastest],
