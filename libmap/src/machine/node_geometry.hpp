@@ -20,6 +20,8 @@ class NodeGeometry {
   int coord(int node, int dim) const { return coord_[node][dim]; }
   const std::array<int, kMaxDims>& coords(int node) const { return coord_[node]; }
   std::size_t coord_index(int node) const { return coord_index_[node]; }
+  // A dragonfly's group of the node (0 on other networks).
+  int group_of(int node) const { return net_.group_of(coord_index_[node]); }
   const Network& network() const { return net_; }
   int size() const { return static_cast<int>(coord_.size()); }
 

@@ -330,8 +330,7 @@ class Engine {
     NodeSet classed = nodes;
     const auto groups = static_cast<std::uint32_t>(net.dragonfly.groups);
     for (std::size_t j = 0; j < nodes.used.size(); ++j)
-      classed.sizes[j] =
-          nodes.sizes[j] * groups + static_cast<std::uint32_t>(net.group_of(geometry_.coord_index(nodes.used[j])));
+      classed.sizes[j] = nodes.sizes[j] * groups + static_cast<std::uint32_t>(geometry_.group_of(nodes.used[j]));
     return classed;
   }
 

@@ -77,10 +77,7 @@ struct NodeScores {
       msgs_at_hops[static_cast<std::size_t>(h)] += msg;
       bytes_at_hops[static_cast<std::size_t>(h)] += b;
       if (geometry.same_host(static_cast<int>(u), static_cast<int>(v))) same_host_bytes += b;
-      const Network& net = geometry.network();
-      if (net.group_of(geometry.coord_index(static_cast<int>(u))) !=
-          net.group_of(geometry.coord_index(static_cast<int>(v))))
-        inter_group_bytes += b;
+      if (geometry.group_of(static_cast<int>(u)) != geometry.group_of(static_cast<int>(v))) inter_group_bytes += b;
       if (b) loads.add_route(geometry.coords(static_cast<int>(u)), geometry.coords(static_cast<int>(v)), b);
     }
     to_node.clear();
@@ -121,7 +118,7 @@ void add_dragonfly_scores(Metrics& m, std::uint64_t inter_group_bytes, const Net
   m.inter_group_bytes = inter_group_bytes;
   std::vector<char> group_used(static_cast<std::size_t>(net.dragonfly.groups), 0);
   for (std::size_t k = 0; k < used.size(); ++k)
-    if (used[k]) group_used[static_cast<std::size_t>(net.group_of(geometry.coord_index(static_cast<int>(k))))] = 1;
+    if (used[k]) group_used[static_cast<std::size_t>(geometry.group_of(static_cast<int>(k)))] = 1;
   m.groups = static_cast<std::uint64_t>(std::count(group_used.begin(), group_used.end(), 1));
   const std::size_t first_global = detail::DragonflyLinks(net).global;
   for (std::size_t l = first_global; l < m.link_bytes.size(); ++l)

@@ -23,7 +23,7 @@ class DragonflyKind : public EngineKind {
   std::vector<std::vector<int>> whole_groups(const std::vector<int>& items, const std::function<int(int)>& node_of,
                                              const NodeGeometry& geometry) const override {
     std::map<int, std::vector<int>> by_group;
-    for (int item : items) by_group[geometry.network().group_of(geometry.coord_index(node_of(item)))].push_back(item);
+    for (int item : items) by_group[geometry.group_of(node_of(item))].push_back(item);
     std::vector<std::vector<int>> groups;
     if (by_group.size() < 2) return groups;
     for (auto& [group, members] : by_group) groups.push_back(std::move(members));

@@ -27,8 +27,8 @@ std::vector<int> nodes_from_centre(const Allocation& a, const NodeGeometry& geom
   // nodes of a Frontier-like machine took 74 groups where 8 hold them.
   const Network& net = geometry.network();
   const auto groups = static_cast<std::size_t>(net.is_dragonfly() ? net.dragonfly.groups : 1);
-  const std::size_t home = net.group_of(geometry.coord_index(centre));
-  auto group_rank = [&](int k) { return (net.group_of(geometry.coord_index(k)) + groups - home) % groups; };
+  const std::size_t home = geometry.group_of(centre);
+  auto group_rank = [&](int k) { return (geometry.group_of(k) + groups - home) % groups; };
   std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
     const std::size_t gx = group_rank(x), gy = group_rank(y);
     return gx != gy ? gx < gy : geometry.hops(centre, x) < geometry.hops(centre, y);
