@@ -218,6 +218,32 @@ TEST(PipelineModel, NoComputeTimeBelowThePipesFilling) {
   EXPECT_STREQ(t.why, "the pipeline's filling alone is a larger MPI share than p_mpi");
 }
 
+// Messages that stream at once share the NICs and links of their routes,
+// max-min fair, as in SMPI. A 16-ring at 1 byte/ns, T(h) = 800 + 100 h,
+// one stage of 1,000-byte (eager) messages. Rank 0 (node 0) sends to
+// ranks 1 (node 1, 1 hop), 2 (node 15, 1 hop) and 3 (node 14, 2 hops);
+// rank 4 (node 4) to rank 5, the second rank of node 1 (3 hops), which
+// passes on to rank 6 (node 5, 4 hops) and it to rank 7 (node 6, 1 hop).
+// At 900 ns 0->1 and 0->2 stream at 1/2 (node 0's NIC); at 1000 0->3
+// joins: 1/3 each. At 1100 4->5 streams: node 0's NIC fixes 0->1 at 1/3,
+// so node 1's NIC leaves 4->5 the other 2/3, and it ends at 1100 + 1500 =
+// 2600. Rank 5 sends at once; 5->6 streams from 3800, alone (its route
+// shares no link with rank 0's), and ends at 4800; 6->7 ends at 4800 +
+// 900 + 1000 = 6700. (Each message alone, the model's old reading: 6200;
+// node 1's NIC split in halves: 7200.)
+TEST(PipelineModel, MessagesShareTheirNicsMaxMinFair) {
+  Machine m = test::make_machine("[16]", "", "n[00-15]", "core:2");
+  m.network.link_gbps = 8;
+  const Allocation a = make_allocation(m, {});
+  const Mapping map{{{0, 0}, {1, 0}, {15, 0}, {14, 0}, {4, 0}, {1, 1}, {5, 0}, {6, 0}}};
+  const Graph g =
+      edges(8, {{0, 1, 1000, 1}, {0, 2, 1000, 1}, {0, 3, 1000, 1}, {4, 5, 1000, 1}, {5, 6, 1000, 1}, {6, 7, 1000, 1}});
+  const PipelineTimes t = pipeline_times(g, m, a, map, map, 1.0);
+  ASSERT_TRUE(t.computed);
+  EXPECT_EQ(t.stages, 1);
+  EXPECT_NEAR(t.mapping_ns, 6700, 1e-6);
+}
+
 // Exchanges are not pipelines: a pair both ways, or one-way pairs in a cycle.
 TEST(PipelineModel, ExchangesAndCyclesAreNotPipelines) {
   EXPECT_FALSE(is_pipeline(edges(2, {{0, 1, 8, 1}, {1, 0, 8, 1}})));

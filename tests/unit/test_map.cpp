@@ -467,6 +467,51 @@ TEST(MapWeighsPredictedTime, NeverASlowerCandidateThanOneItTimed) {
   EXPECT_GT(overruled, 0);  // the rule is tested where it matters
 }
 
+// One-way traffic is timed as a pipeline (gain.hpp's pipeline term, its
+// communication alone): the mapping written is one the pipeline model
+// predicts fastest of every candidate timed, computed here again by
+// pipeline_times. An 8x8 wavefront of 20 sweeps (16 KiB to the south and
+// east neighbours, row-major) on a Desmos-like 4x2x2x2 torus, two ranks a
+// node: pairing each rank with its south neighbour gives the fewest
+// hop-bytes, yet the two then pass on at once through one NIC, and a
+// pairing of east neighbours is faster (SMPI agrees: bench/RESULTS.md,
+// issue 55, fifth session).
+TEST(MapWeighsPredictedTime, APipelineByItsStages) {
+  Machine m = test::make_machine("[4, 2, 2, 2]", "", "n[00-31]", "core:2", "+X+Y+Z+W-X-Y-Z-W");
+  m.network.t_hop_ns = 129, m.network.t_inj_ns = m.network.t_ej_ns = 425, m.network.link_gbps = 75;  // Desmos's
+  const Allocation a = make_allocation(m, {});
+  GraphBuilder b(64);
+  for (std::uint32_t r = 0; r < 64; ++r) {
+    if (r % 8 != 7) b.add(r, r + 1, 20 * 16384, 20);
+    if (r < 56) b.add(r, r + 8, 20 * 16384, 20);
+  }
+  const Graph g = b.build();
+  ASSERT_TRUE(is_pipeline(g));
+  std::map<std::string, double> timed;
+  std::map<std::string, std::uint64_t> hop_bytes;
+  const StageCallback collect = [&](std::string_view stage) {
+    if (stage.starts_with("timed "))
+      timed[std::string(stage.substr(6, stage.find(": ") - 6))] =
+          std::stod(std::string(stage.substr(stage.find(": ") + 2)));
+    else if (stage.starts_with("candidate "))
+      hop_bytes[std::string(stage.substr(10, stage.rfind(": hop-bytes") - 10))] =
+          std::stoull(std::string(stage.substr(stage.rfind(": hop-bytes") + 12)));
+  };
+  const MapResult r = map_explained(g, m, a, create_context("default"), collect, TrafficKinds{&g, nullptr});
+  ASSERT_GE(timed.size(), 2u);
+  double fastest = timed.begin()->second;
+  for (const auto& [name, ns] : timed) fastest = std::min(fastest, ns);
+  const PipelineTimes kept = pipeline_times(g, m, a, r.mapping, r.mapping, 1.0);
+  ASSERT_TRUE(kept.computed);
+  EXPECT_LE(kept.mapping_ns, fastest + 1) << "kept " << r.kept;  // the stages round to 1 ns
+  EXPECT_LT(kept.mapping_ns, timed.at("block"));
+  // The candidate of least hop-bytes was not the fastest: time chose.
+  const auto least = std::min_element(hop_bytes.begin(), hop_bytes.end(),
+                                      [](const auto& x, const auto& y) { return x.second < y.second; });
+  ASSERT_NE(least, hop_bytes.end());
+  EXPECT_GT(timed.at(least->first), fastest + 1) << least->first;
+}
+
 // Scotch's torus targets take at most 5 dimensions, and SCOTCH_archLoad
 // crashed on a sixth: on a 6D torus (as Fugaku's) Scotch is skipped, the
 // other cutters still run, and a Scotch-only context says why it kept block.

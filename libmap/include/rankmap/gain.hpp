@@ -157,18 +157,21 @@ FlowTimes flow_times(const Graph& p2p, const Graph& collective, const Machine& m
 // and pass on downstream), ranks do not wait for each other at once but
 // one after another along the pipe, so exchange phases are the wrong
 // picture. Then the run is K stages (K as in the flow model); in each, a
-// rank receives from its upstream ranks in rank order, each message
-// leaving when both ends are ready and taking T(h) + size / bw, computes
-// for c, then sends downstream in rank order: a send of kEagerLimitBytes or
-// more ends when the message is received (MPI's rendezvous protocol), a
-// smaller one is buffered and the sender goes on (SMPI's detached sends,
-// MPI's eager protocol). c is solved so that the baseline's MPI share is
-// p_mpi; the gain is then the run times' relative difference. Collectives
-// are not counted.
+// rank receives from its upstream ranks in rank order, computes for c,
+// then sends downstream in rank order: a send of kEagerLimitBytes or more
+// ends when the message is received (MPI's rendezvous protocol), a smaller
+// one is buffered and the sender goes on (SMPI's detached sends, MPI's
+// eager protocol). A message moves once both ends are ready: its T(h),
+// then its bytes at a max-min fair share of its route (the NICs and links,
+// shared with every message streaming at the time; in a node alone at the
+// link rate). c is solved so that the baseline's MPI share is p_mpi; the
+// gain is then the run times' relative difference. Collectives are not
+// counted. The engine ranks its candidates for such traffic by the same
+// run with no compute.
 bool is_pipeline(const Graph& p2p);
 struct PipelineTimes {
-  bool computed = false;                   // false: not a pipeline, K x pairs over 4M (too long to solve
-                                           // for c), or p_mpi below what the pipe's filling alone spends
+  bool computed = false;                   // false: not a pipeline, K x pairs over 65,536, the work budget
+                                           // ran out, or p_mpi below what the pipe's filling alone spends
   double stages = 0;                       // K
   double compute_ns = 0;                   // c
   double baseline_ns = 0, mapping_ns = 0;  // the runs' times, compute included

@@ -42,8 +42,9 @@ struct TrafficKinds {
 // launcher's block mapping (when the ranks fit the slots), in every preset:
 // never more hop-bytes; or, when `kinds` holds a profile's traffic that
 // the flow model can time (link_gbps set, at most kEngineFlowPairs
-// communicating pairs, and not one-way pipeline traffic, whose time needs
-// p_mpi), never a longer predicted time (gain.hpp, flow_times): the
+// communicating pairs; one-way pipeline traffic by the pipeline model,
+// its communication alone), never a longer predicted time (gain.hpp,
+// flow_times, pipeline_times): the
 // mapping written is one the model predicts fastest of every candidate it
 // timed (block and a spread over every allocated node among them), with
 // hop-bytes deciding between equal times. With a profile's traffic the

@@ -29,6 +29,7 @@
 #include "rankmap/error.hpp"
 #include "rankmap/gain.hpp"
 #include "rankmap/metrics.hpp"
+#include "score/pipeline_model.hpp"
 
 namespace rankmap {
 
@@ -382,8 +383,7 @@ class Engine {
   // profile's traffic is timed: the weights of a matrix or a METIS graph
   // are not bytes in messages.)
   bool can_time() const {
-    // A pipeline's time needs its compute time, which only p_mpi gives.
-    if (machine_.network.link_gbps <= 0 || graph_.ranks > allocation_.total_slots() || is_pipeline(p2p_)) return false;
+    if (machine_.network.link_gbps <= 0 || graph_.ranks > allocation_.total_slots()) return false;
     std::size_t pairs = 0;
     for (std::uint32_t r = 0; r < p2p_.ranks && pairs <= kEngineFlowPairs; ++r)
       pairs += static_cast<std::size_t>(p2p_.offsets[r + 1] - p2p_.offsets[r]);
@@ -404,16 +404,27 @@ class Engine {
   void keep_the_fastest() {
     if (!timing_) return;
     double block_ns = -1, fastest = -1;
+    // One-way traffic (a wavefront) is timed as a pipeline of stages, its
+    // communication alone: no compute time is known here, and on SMPI's
+    // 8x8 wavefront the order of mappings is the same with compute as
+    // without (bench/RESULTS.md, issue 55, fifth session).
+    const bool pipeline = is_pipeline(p2p_);
     for (Candidate& c : candidates_) {
-      const FlowTimes t = flow_times(p2p_, collective_, machine_, allocation_, c.mapping, calls_);
-      if (!t.computed) {
+      std::optional<double> ns;
+      if (pipeline) {
+        ns = detail::pipeline_comm_ns(p2p_, machine_, allocation_, c.mapping);
+      } else if (const FlowTimes t = flow_times(p2p_, collective_, machine_, allocation_, c.mapping, calls_);
+                 t.computed) {
+        ns = t.slowest_ns;
+      }
+      if (!ns) {
         timing_ = false;
         return;
       }
-      c.predicted_ns = t.slowest_ns;
-      stage("timed " + c.name + ": " + std::to_string(std::llround(t.slowest_ns)) + " ns predicted");
-      if (c.name == "block") block_ns = t.slowest_ns;
-      if (fastest < 0 || t.slowest_ns < fastest) fastest = t.slowest_ns;
+      c.predicted_ns = *ns;
+      stage("timed " + c.name + ": " + std::to_string(std::llround(*ns)) + " ns predicted");
+      if (c.name == "block") block_ns = *ns;
+      if (fastest < 0 || *ns < fastest) fastest = *ns;
     }
     const double limit = fastest * (1 + kTiedPerBillion / 1e9);
     block_out_of_time_ = block_ns > limit;
@@ -500,11 +511,12 @@ class Engine {
       const std::size_t ours = nodes_used(best->mapping), theirs = nodes_used(block->mapping);
       char line[300] = "";
       if (ours != theirs && best->predicted_ns > 0 && block->predicted_ns > 0)
-        std::snprintf(line, sizeof line,
-                      "the flow model predicts the slowest rank's communication at %.1f us on %zu nodes against "
-                      "block's %.1f us on %zu (%.1f %% less)",
-                      best->predicted_ns / 1e3, ours, block->predicted_ns / 1e3, theirs,
-                      100 * (1 - best->predicted_ns / block->predicted_ns));
+        std::snprintf(
+            line, sizeof line,
+            "the %s communication at %.1f us on %zu nodes against block's %.1f us on %zu (%.1f %% less)",
+            is_pipeline(p2p_) ? "pipeline model predicts the run's" : "flow model predicts the slowest rank's",
+            best->predicted_ns / 1e3, ours, block->predicted_ns / 1e3, theirs,
+            100 * (1 - best->predicted_ns / block->predicted_ns));
       else if (ours != theirs)
         std::snprintf(line, sizeof line, "%llu hop-bytes on %zu nodes against block's %llu on %zu",
                       static_cast<unsigned long long>(best->hop_bytes), ours,

@@ -133,7 +133,9 @@ class PhaseSimulator {
     return end;
   }
 
- private:
+  // Each of `live`'s rate (into rate[f]): the resource that leaves its
+  // flows the least share fixes their rates, and so on until every live
+  // flow has one (max-min fairness).
   void share(const std::vector<Flow>& flows, const std::vector<std::uint32_t>& live, std::vector<double>& rate) {
     touched_.clear();
     for (std::uint32_t f : live)
@@ -171,6 +173,7 @@ class PhaseSimulator {
     for (std::uint32_t f : live) fixed_[f] = 0;
   }
 
+ private:
   double bytes_per_ns_;
   std::vector<double> capacity_;
   std::vector<double> room_;

@@ -2,19 +2,26 @@
 // dataflow of stages, not as exchange phases.
 #include <algorithm>
 #include <cstdint>
+#include <deque>
 #include <functional>
+#include <limits>
+#include <optional>
 #include <queue>
 #include <vector>
 
 #include "machine/node_geometry.hpp"
 #include "rankmap/gain.hpp"
 #include "score/mapping_size.hpp"
+#include "score/phase_simulator.hpp"
+#include "score/pipeline_model.hpp"
 
 namespace rankmap {
 
 namespace {
 
-constexpr std::uint64_t kPipelineWork = std::uint64_t{1} << 22;
+// Messages a run simulates (K x pairs) at most: each is an event or two of
+// max-min sharing, and c takes about 110 runs.
+constexpr std::uint64_t kPipelineWork = std::uint64_t{1} << 16;
 // A stage's compute time no search goes past: 10^6 s.
 constexpr double kMaxComputeNs = 1e15;
 
@@ -68,79 +75,197 @@ class Pipeline {
       : ranks_(p2p.ranks),
         order_(topological_order(p2p, edges_, stages_)),
         geometry_(machine, allocation),
-        net_(machine.network) {}
+        net_(machine.network),
+        nodes_(allocation.size()),
+        up_(ranks_),
+        down_(ranks_) {
+    // Senders in rank order, receivers in rank order: the order each rank
+    // posts its receives and sends in.
+    for (std::uint32_t e = 0; e < edges_.size(); ++e)
+      up_[edges_[e].to].push_back(e), down_[edges_[e].from].push_back(e);
+    for (auto& d : down_)
+      std::sort(d.begin(), d.end(), [&](std::uint32_t x, std::uint32_t y) { return edges_[x].to < edges_[y].to; });
+    for (auto& u : up_)
+      std::sort(u.begin(), u.end(), [&](std::uint32_t x, std::uint32_t y) { return edges_[x].from < edges_[y].from; });
+  }
   bool valid() const { return !order_.empty(); }
   std::size_t pairs() const { return edges_.size(); }
   std::uint64_t stages() const { return stages_; }
+  std::uint64_t work() const { return work_; }
 
-  // Each pair's message time under one mapping, in the order run_ns() walks
-  // them: made once per mapping, run for every compute time tried.
-  struct Timed {
-    struct Up {
-      std::uint32_t from;
-      std::size_t at;  // this pair's place in down[from]
-      double time;
-    };
-    struct Down {
-      std::uint32_t to;
-      double time;
-      bool eager;  // under kEagerLimitBytes: buffered, the sender goes on
-      bool operator<(const Down& o) const { return to < o.to; }
-    };
-    std::vector<std::vector<Up>> up;
-    std::vector<std::vector<Down>> down;  // rank order
-  };
-  Timed timed(const Mapping& mapping) const {
-    const double bytes_per_ns = net_.link_gbps / 8;
-    Timed t{std::vector<std::vector<Timed::Up>>(ranks_), std::vector<std::vector<Timed::Down>>(ranks_)};
+  // Each pair's message under one mapping (its latency, route and one
+  // message's bytes): made once per mapping, run for every compute time tried.
+  std::vector<detail::Flow> timed(const Mapping& mapping) const {
+    std::vector<detail::Flow> flows;
+    flows.reserve(edges_.size());
     for (const Edge& e : edges_) {
-      const int a = mapping.ranks[e.from].node, b = mapping.ranks[e.to].node;
-      double time = a == b ? net_.local_ns() : message_time_ns(net_, geometry_.hops(a, b));
-      if (bytes_per_ns > 0) time += e.bytes / bytes_per_ns;
-      t.down[e.from].push_back({e.to, time, e.bytes < kEagerLimitBytes});
+      flows.push_back(detail::routed_flow(net_, geometry_, mapping, nodes_, e.from, e.to));
+      flows.back().bytes = e.bytes;
     }
-    for (std::uint32_t r = 0; r < ranks_; ++r) {
-      std::sort(t.down[r].begin(), t.down[r].end());
-      for (std::size_t i = 0; i < t.down[r].size(); ++i) t.up[t.down[r][i].to].push_back({r, i, t.down[r][i].time});
-    }
-    return t;  // up[r] is in sender order: senders were visited in rank order
+    return flows;
   }
 
-  // The last rank's end of stage K: in each stage a rank receives from its
-  // upstream ranks in rank order (each message leaves when both ends are
-  // ready: max(posted, sent) + its time), computes, then sends downstream in
-  // rank order, a rendezvous send ending when its receiver has the message,
-  // an eager one at once.
-  double run_ns(const Timed& t, double compute_ns) const {
-    std::vector<double> free(ranks_, 0), stage_start(ranks_, 0);
-    std::vector<std::vector<double>> sent(ranks_);  // this stage's departure per downstream
-    for (std::uint32_t r = 0; r < ranks_; ++r) sent[r].assign(t.down[r].size(), 0);
-    for (std::uint64_t s = 0; s < stages_; ++s) {
-      stage_start = free;
-      for (const std::uint32_t r : order_) {
-        double at = free[r];
-        for (const Timed::Up& u : t.up[r]) at = std::max(at, sent[u.from][u.at]) + u.time;
-        at += compute_ns;
-        for (std::size_t i = 0; i < t.down[r].size(); ++i) {
-          // The receiver is ready no earlier than its stage starts.
-          const Timed::Down& d = t.down[r][i];
-          const double start = std::max(at, stage_start[d.to]);
-          sent[r][i] = start;
-          if (!d.eager) at = start + d.time;
-        }
-        free[r] = at;
-      }
-    }
-    return *std::max_element(free.begin(), free.end());
+  // The last rank's end of stage K, or -1 past the work budget. Every rank
+  // runs its program: in each stage it receives from its upstream ranks in
+  // rank order, computes, then sends downstream in rank order (a rendezvous
+  // send ends when its receiver has the message, an eager one at once). A
+  // message moves once its send and its receive are both posted, as in
+  // SMPI: its latency first, then its bytes, between nodes at a max-min
+  // fair share of the NICs and links of its route, in a node alone at the
+  // link rate. The shares are what the model missed when it timed each
+  // message alone: on SMPI's 8x8 wavefront on Desmos (bench/RESULTS.md,
+  // issue 55, fifth session) the two ranks of a node that pass on at once
+  // share its NIC, and which neighbour shares a node decides it.
+  double run_ns(const std::vector<detail::Flow>& flows, double compute_ns) {
+    detail::PhaseSimulator sim(detail::resource_rates(net_, nodes_), net_.link_gbps / 8);
+    Run run(*this, flows, compute_ns, sim);
+    const double t = run.all();
+    work_ += sim.work();
+    return work_ <= detail::kFlowModelWork ? t : -1;
   }
 
  private:
+  // One simulated run: the ranks' programs and the messages in flight.
+  class Run {
+   public:
+    Run(const Pipeline& p, const std::vector<detail::Flow>& flows, double compute_ns, detail::PhaseSimulator& sim)
+        : p_(p),
+          flows_(flows),
+          compute_ns_(compute_ns),
+          sim_(sim),
+          bytes_per_ns_(p.net_.link_gbps / 8),
+          ranks_(p.ranks_),
+          sent_(flows.size()),
+          posted_(flows.size(), -1),
+          left_(flows.size(), 0),
+          rate_(flows.size(), 0) {}
+
+    double all() {
+      for (std::uint32_t r = 0; r < p_.ranks_; ++r) advance(r);
+      double now = 0;
+      std::vector<std::uint32_t> ended;
+      for (;;) {
+        if (changed_) sim_.share(flows_, live_, rate_), changed_ = false;
+        double next = std::numeric_limits<double>::infinity();
+        if (!waiting_.empty()) next = waiting_.top().first;
+        if (!timed_.empty()) next = std::min(next, timed_.top().first);
+        for (const std::uint32_t f : live_) next = std::min(next, now + left_[f] / rate_[f]);
+        if (next == std::numeric_limits<double>::infinity() || !sim_.charge(live_.size() + 1)) break;
+        ended.clear();
+        std::size_t kept = 0;
+        for (const std::uint32_t f : live_) {
+          left_[f] -= rate_[f] * (next - now);
+          // Flows of one size on equal shares end together.
+          if (left_[f] <= 1e-9 * flows_[f].bytes)
+            ended.push_back(f), changed_ = true;
+          else
+            live_[kept++] = f;
+        }
+        live_.resize(kept);
+        now = next;
+        while (!timed_.empty() && timed_.top().first <= now) ended.push_back(timed_.top().second), timed_.pop();
+        while (!waiting_.empty() && waiting_.top().first <= now)
+          live_.push_back(waiting_.top().second), waiting_.pop(), changed_ = true;
+        std::sort(ended.begin(), ended.end());  // the same order whatever the heaps'
+        for (const std::uint32_t f : ended) received(f, now);
+      }
+      double last = 0;
+      for (const Rank& k : ranks_) last = std::max(last, k.clock);
+      return last;
+    }
+
+   private:
+    struct Rank {
+      std::uint64_t stage = 0;
+      std::size_t step = 0;  // receives, then the compute, then the sends
+      double clock = 0;
+    };
+    using Event = std::pair<double, std::uint32_t>;
+    using Heap = std::priority_queue<Event, std::vector<Event>, std::greater<>>;
+
+    bool eager(std::uint32_t f) const { return flows_[f].bytes < kEagerLimitBytes; }
+
+    void start(std::uint32_t f, double at) {
+      const detail::Flow& flow = flows_[f];
+      const double streaming = at + flow.start_ns;  // after its latency
+      if (bytes_per_ns_ <= 0 || flow.bytes <= 0) {
+        timed_.emplace(streaming, f);
+      } else if (flow.resources.empty()) {
+        timed_.emplace(streaming + flow.bytes / bytes_per_ns_, f);  // inside a node: alone at the link rate
+      } else {
+        left_[f] = flow.bytes;
+        waiting_.emplace(streaming, f);
+      }
+    }
+
+    void received(std::uint32_t f, double now) {
+      const std::uint32_t to = p_.edges_[f].to, from = p_.edges_[f].from;
+      ranks_[to].clock = now, ++ranks_[to].step;
+      advance(to);
+      if (!eager(f)) ranks_[from].clock = now, ++ranks_[from].step, advance(from);
+    }
+
+    // Runs rank r until it waits for a message or ends its last stage.
+    void advance(std::uint32_t r) {
+      Rank& k = ranks_[r];
+      const auto& up = p_.up_[r];
+      const auto& down = p_.down_[r];
+      while (k.stage < p_.stages_) {
+        if (k.step < up.size()) {
+          const std::uint32_t f = up[k.step];
+          if (sent_[f].empty()) {
+            posted_[f] = k.clock;
+          } else {
+            start(f, std::max(k.clock, sent_[f].front()));
+            sent_[f].pop_front();
+          }
+          return;
+        }
+        if (k.step == up.size()) {
+          k.clock += compute_ns_, ++k.step;
+          continue;
+        }
+        const std::size_t i = k.step - up.size() - 1;
+        if (i == down.size()) {
+          ++k.stage, k.step = 0;
+          continue;
+        }
+        const std::uint32_t f = down[i];
+        if (posted_[f] >= 0) {
+          start(f, std::max(k.clock, posted_[f]));
+          posted_[f] = -1;
+        } else {
+          sent_[f].push_back(k.clock);
+        }
+        if (!eager(f)) return;  // until its receiver has it
+        ++k.step;
+      }
+    }
+
+    const Pipeline& p_;
+    const std::vector<detail::Flow>& flows_;
+    double compute_ns_;
+    detail::PhaseSimulator& sim_;
+    double bytes_per_ns_;
+    std::vector<Rank> ranks_;
+    std::vector<std::deque<double>> sent_;  // each pair's sends not yet received, oldest first
+    std::vector<double> posted_;            // each pair's receive posted before its send, or -1
+    std::vector<double> left_, rate_;       // bytes still to stream, and at what rate
+    std::vector<std::uint32_t> live_;       // streaming
+    Heap waiting_;                          // in their latency: when they start streaming
+    Heap timed_;                            // ending at a known time (in a node, or no bytes)
+    bool changed_ = false;
+  };
+
   std::uint32_t ranks_;
   std::vector<Edge> edges_;
   std::uint64_t stages_ = 0;
   std::vector<std::uint32_t> order_;  // after edges_ and stages_: it fills them
   detail::NodeGeometry geometry_;
   const Network& net_;
+  std::size_t nodes_;
+  std::vector<std::vector<std::uint32_t>> up_, down_;  // each rank's pairs in, and out
+  std::uint64_t work_ = 0;                             // the simulator's steps over every run
 };
 
 }  // namespace
@@ -156,35 +281,59 @@ PipelineTimes pipeline_times(const Graph& p2p, const Machine& machine, const All
   detail::require_mapping_of(p2p, mapping);
   detail::require_mapping_of(p2p, baseline);
   PipelineTimes t;
-  const Pipeline pipeline(p2p, machine, allocation);
-  // About 110 runs of K stages over every pair solve for c: a budget keeps
-  // that well under a second.
+  Pipeline pipeline(p2p, machine, allocation);
+  // About 110 runs of K stages over every pair solve for c: budgets keep
+  // that about a second.
   if (!pipeline.valid() || pipeline.stages() * pipeline.pairs() > kPipelineWork) return t;
   const auto k = static_cast<double>(pipeline.stages());
   // The compute time of a stage that makes the baseline's MPI share p_mpi:
   // the share K c / run(c) of computing grows with c, so bisect.
-  const Pipeline::Timed before = pipeline.timed(baseline);
-  auto mpi_share = [&](double c) { return 1 - k * c / pipeline.run_ns(before, c); };
-  double low = 0, high = std::max(1.0, pipeline.run_ns(before, 0));
-  while (mpi_share(high) > p_mpi && high < kMaxComputeNs) high *= 2;
+  const std::vector<detail::Flow> before = pipeline.timed(baseline);
+  bool over = false;
+  auto run = [&](const std::vector<detail::Flow>& flows, double c) {
+    const double ns = pipeline.run_ns(flows, c);
+    over = over || ns < 0;
+    return ns;
+  };
+  auto mpi_share = [&](double c) { return 1 - k * c / run(before, c); };
+  double low = 0, high = std::max(1.0, run(before, 0));
+  while (!over && mpi_share(high) > p_mpi && high < kMaxComputeNs) high *= 2;
   // The share never falls below the pipe's filling: with D ranks along
   // its longest path the last one waits D - 1 computes before its first,
   // so run(c) tends to (K + D - 1) c and the share to (D - 1) / (K + D - 1).
   // A smaller p_mpi has no c (an 8x8 wavefront of 20 stages: 0.41).
-  if (mpi_share(high) > p_mpi) {
+  if (!over && mpi_share(high) > p_mpi) {
     t.why = "the pipeline's filling alone is a larger MPI share than p_mpi";
     return t;
   }
-  for (int i = 0; i < 60 && p_mpi < 1; ++i) {
+  for (int i = 0; i < 60 && !over && p_mpi < 1; ++i) {
     const double mid = (low + high) / 2;
     (mpi_share(mid) > p_mpi ? low : high) = mid;
   }
+  t.compute_ns = p_mpi < 1 ? high : 0;
+  t.baseline_ns = run(before, t.compute_ns);
+  t.mapping_ns = run(pipeline.timed(mapping), t.compute_ns);
+  if (over) {
+    t.why = "its work budget of 419,430,400 steps (about a second) ran out";
+    return t;
+  }
   t.computed = true;
   t.stages = k;
-  t.compute_ns = p_mpi < 1 ? high : 0;
-  t.baseline_ns = pipeline.run_ns(before, t.compute_ns);
-  t.mapping_ns = pipeline.run_ns(pipeline.timed(mapping), t.compute_ns);
   return t;
 }
+
+namespace detail {
+
+std::optional<double> pipeline_comm_ns(const Graph& p2p, const Machine& machine, const Allocation& allocation,
+                                       const Mapping& mapping) {
+  require_mapping_of(p2p, mapping);
+  Pipeline pipeline(p2p, machine, allocation);
+  if (!pipeline.valid() || pipeline.stages() * pipeline.pairs() > kPipelineWork) return std::nullopt;
+  const double ns = pipeline.run_ns(pipeline.timed(mapping), 0);
+  if (ns < 0) return std::nullopt;
+  return ns;
+}
+
+}  // namespace detail
 
 }  // namespace rankmap
