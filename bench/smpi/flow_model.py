@@ -173,22 +173,7 @@ def flow_ends(machine, messages, nodes):
         waiting = [f[3] for i, f in enumerate(flows) if end[i] is None and f[3] > t + 1e-9]
         if not live and not waiting:
             break
-        rate = {}
-        users, room = {}, {}
-        for i in live:
-            for r in flows[i][4]:
-                users.setdefault(r, []).append(i)
-                room[r] = bw
-        unfixed = set(live)
-        while unfixed:  # progressive filling: the tightest link fixes its flows' rates
-            share, link = min(((room[r] / sum(1 for i in us if i in unfixed), r)
-                               for r, us in users.items() if any(i in unfixed for i in us)),
-                              key=lambda x: x[0])
-            for i in [i for i in users[link] if i in unfixed]:
-                rate[i] = share
-                unfixed.discard(i)
-                for r in flows[i][4]:
-                    room[r] -= share
+        rate = fair_shares({i: flows[i][4] for i in live}, bw)
         step = min([left[i] / rate[i] for i in live] + [w - t for w in waiting])
         t += step
         for i in live:
@@ -196,6 +181,124 @@ def flow_ends(machine, messages, nodes):
             if left[i] <= 1e-6 * flows[i][2]:
                 end[i] = t
     return end
+
+
+def fair_shares(routes, bw):
+    """{flow: rate} for streaming flows {flow: its links}, every link `bw`:
+    progressive filling, the tightest link fixes its flows' rates."""
+    rate, users, room = {}, {}, {}
+    for i, links in routes.items():
+        for r in links:
+            users.setdefault(r, []).append(i)
+            room[r] = bw
+    unfixed = set(routes)
+    while unfixed:
+        share, link = min(((room[r] / sum(1 for i in us if i in unfixed), r)
+                           for r, us in users.items() if any(i in unfixed for i in us)),
+                          key=lambda x: x[0])
+        for i in [i for i in users[link] if i in unfixed]:
+            rate[i] = share
+            unfixed.discard(i)
+            for r in routes[i]:
+                room[r] -= share
+    return rate
+
+
+def is_pipeline(edges):
+    """Whether every pair goes one way and the pairs close no cycle."""
+    pairs = {(s, d) for s, d, b, k in edges if s != d and k > 0}
+    if not pairs or any((d, s) in pairs for s, d in pairs):
+        return False
+    downstream = {}
+    for s, d in pairs:
+        downstream.setdefault(s, []).append(d)
+    state = {}  # 1 on the path, 2 done
+
+    def acyclic(r):
+        state[r] = 1
+        for d in downstream.get(r, []):
+            if state.get(d) == 1 or (d not in state and not acyclic(d)):
+                return False
+        state[r] = 2
+        return True
+    sys.setrecursionlimit(100000)
+    return all(r in state or acyclic(r) for r in list(downstream))
+
+
+def pipeline_time(machine, edges, nodes):
+    """One-way traffic's run of K stages with no compute (ns), as an event
+    simulation of each rank's program: in every stage it receives from its
+    upstream ranks in rank order, then sends downstream in rank order (a
+    send from the eager limit waits for its receiver). A message moves once
+    its send and its receive are both posted: its latency, then its bytes
+    (one message's: the pair's over its count) at a fair share of its route,
+    inside a node alone at the link rate."""
+    pairs = [(s, d, b / k) for s, d, b, k in edges if s != d and k > 0]
+    counts = sorted(k for s, d, b, k in edges if s != d and k > 0)
+    stages = counts[len(counts) // 2]
+    ranks = sorted(nodes)
+    up = {r: sorted((i for i, p in enumerate(pairs) if p[1] == r), key=lambda i: pairs[i][0]) for r in ranks}
+    down = {r: sorted((i for i, p in enumerate(pairs) if p[0] == r), key=lambda i: pairs[i][1]) for r in ranks}
+    stage, step, clock = dict.fromkeys(ranks, 0), dict.fromkeys(ranks, 0), dict.fromkeys(ranks, 0.0)
+    sent = {i: [] for i in range(len(pairs))}  # sends posted, oldest first
+    posted = {}  # a receive posted before its send: when
+    moving = {}  # pair: [streams from (after its latency), bytes left, links or None inside a node]
+
+    def start(i, at):
+        s, d, size = pairs[i]
+        a, c = nodes[s], nodes[d]
+        if a == c:
+            moving[i] = [at + machine.t_local, size, None]
+        else:
+            path = machine.route(a, c)
+            moving[i] = [at + machine.t_inj + machine.t_ej + machine.t_hop * len(path), size,
+                         [("inj", a), *path, ("ej", c)]]
+
+    def advance(r):
+        while stage[r] < stages:
+            if step[r] < len(up[r]):
+                i = up[r][step[r]]
+                if sent[i]:
+                    start(i, max(clock[r], sent[i].pop(0)))
+                else:
+                    posted[i] = clock[r]
+                return
+            j = step[r] - len(up[r])
+            if j == len(down[r]):
+                stage[r], step[r] = stage[r] + 1, 0
+                continue
+            i = down[r][j]
+            if i in posted:
+                start(i, max(clock[r], posted.pop(i)))
+            else:
+                sent[i].append(clock[r])
+            if pairs[i][2] >= EAGER_LIMIT:
+                return  # until its receiver has it
+            step[r] += 1
+
+    for r in ranks:
+        advance(r)
+    bw, now = machine.bw, 0.0
+    while moving:
+        streaming = {i: m[2] for i, m in moving.items() if m[0] <= now + 1e-9 and m[2] is not None}
+        rate = fair_shares(streaming, bw)
+        ends = {i: (m[0] + m[1] / bw if m[2] is None else None) for i, m in moving.items()}
+        nxt = min([e for e in ends.values() if e is not None] + [now + moving[i][1] / rate[i] for i in streaming] +
+                  [m[0] for i, m in moving.items() if m[2] is not None and m[0] > now + 1e-9])
+        for i in streaming:
+            moving[i][1] -= rate[i] * (nxt - now)
+        now = nxt
+        done = sorted(i for i, m in moving.items()
+                      if (ends[i] is not None and ends[i] <= now + 1e-9) or (i in streaming and m[1] <= 1e-9 * pairs[i][2]))
+        for i in done:
+            del moving[i]
+            s, d, size = pairs[i]
+            clock[d], step[d] = now, step[d] + 1
+            advance(d)
+            if size >= EAGER_LIMIT:
+                clock[s], step[s] = now, step[s] + 1
+                advance(s)
+    return max(clock.values())
 
 
 def collective_time(machine, edges, nodes):
@@ -318,6 +421,11 @@ def main():
     p2p = [(s, d, b, k) for (s, d), (b, k) in merged.items()]
     coll = traffic(a.profile, "coll", rankmap)
     groups = read_calls(a.profile)
+    if is_pipeline(p2p):  # without compute: eval's with --p-mpi 1
+        before = pipeline_time(machine, p2p, node_of(a.before, machine))
+        after = pipeline_time(machine, p2p, node_of(a.after, machine))
+        print(f"pipeline before {before / 1e3:.1f} us, after {after / 1e3:.1f} us")
+        return
     before = run_time(machine, p2p, coll, node_of(a.before, machine), groups)
     after = run_time(machine, p2p, coll, node_of(a.after, machine), groups)
     print(f"before {before / 1e3:.1f} us, after {after / 1e3:.1f} us")

@@ -81,7 +81,7 @@ int run_map(const MapOptions& o) {
       o.baseline.empty()
           ? map_explained(
                 graph, machine, allocation, context, [&](std::string_view s) { progress.done(std::string(s)); },
-                TrafficKinds{&p2p_traffic, &collective_traffic, &calls})
+                TrafficKinds{&p2p_traffic, &collective_traffic, &calls, p_mpi})
           : MapResult{baseline_mapping(parse_baseline(o.baseline), allocation, graph.ranks, context.seed,
                                        context.oversubscribe),
                       "", "", ""};

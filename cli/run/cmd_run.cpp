@@ -369,7 +369,7 @@ int run_run(const RunOptions& o) {
   }
   if (!summary) {
     const MapResult result =
-        map_explained(graph, machine, allocation, context, {}, TrafficKinds{&p2p, &collective, &calls});
+        map_explained(graph, machine, allocation, context, {}, TrafficKinds{&p2p, &collective, &calls, p_mpi});
     mapping = result.mapping;
     ReportRequest request{"rankmap " + context.preset,
                           (dir / "report.json").string(),

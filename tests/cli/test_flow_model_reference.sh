@@ -6,7 +6,9 @@
 # on two version 2 profiles of the mini-apps (tests/data: collectives
 # replayed by rounds; fft2d's row and column all-to-alls, halo3d's
 # allreduce after its faces): the slowest rank's time under two mappings
-# must agree to the reference's printed precision. (The 64-rank profiles
+# must agree to the reference's printed precision; and a 16-rank
+# wavefront's pipeline runs, on Desmos at two ranks a node and a 4x4x4
+# torus at one. (The 64-rank profiles
 # agree too, but take the Python minutes.)
 # Usage: test_flow_model_reference.sh RANKMAP SOURCE_DIR
 set -euo pipefail
@@ -39,8 +41,34 @@ print(f"ok: {before} / {after} us")
 PY
   then echo "ok: $1 on $2, $against"; else echo "FAIL: $1 on $2, $against"; fail=1; fi
 }
+# One-way traffic: the pipeline model (pipeline_model.cpp) with no compute
+# (--p-mpi 1), against the reference's event simulation of the same stages.
+check_pipeline() {  # profile machine ppn against
+  local profile=$src/$1 machine=$src/$2 ppn=$3 against=$4
+  "$rankmap" map "$profile" -m "$machine" --ppn "$ppn" -f csv -o ours.csv -q >/dev/null
+  "$rankmap" map "$profile" -m "$machine" --ppn "$ppn" --baseline "$against" --seed 3 -f csv -o base.csv -q >/dev/null
+  "$rankmap" eval "$profile" -m "$machine" --ppn "$ppn" --mapping ours.csv --against base.csv --p-mpi 1 \
+    --json eval.json -q >/dev/null
+  python3 "$src/bench/smpi/flow_model.py" "$profile" "$machine" base.csv ours.csv --build "$(dirname "$(dirname "$rankmap")")" \
+    >reference.txt
+  if python3 - eval.json reference.txt <<'PY'
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+text = open(sys.argv[2]).read()
+assert d["gain_model"] == "pipeline" and text.startswith("pipeline "), (d["gain_model"], text)
+before, after = map(float, re.findall(r"([0-9.]+) us", text)[:2])
+p = d["pipeline_model"]
+for ours, ref in ((p["baseline_ns"] / 1e3, before), (p["mapping_ns"] / 1e3, after)):
+    assert abs(ours - ref) <= 0.05 + 1e-6 * ref, (ours, ref)
+assert before != after, "the two mappings should differ"
+print(f"ok: {before} / {after} us")
+PY
+  then echo "ok: $1 on $2, $against"; else echo "FAIL: $1 on $2, $against"; fail=1; fi
+}
 check data/profiles/lammps-melt-16.rmp data/machines/desmos.toml 1 random chains
 check data/profiles/lammps-melt-16.rmp data/machines/desmos.toml 4 rr chains
 check tests/data/fft2d-16.rmp bench/machines/torus-4x4x4.toml 1 random rounds
 check tests/data/halo3d-16.rmp data/machines/desmos.toml 2 rr rounds
+check_pipeline tests/data/wavefront-16.rmp data/machines/desmos.toml 2 block
+check_pipeline tests/data/wavefront-16.rmp bench/machines/torus-4x4x4.toml 1 random
 exit $fail

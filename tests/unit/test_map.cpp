@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -13,6 +14,17 @@
 #include "rankmap/random.hpp"
 
 using namespace rankmap;
+
+namespace {
+
+// A profile's point-to-point traffic alone, p_mpi unknown.
+TrafficKinds p2p_only(const Graph& g) {
+  TrafficKinds kinds;
+  kinds.p2p = &g;
+  return kinds;
+}
+
+}  // namespace
 
 namespace {
 
@@ -392,7 +404,7 @@ TEST(MapWeighsPredictedTime, SpreadsABandwidthBoundAllToAll) {
   ASSERT_TRUE(block.computed);
   EXPECT_DOUBLE_EQ(block.slowest_ns, 900.0 + 16.0 * B);
 
-  const MapResult timed = map_explained(g, m, a, create_context("fast"), {}, TrafficKinds{&g, nullptr});
+  const MapResult timed = map_explained(g, m, a, create_context("fast"), {}, p2p_only(g));
   verify_mapping(timed.mapping, a, 8, "timed");
   EXPECT_EQ(nodes_used(timed.mapping), (std::map<int, int>{{0, 2}, {1, 2}, {2, 2}, {3, 2}}));
   const FlowTimes spread = flow_times(g, none, m, a, timed.mapping);
@@ -417,7 +429,7 @@ TEST(MapWeighsPredictedTime, BlockStaysUnlessACandidateIsFaster) {
     b.add(y, x, bytes, 1);
   }
   const Graph g = b.build();
-  const MapResult r = map_explained(g, m, a, create_context("default"), {}, TrafficKinds{&g, nullptr});
+  const MapResult r = map_explained(g, m, a, create_context("default"), {}, p2p_only(g));
   EXPECT_EQ(r.kept, "block");
   EXPECT_EQ(r.why, "the flow model predicts no other candidate faster than block");
 }
@@ -450,7 +462,7 @@ TEST(MapWeighsPredictedTime, NeverASlowerCandidateThanOneItTimed) {
             hop_bytes[std::string(stage.substr(10, stage.rfind(": hop-bytes") - 10))] =
                 static_cast<std::uint64_t>(number_after(": hop-bytes "));
         };
-        const MapResult r = map_explained(g, *m, a, create_context(preset), collect, TrafficKinds{&g, nullptr});
+        const MapResult r = map_explained(g, *m, a, create_context(preset), collect, p2p_only(g));
         const std::string where = std::string(m->network.kind_name()) + " seed " + std::to_string(seed) + " " + preset;
         ASSERT_GE(timed.size(), 2u) << where;  // the model timed a choice
         double fastest = timed.begin()->second;
@@ -467,10 +479,10 @@ TEST(MapWeighsPredictedTime, NeverASlowerCandidateThanOneItTimed) {
   EXPECT_GT(overruled, 0);  // the rule is tested where it matters
 }
 
-// One-way traffic is timed as a pipeline (gain.hpp's pipeline term, its
-// communication alone): the mapping written is one the pipeline model
-// predicts fastest of every candidate timed, computed here again by
-// pipeline_times. An 8x8 wavefront of 20 sweeps (16 KiB to the south and
+// One-way traffic is timed as a pipeline (gain.hpp's pipeline term, with
+// the compute time p_mpi gives, else none): the mapping written is one the
+// pipeline model predicts fastest of every candidate timed, computed here
+// again by pipeline_times. An 8x8 wavefront of 20 sweeps (16 KiB to the south and
 // east neighbours, row-major) on a Desmos-like 4x2x2x2 torus, two ranks a
 // node: pairing each rank with its south neighbour gives the fewest
 // hop-bytes, yet the two then pass on at once through one NIC, and a
@@ -487,29 +499,38 @@ TEST(MapWeighsPredictedTime, APipelineByItsStages) {
   }
   const Graph g = b.build();
   ASSERT_TRUE(is_pipeline(g));
-  std::map<std::string, double> timed;
-  std::map<std::string, std::uint64_t> hop_bytes;
-  const StageCallback collect = [&](std::string_view stage) {
-    if (stage.starts_with("timed "))
-      timed[std::string(stage.substr(6, stage.find(": ") - 6))] =
-          std::stod(std::string(stage.substr(stage.find(": ") + 2)));
-    else if (stage.starts_with("candidate "))
-      hop_bytes[std::string(stage.substr(10, stage.rfind(": hop-bytes") - 10))] =
-          std::stoull(std::string(stage.substr(stage.rfind(": hop-bytes") + 12)));
-  };
-  const MapResult r = map_explained(g, m, a, create_context("default"), collect, TrafficKinds{&g, nullptr});
-  ASSERT_GE(timed.size(), 2u);
-  double fastest = timed.begin()->second;
-  for (const auto& [name, ns] : timed) fastest = std::min(fastest, ns);
-  const PipelineTimes kept = pipeline_times(g, m, a, r.mapping, r.mapping, 1.0);
-  ASSERT_TRUE(kept.computed);
-  EXPECT_LE(kept.mapping_ns, fastest + 1) << "kept " << r.kept;  // the stages round to 1 ns
-  EXPECT_LT(kept.mapping_ns, timed.at("block"));
-  // The candidate of least hop-bytes was not the fastest: time chose.
-  const auto least = std::min_element(hop_bytes.begin(), hop_bytes.end(),
-                                      [](const auto& x, const auto& y) { return x.second < y.second; });
-  ASSERT_NE(least, hop_bytes.end());
-  EXPECT_GT(timed.at(least->first), fastest + 1) << least->first;
+  const Mapping block = baseline_mapping(Baseline::block, a, 64);
+  for (const std::optional<double> p_mpi : {std::optional<double>{}, std::optional<double>{0.7}}) {
+    std::map<std::string, double> timed;
+    std::map<std::string, std::uint64_t> hop_bytes;
+    const StageCallback collect = [&](std::string_view stage) {
+      if (stage.starts_with("timed "))
+        timed[std::string(stage.substr(6, stage.find(": ") - 6))] =
+            std::stod(std::string(stage.substr(stage.find(": ") + 2)));
+      else if (stage.starts_with("candidate "))
+        hop_bytes[std::string(stage.substr(10, stage.rfind(": hop-bytes") - 10))] =
+            std::stoull(std::string(stage.substr(stage.rfind(": hop-bytes") + 12)));
+    };
+    TrafficKinds kinds = p2p_only(g);
+    kinds.p_mpi = p_mpi;
+    const MapResult r = map_explained(g, m, a, create_context("default"), collect, kinds);
+    const std::string where = p_mpi ? "p_mpi 0.7" : "no p_mpi";
+    ASSERT_GE(timed.size(), 2u) << where;
+    double fastest = timed.begin()->second;
+    for (const auto& [name, ns] : timed) fastest = std::min(fastest, ns);
+    // Without p_mpi no compute; with it, the c that gives block that share.
+    const PipelineTimes kept = pipeline_times(g, m, a, r.mapping, block, p_mpi.value_or(1.0));
+    ASSERT_TRUE(kept.computed) << where;
+    EXPECT_EQ(kept.compute_ns > 0, p_mpi.has_value()) << where;
+    EXPECT_LE(kept.mapping_ns, fastest + 1) << where << ": kept " << r.kept;  // the stages round to 1 ns
+    EXPECT_LT(kept.mapping_ns, kept.baseline_ns) << where;
+    EXPECT_NEAR(kept.baseline_ns, timed.at("block"), 1) << where;
+    // The candidate of least hop-bytes was not the fastest: time chose.
+    const auto least = std::min_element(hop_bytes.begin(), hop_bytes.end(),
+                                        [](const auto& x, const auto& y) { return x.second < y.second; });
+    ASSERT_NE(least, hop_bytes.end());
+    EXPECT_GT(timed.at(least->first), fastest + 1) << where << ": " << least->first;
+  }
 }
 
 // Scotch's torus targets take at most 5 dimensions, and SCOTCH_archLoad

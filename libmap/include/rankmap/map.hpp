@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -35,6 +36,9 @@ struct TrafficKinds {
   const Graph* p2p = nullptr;
   const Graph* collective = nullptr;
   const std::vector<CollectiveCalls>* calls = nullptr;
+  // The run's share of time in MPI, when known: a pipeline's compute time
+  // between stages is solved from it (gain.hpp, pipeline_times).
+  std::optional<double> p_mpi;
 };
 
 // Throws Error when the ranks do not fit the allocation (unless
@@ -43,7 +47,8 @@ struct TrafficKinds {
 // never more hop-bytes; or, when `kinds` holds a profile's traffic that
 // the flow model can time (link_gbps set, at most kEngineFlowPairs
 // communicating pairs; one-way pipeline traffic by the pipeline model,
-// its communication alone), never a longer predicted time (gain.hpp,
+// with the compute time p_mpi gives, else none), never a longer predicted
+// time (gain.hpp,
 // flow_times, pipeline_times): the
 // mapping written is one the model predicts fastest of every candidate it
 // timed (block and a spread over every allocated node among them), with

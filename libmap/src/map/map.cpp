@@ -404,15 +404,18 @@ class Engine {
   void keep_the_fastest() {
     if (!timing_) return;
     double block_ns = -1, fastest = -1;
-    // One-way traffic (a wavefront) is timed as a pipeline of stages, its
-    // communication alone: no compute time is known here, and on SMPI's
-    // 8x8 wavefront the order of mappings is the same with compute as
-    // without (bench/RESULTS.md, issue 55, fifth session).
+    // One-way traffic (a wavefront) is timed as a pipeline of stages, with
+    // the compute time p_mpi gives against block, else none. Compute
+    // changes the order: on SMPI's 16-rank wavefront on Desmos at two a
+    // node, round-robin is the fastest with no compute and 1.3 % slower
+    // than a bisection with 20 us a stage (bench/RESULTS.md, issue 55,
+    // fifth session).
     const bool pipeline = is_pipeline(p2p_);
+    const double compute_ns = pipeline ? pipeline_compute_ns() : 0;
     for (Candidate& c : candidates_) {
       std::optional<double> ns;
       if (pipeline) {
-        ns = detail::pipeline_comm_ns(p2p_, machine_, allocation_, c.mapping);
+        ns = detail::pipeline_run_ns(p2p_, machine_, allocation_, c.mapping, compute_ns);
       } else if (const FlowTimes t = flow_times(p2p_, collective_, machine_, allocation_, c.mapping, calls_);
                  t.computed) {
         ns = t.slowest_ns;
@@ -434,6 +437,15 @@ class Engine {
   }
 
   static constexpr double kTiedPerBillion = 1;
+
+  // A pipeline stage's compute time: the one that gives block the
+  // profile's p_mpi (0 when none is known or none can: pipeline_times).
+  double pipeline_compute_ns() const {
+    const Candidate* block = find("block");
+    if (!kinds_.p_mpi || !block) return 0;
+    const PipelineTimes t = pipeline_times(p2p_, machine_, allocation_, block->mapping, block->mapping, *kinds_.p_mpi);
+    return t.computed ? t.compute_ns : 0;
+  }
 
   bool competes(const Candidate& c) const { return !(block_out_of_time_ && c.name == "block"); }
 
@@ -511,12 +523,11 @@ class Engine {
       const std::size_t ours = nodes_used(best->mapping), theirs = nodes_used(block->mapping);
       char line[300] = "";
       if (ours != theirs && best->predicted_ns > 0 && block->predicted_ns > 0)
-        std::snprintf(
-            line, sizeof line,
-            "the %s communication at %.1f us on %zu nodes against block's %.1f us on %zu (%.1f %% less)",
-            is_pipeline(p2p_) ? "pipeline model predicts the run's" : "flow model predicts the slowest rank's",
-            best->predicted_ns / 1e3, ours, block->predicted_ns / 1e3, theirs,
-            100 * (1 - best->predicted_ns / block->predicted_ns));
+        std::snprintf(line, sizeof line, "the %s at %.1f us on %zu nodes against block's %.1f us on %zu (%.1f %% less)",
+                      is_pipeline(p2p_) ? "pipeline model predicts the run"
+                                        : "flow model predicts the slowest rank's communication",
+                      best->predicted_ns / 1e3, ours, block->predicted_ns / 1e3, theirs,
+                      100 * (1 - best->predicted_ns / block->predicted_ns));
       else if (ours != theirs)
         std::snprintf(line, sizeof line, "%llu hop-bytes on %zu nodes against block's %llu on %zu",
                       static_cast<unsigned long long>(best->hop_bytes), ours,

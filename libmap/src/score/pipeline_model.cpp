@@ -324,12 +324,12 @@ PipelineTimes pipeline_times(const Graph& p2p, const Machine& machine, const All
 
 namespace detail {
 
-std::optional<double> pipeline_comm_ns(const Graph& p2p, const Machine& machine, const Allocation& allocation,
-                                       const Mapping& mapping) {
+std::optional<double> pipeline_run_ns(const Graph& p2p, const Machine& machine, const Allocation& allocation,
+                                      const Mapping& mapping, double compute_ns) {
   require_mapping_of(p2p, mapping);
   Pipeline pipeline(p2p, machine, allocation);
   if (!pipeline.valid() || pipeline.stages() * pipeline.pairs() > kPipelineWork) return std::nullopt;
-  const double ns = pipeline.run_ns(pipeline.timed(mapping), 0);
+  const double ns = pipeline.run_ns(pipeline.timed(mapping), compute_ns);
   if (ns < 0) return std::nullopt;
   return ns;
 }

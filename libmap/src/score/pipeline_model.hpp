@@ -11,10 +11,10 @@
 
 namespace rankmap::detail {
 
-// K stages of the pipeline under `mapping` with no compute: its
-// communication alone. nullopt where the model does not apply (not a
-// pipeline, or past its work budget).
-std::optional<double> pipeline_comm_ns(const Graph& p2p, const Machine& machine, const Allocation& allocation,
-                                       const Mapping& mapping);
+// K stages of the pipeline under `mapping`, each rank computing for
+// compute_ns a stage (pipeline_times' c). nullopt where the model does not
+// apply (not a pipeline, or past its work budget).
+std::optional<double> pipeline_run_ns(const Graph& p2p, const Machine& machine, const Allocation& allocation,
+                                      const Mapping& mapping, double compute_ns);
 
 }  // namespace rankmap::detail
