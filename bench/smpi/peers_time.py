@@ -40,6 +40,7 @@ Scenarios come in two halves: `tune` (what the engine may be tuned on)
 and `held-out` (reported once, at the end of the work on issue 55).
 
 Usage: peers_time.py [--build DIR] [--half tune|held-out|all] [--only NAME,...] [--json FILE] [--keep DIR]
+                     [--compute-us US]
 """
 import argparse
 import json
@@ -164,8 +165,10 @@ def free_network_times(s, files, times):
     return {m: validate.simulate_mapping({**s, "platform_env": env}, path, "free-" + m) for m, path in files.items()}
 
 
-def scenario(name, build, work):
+def scenario(name, build, work, compute_us=None):
     s = validate.prepare(name, build, work, SCENARIOS[name])
+    if compute_us is not None:  # the simulated runs' compute alone changes: the profile is the same
+        s["compute_us"] = compute_us
     files = mappings(s)
     times = {m: validate.simulate_mapping(s, path, m) for m, path in files.items()}
     others = {m: t for m, t in times.items() if m not in OURS}
@@ -187,6 +190,8 @@ def main():
     ap.add_argument("--only", help="comma-separated scenario names: " + ", ".join(SCENARIOS))
     ap.add_argument("--json", help="also write every figure to this file")
     ap.add_argument("--keep", help="keep the work files in this directory")
+    ap.add_argument("--compute-us", type=float,
+                    help="simulate every scenario with this compute time an iteration (0: communication alone)")
     a = ap.parse_args()
     names = a.only.split(",") if a.only else list({"tune": TUNE, "held-out": HELD_OUT, "all": SCENARIOS}[a.half])
     for n in names:
@@ -197,7 +202,7 @@ def main():
         work = Path(a.keep) if a.keep else Path(tmp)
         for n in names:
             print(f"peers_time.py: {n} ...", file=sys.stderr, flush=True)
-            rows.append(scenario(n, Path(a.build).resolve(), work))
+            rows.append(scenario(n, Path(a.build).resolve(), work, a.compute_us))
             if a.json:  # as it goes: a long run keeps what it has
                 Path(a.json).write_text(json.dumps(rows, indent=2, default=str) + "\n")
     columns = [*OURS, *BASELINES, *PEERS]
