@@ -93,6 +93,14 @@ class Pipeline {
   std::uint64_t stages() const { return stages_; }
   std::uint64_t work() const { return work_; }
 
+  // D: the ranks along the longest path of pairs.
+  std::uint64_t longest_path() const {
+    std::vector<std::uint64_t> depth(ranks_, 1);
+    for (const std::uint32_t r : order_)
+      for (const std::uint32_t e : down_[r]) depth[edges_[e].to] = std::max(depth[edges_[e].to], depth[r] + 1);
+    return order_.empty() ? 0 : *std::max_element(depth.begin(), depth.end());
+  }
+
   // Each pair's message under one mapping (its latency, route and one
   // message's bytes): made once per mapping, run for every compute time tried.
   std::vector<detail::Flow> timed(const Mapping& mapping) const {
@@ -118,9 +126,10 @@ class Pipeline {
   // share its NIC, and which neighbour shares a node decides it.
   double run_ns(const std::vector<detail::Flow>& flows, double compute_ns) {
     detail::PhaseSimulator sim(detail::resource_rates(net_, nodes_), net_.link_gbps / 8);
+    sim.charge(work_);  // one budget for every run of this pipeline
     Run run(*this, flows, compute_ns, sim);
     const double t = run.all();
-    work_ += sim.work();
+    work_ = sim.work();
     return work_ <= detail::kFlowModelWork ? t : -1;
   }
 
@@ -282,12 +291,25 @@ PipelineTimes pipeline_times(const Graph& p2p, const Machine& machine, const All
   detail::require_mapping_of(p2p, baseline);
   PipelineTimes t;
   Pipeline pipeline(p2p, machine, allocation);
-  // About 110 runs of K stages over every pair solve for c: budgets keep
-  // that about a second.
+  // Some 10 to 30 runs of K stages over every pair solve for c: budgets
+  // keep that about a second.
   if (!pipeline.valid() || pipeline.stages() * pipeline.pairs() > kPipelineWork) return t;
   const auto k = static_cast<double>(pipeline.stages());
   // The compute time of a stage that makes the baseline's MPI share p_mpi:
-  // the share K c / run(c) of computing grows with c, so bisect.
+  // the share K c / run(c) of computing grows with c, so bracket it and
+  // close in (the Illinois method: false position, the stale end's share
+  // halved so that both ends move).
+  // The share never falls below the pipe's filling: with D ranks along
+  // its longest path the last one waits D - 1 computes before its first,
+  // so run(c) tends to (K + D - 1) c and the share to (D - 1) / (K + D - 1).
+  // A smaller p_mpi has no c (an 8x8 wavefront of 20 stages: 0.41), and
+  // one no larger is not searched for (from above, it needs c without end).
+  const auto d = static_cast<double>(pipeline.longest_path());
+  const char* filling = "the pipeline's filling alone is a larger MPI share than p_mpi";
+  if (p_mpi <= (d - 1) / (k + d - 1)) {
+    t.why = filling;
+    return t;
+  }
   const std::vector<detail::Flow> before = pipeline.timed(baseline);
   bool over = false;
   auto run = [&](const std::vector<detail::Flow>& flows, double c) {
@@ -296,21 +318,51 @@ PipelineTimes pipeline_times(const Graph& p2p, const Machine& machine, const All
     return ns;
   };
   auto mpi_share = [&](double c) { return 1 - k * c / run(before, c); };
-  double low = 0, high = std::max(1.0, run(before, 0));
-  while (!over && mpi_share(high) > p_mpi && high < kMaxComputeNs) high *= 2;
-  // The share never falls below the pipe's filling: with D ranks along
-  // its longest path the last one waits D - 1 computes before its first,
-  // so run(c) tends to (K + D - 1) c and the share to (D - 1) / (K + D - 1).
-  // A smaller p_mpi has no c (an 8x8 wavefront of 20 stages: 0.41).
-  if (!over && mpi_share(high) > p_mpi) {
-    t.why = "the pipeline's filling alone is a larger MPI share than p_mpi";
+  // The first guess: were the run its communication plus K computes, K c =
+  // run(0) (1 - p_mpi) / p_mpi. Bracketed from there by doubling or halving.
+  const double run0 = run(before, 0);
+  double low = 0, f_low = 1 - p_mpi;  // no compute: all MPI
+  double high = p_mpi < 1 ? std::max(1.0, run0 * (1 - p_mpi) / p_mpi / k) : 1.0;
+  double f_high = mpi_share(high) - p_mpi;
+  if (f_high > 0) {
+    while (!over && f_high > 0 && high < kMaxComputeNs)
+      low = high, f_low = f_high, high *= 2, f_high = mpi_share(high) - p_mpi;
+  } else {
+    for (double c = high / 2; !over && c >= 1; c /= 2) {
+      const double f = mpi_share(c) - p_mpi;
+      if (f > 0) {
+        low = c, f_low = f;
+        break;
+      }
+      high = c, f_high = f;
+    }
+  }
+  if (!over && f_high > 0) {  // the filling, near enough
+    t.why = filling;
     return t;
   }
-  for (int i = 0; i < 60 && !over && p_mpi < 1; ++i) {
-    const double mid = (low + high) / 2;
-    (mpi_share(mid) > p_mpi ? low : high) = mid;
+  // To a thousandth of c, or the share to 10^-9: on thousands of flows a
+  // run's time moves by a percent or two between values of c 0.01 % apart
+  // (which message goes first changes), so finer is noise.
+  for (int i = 0, kept = 0; i < 60 && !over && p_mpi < 1 && high - low > 1e-3 * high && std::min(f_low, -f_high) > 1e-9;
+       ++i) {
+    double c = (low * f_high - high * f_low) / (f_high - f_low);
+    if (!(c > low && c < high)) c = (low + high) / 2;
+    const double f = mpi_share(c) - p_mpi;
+    if (f > 0) {
+      low = c, f_low = f;
+      if (kept == 1) f_high /= 2;  // high kept twice
+      kept = 1;
+    } else {
+      high = c, f_high = f;
+      if (kept == -1) f_low /= 2;
+      kept = -1;
+      if (f == 0) break;
+    }
   }
-  t.compute_ns = p_mpi < 1 ? high : 0;
+  // Where the line through the bracket's ends meets p_mpi: on a smooth
+  // share (a few hundred flows) that is c to about 10^-9.
+  t.compute_ns = p_mpi >= 1 ? 0 : f_high == f_low ? high : (low * f_high - high * f_low) / (f_high - f_low);
   t.baseline_ns = run(before, t.compute_ns);
   t.mapping_ns = run(pipeline.timed(mapping), t.compute_ns);
   if (over) {
