@@ -8,8 +8,8 @@
 # allreduce after its faces): the slowest rank's time under two mappings
 # must agree to the reference's printed precision; and a 16-rank
 # wavefront's pipeline runs, on Desmos at two ranks a node and a 4x4x4
-# torus at one. (The 64-rank profiles
-# agree too, but take the Python minutes.)
+# torus at one. (The 64-rank profiles agree too, but take the Python
+# minutes.)
 # Usage: test_flow_model_reference.sh RANKMAP SOURCE_DIR
 set -euo pipefail
 rankmap=$(realpath "$1")

@@ -167,7 +167,7 @@ FlowTimes flow_times(const Graph& p2p, const Graph& collective, const Machine& m
 // link rate). c is solved so that the baseline's MPI share is p_mpi; the
 // gain is then the run times' relative difference. Collectives are not
 // counted. The engine ranks its candidates for such traffic by the same
-// run with no compute.
+// run, with the c that TrafficKinds::p_mpi gives, else none (map.hpp).
 bool is_pipeline(const Graph& p2p);
 struct PipelineTimes {
   bool computed = false;                   // false: not a pipeline, K x pairs over 65,536, the work budget

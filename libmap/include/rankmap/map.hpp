@@ -48,9 +48,8 @@ struct TrafficKinds {
 // the flow model can time (link_gbps set, at most kEngineFlowPairs
 // communicating pairs; one-way pipeline traffic by the pipeline model,
 // with the compute time p_mpi gives, else none), never a longer predicted
-// time (gain.hpp,
-// flow_times, pipeline_times): the
-// mapping written is one the model predicts fastest of every candidate it
+// time (gain.hpp, flow_times, pipeline_times): the mapping written is one
+// the model predicts fastest of every candidate it
 // timed (block and a spread over every allocated node among them), with
 // hop-bytes deciding between equal times. With a profile's traffic the
 // flow model cannot time, never a longer mean message time (the report's

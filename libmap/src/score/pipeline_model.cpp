@@ -20,7 +20,7 @@ namespace rankmap {
 namespace {
 
 // Messages a run simulates (K x pairs) at most: each is an event or two of
-// max-min sharing, and c takes about 110 runs.
+// max-min sharing, and c takes some 10 to 30 runs.
 constexpr std::uint64_t kPipelineWork = std::uint64_t{1} << 16;
 // A stage's compute time no search goes past: 10^6 s.
 constexpr double kMaxComputeNs = 1e15;
