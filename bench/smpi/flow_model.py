@@ -34,6 +34,13 @@ received messages' latency plus size over the bandwidth. All ranks' rounds
 run at once and share links, so it is no less than the busiest resource's
 collective bytes over the bandwidth (what decides a large all-to-all).
 
+One-way traffic without cycles (a wavefront) is instead a pipeline of K
+stages with no compute (`pipeline_time`), an event simulation of every
+rank's program: receive from upstream ranks in rank order, send
+downstream in rank order; a message moves once its send and its receive
+are posted and shares its route as above. It prints "pipeline before ...,
+after ..." (rankmap eval's pipeline_model with --p-mpi 1).
+
 A rank's time is the sum of its phase ends plus its collective time. The run's is
 the slowest rank's (neighbours wait for each other, so the slowest paces
 all), and the gain p_mpi * (T_before - T_after) / T_before.
