@@ -24,10 +24,6 @@ TrafficKinds p2p_only(const Graph& g) {
   return kinds;
 }
 
-}  // namespace
-
-namespace {
-
 Metrics map_and_score(const Graph& g, const Machine& m, const Allocation& a, const Context& c) {
   const Mapping mapping = map(g, m, a, c);
   verify_mapping(mapping, a, g.ranks, "map()");
@@ -482,9 +478,9 @@ TEST(MapWeighsPredictedTime, NeverASlowerCandidateThanOneItTimed) {
 // One-way traffic is timed as a pipeline (gain.hpp's pipeline term, with
 // the compute time p_mpi gives, else none): the mapping written is one the
 // pipeline model predicts fastest of every candidate timed, computed here
-// again by pipeline_times. An 8x8 wavefront of 20 sweeps (16 KiB to the south and
-// east neighbours, row-major) on a Desmos-like 4x2x2x2 torus, two ranks a
-// node: pairing each rank with its south neighbour gives the fewest
+// again by pipeline_times. An 8x8 wavefront of 20 sweeps (16 KiB to the
+// south and east neighbours, row-major) on a Desmos-like 4x2x2x2 torus,
+// two ranks a node: pairing each rank with its south neighbour gives the fewest
 // hop-bytes, yet the two then pass on at once through one NIC, and a
 // pairing of east neighbours is faster (SMPI agrees: bench/RESULTS.md,
 // issue 55, fifth session).
