@@ -413,7 +413,16 @@ class Engine {
     const bool pipeline = is_pipeline(p2p_);
     const double compute_ns = pipeline ? pipeline_compute_ns() : 0;
     std::vector<std::string> untimed;
-    for (Candidate& c : candidates_) {
+    // Block first: when the model gives up on it, it decides nothing, and
+    // the others are not tried (each may cost the whole budget).
+    std::vector<Candidate*> order;
+    for (Candidate& c : candidates_)
+      if (c.name == "block")
+        order.insert(order.begin(), &c);
+      else
+        order.push_back(&c);
+    for (Candidate* candidate : order) {
+      Candidate& c = *candidate;
       std::optional<double> ns;
       if (pipeline) {
         ns = detail::pipeline_run_ns(p2p_, machine_, allocation_, c.mapping, compute_ns);
