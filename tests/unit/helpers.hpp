@@ -10,6 +10,7 @@
 #include <string>
 
 #include "rankmap/error.hpp"
+#include "rankmap/graph.hpp"
 #include "rankmap/machine.hpp"
 
 namespace rankmap::test {
@@ -87,6 +88,18 @@ inline Machine make_machine(const std::string& dims, const std::string& wrap, co
   if (!routing.empty()) toml += "routing = \"" + routing + "\"\n";
   toml += "[[nodes]]\nhosts = \"" + hosts + "\"\nhwloc = \"" + hwloc + "\"\n";
   return parse_machine(toml, "test.toml");
+}
+
+// An LU-like wavefront as apps/wavefront.c sends it: `rows` x `cols` ranks
+// row-major, each passing `stages` messages of `bytes` to its east (r + 1)
+// and south (r + cols) neighbours.
+inline Graph wavefront(std::uint32_t rows, std::uint32_t cols, std::uint64_t stages, std::uint64_t bytes) {
+  GraphBuilder b(rows * cols);
+  for (std::uint32_t r = 0; r < rows * cols; ++r) {
+    if (r % cols != cols - 1) b.add(r, r + 1, stages * bytes, stages);
+    if (r + cols < rows * cols) b.add(r, r + cols, stages * bytes, stages);
+  }
+  return b.build();
 }
 
 }  // namespace rankmap::test

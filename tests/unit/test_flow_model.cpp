@@ -255,12 +255,7 @@ TEST(PipelineModel, SolvesAWavefrontOf256RanksWithinItsBudget) {
   Machine m = test::make_machine("[4, 4, 4]", "", "n[00-63]", "core:4");
   m.network.link_gbps = 75;
   const Allocation a = make_allocation(m, {});
-  GraphBuilder b(256);
-  for (std::uint32_t r = 0; r < 256; ++r) {
-    if (r % 16 != 15) b.add(r, r + 1, 20 * 16384, 20);
-    if (r < 240) b.add(r, r + 16, 20 * 16384, 20);
-  }
-  const Graph g = b.build();
+  const Graph g = test::wavefront(16, 16, 20, 16384);
   const Mapping block = baseline_mapping(Baseline::block, a, 256);
   const PipelineTimes below = pipeline_times(g, m, a, block, block, 0.6);
   EXPECT_FALSE(below.computed);

@@ -488,12 +488,7 @@ TEST(MapWeighsPredictedTime, APipelineByItsStages) {
   Machine m = test::make_machine("[4, 2, 2, 2]", "", "n[00-31]", "core:2", "+X+Y+Z+W-X-Y-Z-W");
   m.network.t_hop_ns = 129, m.network.t_inj_ns = m.network.t_ej_ns = 425, m.network.link_gbps = 75;  // Desmos's
   const Allocation a = make_allocation(m, {});
-  GraphBuilder b(64);
-  for (std::uint32_t r = 0; r < 64; ++r) {
-    if (r % 8 != 7) b.add(r, r + 1, 20 * 16384, 20);
-    if (r < 56) b.add(r, r + 8, 20 * 16384, 20);
-  }
-  const Graph g = b.build();
+  const Graph g = test::wavefront(8, 8, 20, 16384);
   ASSERT_TRUE(is_pipeline(g));
   const Mapping block = baseline_mapping(Baseline::block, a, 64);
   for (const std::optional<double> p_mpi : {std::optional<double>{}, std::optional<double>{0.7}}) {
