@@ -412,7 +412,6 @@ class Engine {
     // fifth session).
     const bool pipeline = is_pipeline(p2p_);
     const double compute_ns = pipeline ? pipeline_compute_ns() : 0;
-    std::vector<std::string> untimed;
     // Block first: when the model gives up on it, it decides nothing, and
     // the others are not tried (each may cost the whole budget).
     std::vector<Candidate*> order;
@@ -440,7 +439,7 @@ class Engine {
         return;
       }
       if (!ns) {
-        untimed.push_back(c.name);
+        c.predicted_ns = -1;  // out, below
         stage("not timed " + c.name + ": the model's work budget ran out, so it is out");
         continue;
       }
@@ -449,9 +448,7 @@ class Engine {
       if (c.name == "block") block_ns = *ns;
       if (fastest < 0 || *ns < fastest) fastest = *ns;
     }
-    std::erase_if(candidates_, [&](const Candidate& c) {
-      return std::find(untimed.begin(), untimed.end(), c.name) != untimed.end();
-    });
+    std::erase_if(candidates_, [](const Candidate& c) { return c.predicted_ns < 0; });
     const double limit = fastest * (1 + kTiedPerBillion / 1e9);
     block_out_of_time_ = block_ns > limit;
     const bool block_alone = block_ns >= 0 && !block_out_of_time_;

@@ -88,10 +88,10 @@ class Pipeline {
     for (auto& u : up_)
       std::sort(u.begin(), u.end(), [&](std::uint32_t x, std::uint32_t y) { return edges_[x].from < edges_[y].from; });
   }
-  bool valid() const { return !order_.empty(); }
-  std::size_t pairs() const { return edges_.size(); }
+  // A pipeline of at most kPipelineWork messages (K x pairs): one this
+  // model times.
+  bool fits() const { return !order_.empty() && stages_ * edges_.size() <= kPipelineWork; }
   std::uint64_t stages() const { return stages_; }
-  std::uint64_t work() const { return work_; }
 
   // D: the ranks along the longest path of pairs.
   std::uint64_t longest_path() const {
@@ -293,7 +293,7 @@ PipelineTimes pipeline_times(const Graph& p2p, const Machine& machine, const All
   Pipeline pipeline(p2p, machine, allocation);
   // Some 10 to 30 runs of K stages over every pair solve for c: budgets
   // keep that about a second.
-  if (!pipeline.valid() || pipeline.stages() * pipeline.pairs() > kPipelineWork) return t;
+  if (!pipeline.fits()) return t;
   const auto k = static_cast<double>(pipeline.stages());
   // The compute time of a stage that makes the baseline's MPI share p_mpi:
   // the share K c / run(c) of computing grows with c, so bracket it and
@@ -380,7 +380,7 @@ std::optional<double> pipeline_run_ns(const Graph& p2p, const Machine& machine, 
                                       const Mapping& mapping, double compute_ns) {
   require_mapping_of(p2p, mapping);
   Pipeline pipeline(p2p, machine, allocation);
-  if (!pipeline.valid() || pipeline.stages() * pipeline.pairs() > kPipelineWork) return std::nullopt;
+  if (!pipeline.fits()) return std::nullopt;
   const double ns = pipeline.run_ns(pipeline.timed(mapping), compute_ns);
   if (ns < 0) return std::nullopt;
   return ns;
