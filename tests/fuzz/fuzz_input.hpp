@@ -14,6 +14,8 @@
 #include <fstream>
 #include <string>
 #include <string_view>
+#include <system_error>
+#include <vector>
 
 #include "rankmap/error.hpp"
 
@@ -24,11 +26,32 @@ inline std::string_view text(const std::uint8_t* data, std::size_t size) {
   return {reinterpret_cast<const char*>(data), size};
 }
 
+// The files write_file made, removed when the process ends normally: a
+// ctest run replays every harness, and each replay is a new process id,
+// so files left behind would pile up in the temporary directory.
+class OwnFiles {
+ public:
+  void add(const std::filesystem::path& path) {
+    for (const auto& known : paths_)
+      if (known == path) return;
+    paths_.push_back(path);
+  }
+  ~OwnFiles() {
+    std::error_code ignored;
+    for (const auto& path : paths_) std::filesystem::remove(path, ignored);
+  }
+
+ private:
+  std::vector<std::filesystem::path> paths_;
+};
+
 // A file of this process's own under the temporary directory, rewritten
 // for each input; `name` gives its extension.
 inline std::filesystem::path write_file(std::string_view content, const std::string& name) {
+  static OwnFiles own_files;
   const std::filesystem::path path =
       std::filesystem::temp_directory_path() / ("rankmap-fuzz-" + std::to_string(getpid()) + "-" + name);
+  own_files.add(path);
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out.write(content.data(), static_cast<std::streamsize>(content.size()));
   out.close();
