@@ -168,6 +168,9 @@ TEST(ContextSettingsChangeWhatIsTried, PlacementStarts) {
   c = base;
   c.placement.cuthill_mckee = false;
   EXPECT_LT(count_with(stages_of(k.irregular, k.machine, k.allocation, c), "placement start of"), starts);
+  c = base;
+  c.placement.rank_order = false;
+  EXPECT_LT(count_with(stages_of(k.irregular, k.machine, k.allocation, c), "placement start of"), starts);
 }
 
 // within_node splits each node's ranks over its packages: never more

@@ -251,6 +251,23 @@ TEST(Stages, PlacementSwapsStraightenAChain) {
   EXPECT_EQ(placement_hop_bytes(q, place_cuthill_mckee(q, sizes, used, geo), used, geo), 3u);
 }
 
+// Five parts cut for nodes of sizes 2, 1, 2, 1, 2 (two size classes),
+// holding ranks {5, 6}, {3}, {0, 7}, {1}, {2, 4}: by lowest rank the parts
+// go 2 (0), 3 (1), 4 (2), 1 (3), 0 (5). Those of 2 ranks take the nodes of
+// 2 in allocation order (0, 2, 4): part 2 node 0, part 4 node 2, part 0
+// node 4; those of 1 take nodes 1 and 3: part 3 node 1, part 1 node 3.
+// At one rank a node this is round-robin's layout, at whole nodes block's.
+TEST(Stages, RankOrderStartIsTheLaunchersLayout) {
+  const UndirectedGraph g = undirected(8, {{0, 1, 1}});
+  const PartGraph q = make_part_graph(g, {2, 3, 4, 1, 4, 0, 0, 2}, 5);
+  EXPECT_EQ(q.first_rank, (std::vector<std::uint32_t>{5, 3, 0, 1, 2}));
+  EXPECT_EQ(place_in_rank_order(q, {2, 1, 2, 1, 2}), (std::vector<int>{4, 3, 0, 1, 2}));
+  // A part with no rank (the ranks' count as its first) goes last.
+  const PartGraph empty_last = make_part_graph(undirected(2, {{0, 1, 1}}), {1, 1}, 2);
+  EXPECT_EQ(empty_last.first_rank, (std::vector<std::uint32_t>{2, 0}));
+  EXPECT_EQ(place_in_rank_order(empty_last, {1, 1}), (std::vector<int>{1, 0}));
+}
+
 // Three nodes of 2 slots on a line, three pairs bound by 100 bytes: (0,1)
 // on the left end, (2,3) in the middle, (4,5) on the right. Each of 0 and 1
 // sends 10 bytes to each of 4 and 5 (2 hops) and 1 to each of 2 and 3:

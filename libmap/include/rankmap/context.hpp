@@ -51,6 +51,7 @@ struct Context {
   struct Placement {
     bool greedy = true;         // grow from the heaviest part, nearest free node
     bool cuthill_mckee = true;  // Boost.Graph RCM order along a snake of the torus
+    bool rank_order = true;     // parts by their lowest rank onto nodes in allocation order
     int swap_passes = 8;        // part-swap passes on hop-bytes, then link load
   } placement;
 

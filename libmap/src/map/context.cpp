@@ -98,6 +98,7 @@ std::string dump_context(const Context& c) {
       << "[placement]\n"
       << "greedy = " << b(c.placement.greedy) << "\n"
       << "cuthill_mckee = " << b(c.placement.cuthill_mckee) << "\n"
+      << "rank_order = " << b(c.placement.rank_order) << "\n"
       << "swap_passes = " << c.placement.swap_passes << "\n\n"
       << "[refinement]\n"
       << "rank_swap_passes = " << c.refinement.rank_swap_passes << "\n"
@@ -154,9 +155,10 @@ class ContextReader : private detail::TomlReader {
              "(cartesian alone does not apply to every graph)");
     }
     if (const toml::table* t = table(root, "placement")) {
-      reject_unknown(*t, {"greedy", "cuthill_mckee", "swap_passes"}, "[placement]");
+      reject_unknown(*t, {"greedy", "cuthill_mckee", "rank_order", "swap_passes"}, "[placement]");
       boolean(*t, "greedy", c.placement.greedy);
       boolean(*t, "cuthill_mckee", c.placement.cuthill_mckee);
+      boolean(*t, "rank_order", c.placement.rank_order);
       if (auto* n = t->get("swap_passes"))
         c.placement.swap_passes = static_cast<int>(integer(*n, "swap_passes", 0, 10000));
     }

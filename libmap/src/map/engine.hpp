@@ -124,6 +124,7 @@ struct PartGraph {
   std::vector<std::uint64_t> xadj;
   std::vector<int> adjncy;
   std::vector<std::uint64_t> weight;
+  std::vector<std::uint32_t> first_rank;  // each part's lowest rank (the ranks' count if it has none)
 };
 PartGraph make_part_graph(const UndirectedGraph& g, const std::vector<int>& part, int parts);
 // Taillard's robust tabu search over swaps of equal-sized parts, from
@@ -148,6 +149,10 @@ std::vector<int> place_greedy(const PartGraph& q, const std::vector<std::uint32_
                               const std::vector<int>& used_nodes, const NodeGeometry& geometry);
 std::vector<int> place_cuthill_mckee(const PartGraph& q, const std::vector<std::uint32_t>& sizes,
                                      const std::vector<int>& used_nodes, const NodeGeometry& geometry);
+// Parts in the order of their lowest rank onto the nodes in allocation
+// order, each on the next free node of its size: the launcher's own layout
+// (block on whole nodes, round-robin at one rank a node).
+std::vector<int> place_in_rank_order(const PartGraph& q, const std::vector<std::uint32_t>& sizes);
 std::uint64_t placement_hop_bytes(const PartGraph& q, const std::vector<int>& slot_of_part,
                                   const std::vector<int>& used_nodes, const NodeGeometry& geometry);
 // Swaps parts of equal size while hop-bytes falls; returns the passes made.

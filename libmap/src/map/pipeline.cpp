@@ -30,6 +30,7 @@ Pipeline make_pipeline(const Context& context, const Network& network) {
 
   if (context.placement.greedy) pipeline.starts.push_back(make_greedy_start());
   if (context.placement.cuthill_mckee) pipeline.starts.push_back(make_cuthill_mckee_start());
+  if (context.placement.rank_order) pipeline.starts.push_back(make_rank_order_start());
   pipeline.each_start.push_back(make_hop_byte_swaps(context.placement.swap_passes));
   if (context.placement.swap_passes > 0) {
     pipeline.best_start.push_back(make_tabu_placement());

@@ -115,6 +115,7 @@ std::unique_ptr<Partitioner> make_metis_kway_partitioner(const Context& context)
 std::unique_ptr<Partitioner> make_scotch_partitioner(const Context& context);               // partition_scotch.cpp
 std::unique_ptr<PlacementStart> make_greedy_start();                                        // placement.cpp
 std::unique_ptr<PlacementStart> make_cuthill_mckee_start();                                 // placement.cpp
+std::unique_ptr<PlacementStart> make_rank_order_start();                                    // placement.cpp
 std::unique_ptr<PlacementRefiner> make_hop_byte_swaps(int passes);                          // placement.cpp
 std::unique_ptr<PlacementRefiner> make_tabu_placement();                                    // placement_tabu.cpp
 std::unique_ptr<PlacementRefiner> make_link_load_swaps(int passes);                         // link_refine.cpp

@@ -11,6 +11,9 @@ PartGraph make_part_graph(const UndirectedGraph& g, const std::vector<int>& part
   PartGraph q;
   q.parts = parts;
   q.xadj.assign(static_cast<std::size_t>(parts) + 1, 0);
+  q.first_rank.assign(static_cast<std::size_t>(parts), g.n);
+  for (int p = 0; p < parts; ++p)
+    if (!members[p].empty()) q.first_rank[p] = members[p].front();
   SparseAccumulator<std::uint64_t> to_part(static_cast<std::size_t>(parts));
   for (int p = 0; p < parts; ++p) {
     for (std::uint32_t v : members[p])

@@ -116,6 +116,14 @@ std::vector<int> place_cuthill_mckee(const PartGraph& q, const std::vector<std::
   return lay_out(std::vector<int>(order.begin(), order.end()), snake_order(used, geo), sizes);
 }
 
+std::vector<int> place_in_rank_order(const PartGraph& q, const std::vector<std::uint32_t>& sizes) {
+  std::vector<int> parts(static_cast<std::size_t>(q.parts)), nodes(parts.size());
+  std::iota(nodes.begin(), nodes.end(), 0);
+  std::iota(parts.begin(), parts.end(), 0);
+  std::stable_sort(parts.begin(), parts.end(), [&](int a, int b) { return q.first_rank[a] < q.first_rank[b]; });
+  return lay_out(parts, nodes, sizes);
+}
+
 std::vector<int> place_greedy(const PartGraph& q, const std::vector<std::uint32_t>& sizes, const std::vector<int>& used,
                               const NodeGeometry& geo) {
   const int parts = q.parts;
@@ -273,6 +281,16 @@ class CuthillMckeeStart : public PlacementStart {
   }
 };
 
+// Cheap in itself, but every start costs its swaps: kept, like the
+// others, to allocations of up to a few thousand nodes.
+class RankOrderStart : public PlacementStart {
+ public:
+  bool applies(const NodeSet& nodes) const override { return !nodes.large(); }
+  std::vector<int> place(const Problem&, const NodeSet& nodes, const PartGraph& q) const override {
+    return place_in_rank_order(q, nodes.sizes);
+  }
+};
+
 class HopByteSwaps : public PlacementRefiner {
  public:
   explicit HopByteSwaps(int passes) : passes_(passes) {}
@@ -291,6 +309,7 @@ class HopByteSwaps : public PlacementRefiner {
 
 std::unique_ptr<PlacementStart> make_greedy_start() { return std::make_unique<GreedyStart>(); }
 std::unique_ptr<PlacementStart> make_cuthill_mckee_start() { return std::make_unique<CuthillMckeeStart>(); }
+std::unique_ptr<PlacementStart> make_rank_order_start() { return std::make_unique<RankOrderStart>(); }
 std::unique_ptr<PlacementRefiner> make_hop_byte_swaps(int passes) { return std::make_unique<HopByteSwaps>(passes); }
 
 }  // namespace rankmap::detail
