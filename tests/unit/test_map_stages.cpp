@@ -268,6 +268,33 @@ TEST(Stages, RankOrderStartIsTheLaunchersLayout) {
   EXPECT_EQ(place_in_rank_order(empty_last, {1, 1}), (std::vector<int>{1, 0}));
 }
 
+// The lattice of a 8x4x2 torus, nodes numbered x fastest (k = x + 8y +
+// 32z): x and y odd, z any (a dimension of 2 is not strided), so x in
+// {1, 3, 5, 7}, y in {1, 3}: 16 of the 64 nodes, k = 9, 11, 13, 15, 25,
+// 27, 29, 31 and those + 32. 20 ranks on 2 slots a node: the first 4
+// lattice nodes take 2, the other 12 take 1.
+TEST(Stages, LatticeSharesEveryOtherNode) {
+  const Machine m = test::make_machine("[8, 4, 2]", "", "n[00-63]", "core:2");
+  const Allocation a = make_allocation(m, {});
+  const NodeGeometry geo(m, a);
+  std::vector<std::uint32_t> expected(64, 0);
+  int i = 0;
+  for (int z : {0, 1})
+    for (int y : {1, 3})
+      for (int x : {1, 3, 5, 7}) expected[x + 8 * y + 32 * z] = i++ < 4 ? 2 : 1;
+  EXPECT_EQ(lattice_shares(geo, a, 20), expected);
+  EXPECT_TRUE(lattice_shares(geo, a, 33).empty());  // 16 nodes of 2 slots hold 32
+  EXPECT_TRUE(lattice_shares(geo, a, 64).empty());  // a rank a node at least: every node is used
+  // No dimension of 4 or more: the lattice would be every node.
+  const Machine small = test::make_machine("[2, 2]", "", "n[0-3]", "core:2");
+  const Allocation all_small = make_allocation(small, {});
+  EXPECT_TRUE(lattice_shares(NodeGeometry(small, all_small), all_small, 2).empty());
+  // Trees have no lattice.
+  const Machine tree = test::fat_tree(4, 4, 2, 4);
+  const Allocation all_tree = make_allocation(tree, {});
+  EXPECT_TRUE(lattice_shares(NodeGeometry(tree, all_tree), all_tree, 4).empty());
+}
+
 // Three nodes of 2 slots on a line, three pairs bound by 100 bytes: (0,1)
 // on the left end, (2,3) in the middle, (4,5) on the right. Each of 0 and 1
 // sends 10 bytes to each of 4 and 5 (2 hops) and 1 to each of 2 and 3:

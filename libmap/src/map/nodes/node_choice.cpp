@@ -3,13 +3,15 @@
 // input: the most compact set around the allocation's centre, block's
 // nodes (the allocation's first), the box of whole nodes with the least
 // mean distance, every node evenly, and the shares the graph's own parts
-// take (METIS with each node's slots as its ceiling). Each is scored on the
+// take (METIS with each node's slots as its ceiling), and with fewer ranks
+// than nodes on a torus a lattice of every other node. Each is scored on the
 // same objective as every other candidate. Mt-KaHyPar, given slots as
 // ceilings, put 16 ranks on each of 4 VMs of 20 cores where block's
 // 20/20/20/4 cost 1.57x its hop-bytes (LAMMPS peptide, 64 ranks).
 #include <algorithm>
 #include <functional>
 
+#include "machine/node_geometry.hpp"
 #include "map/stages.hpp"
 #include "partition/metis.hpp"
 
@@ -57,6 +59,39 @@ std::vector<std::uint32_t> graph_shares(const Problem& problem) {
 
 }  // namespace
 
+// Fewer ranks than nodes on a torus or mesh: the ranks spread evenly over
+// the nodes whose coordinates are all odd in every dimension of 4 or more
+// (every other node along it), where they fit. A bandwidth-bound job
+// then has more links across each cut than on a box of as many nodes (a
+// 4x4x4 lattice in an 8x8x8 torus: the whole 8x8 cross-section against a
+// box's 4x4). On a 64-rank 2D FFT on an 8x8x8 torus at one rank a node, Scotch's
+// mapping on such a lattice, with 1.5x the hop-bytes, was 1.9 % faster in
+// SMPI than the 64 nodes of a slab, and the flow model agrees (360 us
+// against 386: bench/RESULTS.md, issue 55, sixth session).
+std::vector<std::uint32_t> lattice_shares(const NodeGeometry& geometry, const Allocation& allocation,
+                                          std::size_t ranks) {
+  const Network& net = geometry.network();
+  if (net.is_tree() || net.is_dragonfly() || ranks >= allocation.size()) return {};
+  bool strided = false;
+  for (int d = 0; d < net.num_dims(); ++d) strided = strided || net.dims[d] >= 4;
+  if (!strided) return {};
+  std::vector<std::size_t> lattice;
+  for (std::size_t k = 0; k < allocation.size(); ++k) {
+    bool on = true;
+    for (int d = 0; d < net.num_dims() && on; ++d)
+      on = net.dims[d] < 4 || geometry.coord(static_cast<int>(k), d) % 2 == 1;
+    if (on) lattice.push_back(k);
+  }
+  if (lattice.empty() || lattice.size() >= allocation.size()) return {};
+  std::vector<std::uint32_t> counts(allocation.size(), 0);
+  for (std::size_t i = 0; i < lattice.size(); ++i) {
+    const std::size_t k = lattice[i];
+    counts[k] = static_cast<std::uint32_t>(ranks / lattice.size() + (i < ranks % lattice.size()));
+    if (counts[k] > allocation.slots(k).size()) return {};
+  }
+  return counts;
+}
+
 std::vector<NodeSet> node_sets(const Problem& problem, const std::vector<std::uint32_t>& compact,
                                const std::vector<NodeBox>& boxes, std::size_t per_node) {
   const Allocation& allocation = problem.allocation;
@@ -100,6 +135,8 @@ std::vector<NodeSet> node_sets(const Problem& problem, const std::vector<std::ui
       if (fits) add(" spread over every node", std::move(counts), true);
     }
     add(" on the graph's shares", graph_shares(problem), true);
+    const std::vector<std::uint32_t> lattice = lattice_shares(problem.geometry, allocation, ranks);
+    if (!lattice.empty()) add(" spread over a lattice of nodes", lattice, true);
   }
   std::vector<NodeSet> sets;
   for (std::size_t i = 0; i < chosen.size(); ++i) {
