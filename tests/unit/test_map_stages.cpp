@@ -268,7 +268,7 @@ TEST(Stages, RankOrderStartIsTheLaunchersLayout) {
   EXPECT_EQ(place_in_rank_order(empty_last, {1, 1}), (std::vector<int>{1, 0}));
 }
 
-// The lattice of a 8x4x2 torus, nodes numbered x fastest (k = x + 8y +
+// The lattice of an 8x4x2 torus, nodes numbered x fastest (k = x + 8y +
 // 32z): x and y odd, z any (a dimension of 2 is not strided), so x in
 // {1, 3, 5, 7}, y in {1, 3}: 16 of the 64 nodes, k = 9, 11, 13, 15, 25,
 // 27, 29, 31 and those + 32. 20 ranks on 2 slots a node: the first 4
