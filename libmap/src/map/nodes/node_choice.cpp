@@ -10,6 +10,7 @@
 // 20/20/20/4 cost 1.57x its hop-bytes (LAMMPS peptide, 64 ranks).
 #include <algorithm>
 #include <functional>
+#include <numeric>
 
 #include "machine/node_geometry.hpp"
 #include "map/stages.hpp"
@@ -57,6 +58,20 @@ std::vector<std::uint32_t> graph_shares(const Problem& problem) {
   return counts;
 }
 
+// `ranks` spread evenly over `nodes` (allocation positions), the first ones
+// taking one more where they do not divide; empty where a node has too few
+// slots for its share.
+std::vector<std::uint32_t> evenly_over(const Allocation& allocation, const std::vector<std::size_t>& nodes,
+                                       std::size_t ranks) {
+  std::vector<std::uint32_t> counts(allocation.size(), 0);
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const std::size_t k = nodes[i];
+    counts[k] = static_cast<std::uint32_t>(ranks / nodes.size() + (i < ranks % nodes.size()));
+    if (counts[k] > allocation.slots(k).size()) return {};
+  }
+  return counts;
+}
+
 }  // namespace
 
 // Fewer ranks than nodes on a torus or mesh: the ranks spread evenly over
@@ -83,13 +98,7 @@ std::vector<std::uint32_t> lattice_shares(const NodeGeometry& geometry, const Al
     if (on) lattice.push_back(k);
   }
   if (lattice.empty() || lattice.size() >= allocation.size()) return {};
-  std::vector<std::uint32_t> counts(allocation.size(), 0);
-  for (std::size_t i = 0; i < lattice.size(); ++i) {
-    const std::size_t k = lattice[i];
-    counts[k] = static_cast<std::uint32_t>(ranks / lattice.size() + (i < ranks % lattice.size()));
-    if (counts[k] > allocation.slots(k).size()) return {};
-  }
-  return counts;
+  return evenly_over(allocation, lattice, ranks);
 }
 
 std::vector<NodeSet> node_sets(const Problem& problem, const std::vector<std::uint32_t>& compact,
@@ -125,15 +134,10 @@ std::vector<NodeSet> node_sets(const Problem& problem, const std::vector<std::ui
       for (int k : tightest->node_at) counts[k] = static_cast<std::uint32_t>(per_node);
       add(" on a box of nodes", std::move(counts));
     }
-    {
-      std::vector<std::uint32_t> counts(allocation.size(), 0);
-      bool fits = true;
-      for (std::size_t k = 0; k < allocation.size(); ++k) {
-        counts[k] = static_cast<std::uint32_t>(ranks / allocation.size() + (k < ranks % allocation.size()));
-        fits = fits && counts[k] <= allocation.slots(k).size();
-      }
-      if (fits) add(" spread over every node", std::move(counts), true);
-    }
+    std::vector<std::size_t> every_node(allocation.size());
+    std::iota(every_node.begin(), every_node.end(), 0);
+    if (std::vector<std::uint32_t> counts = evenly_over(allocation, every_node, ranks); !counts.empty())
+      add(" spread over every node", std::move(counts), true);
     add(" on the graph's shares", graph_shares(problem), true);
     const std::vector<std::uint32_t> lattice = lattice_shares(problem.geometry, allocation, ranks);
     if (!lattice.empty()) add(" spread over a lattice of nodes", lattice, true);
