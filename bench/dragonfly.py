@@ -16,12 +16,14 @@ bench/peers/scotch_gmap.py). Every mapping is scored by `rankmap eval`:
 and the bytes between groups. A peer's figure is its best run per
 figure, as its users keep their best seed.
 
-Usage: bench/dragonfly.py [RANKMAP] [--only SUBSTRING] [--held-out | --third-set]
+Usage: bench/dragonfly.py [RANKMAP] [--only SUBSTRING] [--held-out | --third-set | --fourth-set]
 (default build/cli/rankmap)
 --held-out runs nine other instances instead (other seeds, generators and
 numberings), for choices tuned on the first fourteen; --third-set nine more,
 made after the cut into groups (issue 54, fourth session) had been tuned on
-the first 23.
+the first 23; --fourth-set nine more, made after the refined draws and the
+dragonfly's link allowance (issue 54, seventh session) had been tuned on all
+32, with two real application profiles.
 Writes bench/out/dragonfly/ (results.json) and prints Markdown tables.
 """
 import json
@@ -48,8 +50,12 @@ if held_out:
 third_set = "--third-set" in args
 if third_set:
     args.remove("--third-set")
+fourth_set = "--fourth-set" in args
+if fourth_set:
+    args.remove("--fourth-set")
 rankmap = os.path.abspath(args[0] if args else os.path.join(root, "build/cli/rankmap"))
-out = os.path.join(here, "out", "dragonfly-held-out" if held_out else "dragonfly-third" if third_set else "dragonfly")
+out = os.path.join(here, "out", "dragonfly-held-out" if held_out else "dragonfly-third" if third_set
+                   else "dragonfly-fourth" if fourth_set else "dragonfly")
 work = os.path.join(out, "work")
 os.makedirs(work, exist_ok=True)
 bench = Instances(rankmap, out)
@@ -111,6 +117,23 @@ if third_set:
          permuted(graph("a2a16x64", "alltoall", "--grid", "16x64")), slingshot, []),
         ("geometric 1024 #86 on Dragonfly+ 4x4x4x8", seeded("geometric", 1024, 86), plus, []),
         ("irregular 1024 #87 on Dragonfly+ 4x4x4x8 (renumbered)", permuted(seeded("irregular", 1024, 87)), plus, []),
+    ]
+if fourth_set:
+    instances = [
+        ("geometric 1024 #88 on dragonfly 4x8x4", seeded("geometric", 1024, 88), slingshot, []),
+        ("geometric 960 #89 on SimGrid's 3,4;4,3;5,1;2 (renumbered)",
+         permuted(seeded("geometric", 960, 89)), simgrid, []),
+        ("irregular 1024 #90 on SimGrid's 4,2;1,1;8,1;4 (renumbered)",
+         permuted(seeded("irregular", 1024, 90)), simgrid4, []),
+        ("geometric 1024 #91 on Dragonfly+ 4x4x4x8 (renumbered)", permuted(seeded("geometric", 1024, 91)), plus, []),
+        ("stencil 8x16x8 on dragonfly 4x8x4 (renumbered)",
+         permuted(graph("st8x16x8", "stencil", "--dims", "8x16x8")), slingshot, []),
+        ("alltoall rows 32x32 on Dragonfly+ 4x4x4x8", graph("a2a32x32", "alltoall", "--grid", "32x32"), plus, []),
+        ("LAMMPS peptide 64 on Dragonfly+ 4x4x4x8, 1 a node (fewer ranks than slots)",
+         profile("lammps-peptide-64"), plus, ["--ppn", "1"]),
+        ("HPCC 64 on dragonfly 4x8x4, 4 a node (fewer ranks than slots)", profile("hpcc-64"), slingshot,
+         ["--ppn", "4"]),
+        ("irregular 1024 #92 on Dragonfly+ 4x4x4x8", seeded("irregular", 1024, 92), plus, []),
     ]
 instances = [i for i in instances if only in i[0]]
 if mtkahypar.binary() is None:

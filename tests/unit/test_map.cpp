@@ -291,13 +291,13 @@ Machine three_group_dragonfly() {
 // (their "scored NAME: hop-bytes H, max link L" stages), and the least
 // loaded link among them wins: the kept mapping's scores, from evaluate(),
 // are the tied candidates' least max link and at most 1.01x the least
-// hop-bytes. Of these geometric graphs' seeds, 53 and 55 keep a candidate
+// hop-bytes. Of these geometric graphs' seeds, 57 and 61 keep a candidate
 // above the least hop-bytes; at 0.1 % none did.
 TEST(Map, OnADragonflyTheLeastLoadedLinkWithinOnePercent) {
   const Machine m = three_group_dragonfly();
   const Allocation a = make_allocation(m, {});
   int not_least = 0;
-  for (std::uint64_t seed = 41; seed <= 55; seed += 2) {
+  for (std::uint64_t seed = 41; seed <= 61; seed += 2) {
     const Graph g = make_geometric({144, 8, 1 << 20, seed});
     std::uint64_t least = UINT64_MAX;
     std::vector<std::pair<std::uint64_t, std::uint64_t>> scored;  // hop-bytes, max link

@@ -17,6 +17,7 @@
 #include "map/stages.hpp"
 #include "partition/metis.hpp"
 #include "partition/pairwise_fm.hpp"
+#include "rankmap/random.hpp"
 
 namespace rankmap::detail {
 
@@ -131,19 +132,29 @@ class Hierarchy {
     return below;
   }
 
-  // The least cut of METIS k-way and recursive bisection into the groups,
-  // each the best of kGroupCutTries and refined pairwise (pairwise_fm.hpp):
-  // on a held-out geometric graph, 6.7-8.7 MB against 12.4-19.0 MB from
-  // one bisection at 1:2 and then 1:1.
+  // The least cut of kGroupDraws draws each of METIS k-way and recursive
+  // bisection into the groups, every draw refined pairwise
+  // (pairwise_fm.hpp): on a held-out geometric graph, 6.7-8.7 MB against
+  // 12.4-19.0 MB from one bisection at 1:2 and then 1:1. Each draw is
+  // refined, not only METIS's best: on geometric #77 into 4 groups the
+  // four trials' cuts were 14.3-15.9 MB against 15.1-17.5 MB when only the
+  // best of 8 was (bench/RESULTS.md, issue 54, seventh session). Large
+  // graphs take fewer draws, each METIS's best of several tries: every
+  // graph still sees kGroupMetisTries METIS cuts a method or more.
   std::vector<int> cut_into_groups(const UndirectedGraph& sub, const std::vector<std::uint32_t>& group_size) const {
     std::vector<int> best;
     std::uint64_t best_cut = 0;
-    for (bool recursive : {false, true}) {
-      std::vector<int> piece = metis_split(sub, group_size, seed_, kGroupCutTries, recursive, VertexOrder::drawn);
-      refine_cut_pairwise(sub, piece, kGroupRefineBudget);
-      const std::uint64_t cut = cut_weight(sub, piece);
-      if (best.empty() || cut < best_cut) best = std::move(piece), best_cut = cut;
-    }
+    const std::uint64_t ends = std::max<std::uint64_t>(sub.xadj[sub.n], 1);
+    const int count = static_cast<int>(std::clamp<std::uint64_t>(kGroupDrawEnds / ends, 1, kGroupDraws));
+    const int tries = (kGroupMetisTries + count - 1) / count;
+    Rng draws(seed_);
+    for (int t = 0; t < count; ++t)
+      for (bool recursive : {false, true}) {
+        std::vector<int> piece = metis_split(sub, group_size, draws.next(), tries, recursive, VertexOrder::drawn);
+        refine_cut_pairwise(sub, piece, kGroupRefineBudget);
+        const std::uint64_t cut = cut_weight(sub, piece);
+        if (best.empty() || cut < best_cut) best = std::move(piece), best_cut = cut;
+      }
     return best;
   }
 
@@ -197,10 +208,19 @@ class Hierarchy {
   // Cutting a level's groups on several threads pays from this many edge
   // ends in all of them (METIS takes about 100 ms on 2^18).
   static constexpr std::uint64_t kParallelGroupEnds = std::uint64_t{1} << 18;
-  // METIS's tries for a cut into a dragonfly's groups (on geometric graph
-  // #74's 3 groups, refined: one try's cuts 9.6-12.2 MB, eight tries'
-  // 6.7-8.7 MB), and the edge ends the passes after each may read (~0.1 s).
-  static constexpr int kGroupCutTries = 8;
+  // Draws of each METIS method for a cut into a dragonfly's groups, and
+  // the edge ends the passes after each may read (~0.1 s). On the 32
+  // instances of bench/dragonfly.py, 32 draws, each refined, against 8
+  // METIS tries with only the best refined: bytes between groups behind
+  // the best peer on none against 3, geometric mean 0.826 against 0.855
+  // (16 draws: 1 behind, 0.848; bench/RESULTS.md, issue 54, seventh
+  // session). Draws are fewer from kGroupDrawEnds / 32 edge ends up, down
+  // to one of kGroupMetisTries tries (the way before) from kGroupDrawEnds
+  // / 2: a 32,768-rank geometric graph's cut into 4 groups took 40 s
+  // against 24 with 32 draws.
+  static constexpr int kGroupDraws = 32;
+  static constexpr int kGroupMetisTries = 8;
+  static constexpr std::uint64_t kGroupDrawEnds = std::uint64_t{1} << 20;
   static constexpr std::uint64_t kGroupRefineBudget = std::uint64_t{1} << 26;
 
   const UndirectedGraph& g_;
