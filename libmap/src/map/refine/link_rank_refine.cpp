@@ -71,11 +71,14 @@ class RankLinkRefiner {
         if (counts(r, e)) route(node_[r], node_[graph_.targets[e]], static_cast<long long>(graph_.bytes[e]));
     }
     loads_.find_peak();
+    // Costs count each edge's hops both ways (pair_hops), and each edge
+    // from both ends: the total is four times the hop-bytes.
     std::uint64_t total = 0;
     for (std::uint32_t r = 0; r < g_.n; ++r) total += cost(r, node_[r]);
-    allowed_rise_ = geo_.network().is_dragonfly()
-                        ? static_cast<long long>(total / 2 / 10000 * kDragonflyRiseBasisPoints)
-                        : peak_rise_budget(total / 2);
+    const std::uint64_t hop_bytes = total / 4;
+    allowed_rise_ =
+        2 * (geo_.network().is_dragonfly() ? static_cast<long long>(hop_bytes / 10000 * kDragonflyRiseBasisPoints)
+                                           : peak_rise_budget(hop_bytes));
   }
 
   // Rounds: every swap that could lower the peak, cheapest in hop-bytes
@@ -169,23 +172,30 @@ class RankLinkRefiner {
     return hot;
   }
 
-  // Hop-bytes of rank v if it sat on node x.
+  // The hops from node x to y plus those back. A dragonfly's route from x
+  // to y may be a hop longer than from y to x (the cable is picked by the
+  // destination); elsewhere both ways are the same.
+  int pair_hops(int x, int y) const { return geo_.hops(x, y) + (asymmetric_ ? geo_.hops(y, x) : geo_.hops(x, y)); }
+
+  // Twice the hop-bytes of rank v if it sat on node x (pair_hops).
   long long cost(std::uint32_t v, int x) const {
     work_ += g_.xadj[v + 1] - g_.xadj[v];
     std::uint64_t c = 0;
     for (std::uint64_t e = g_.xadj[v]; e < g_.xadj[v + 1]; ++e)
-      c += g_.weight[e] * static_cast<std::uint64_t>(geo_.hops(x, node_[g_.adjncy[e]]));
+      c += g_.weight[e] * static_cast<std::uint64_t>(pair_hops(x, node_[g_.adjncy[e]]));
     return static_cast<long long>(c);
   }
 
-  // Hop-bytes added by swapping r and s.
+  // Twice the hop-bytes added by swapping r and s, exactly: what their
+  // partners' routes gain or lose both ways, the edge between them (its
+  // length is the same swapped) counted back.
   long long swap_rise(std::uint32_t r, std::uint32_t s) const {
     const int x = node_[r], y = node_[s];
     std::uint64_t w_rs = 0;
     for (std::uint64_t e = g_.xadj[s]; e < g_.xadj[s + 1]; ++e)
       if (g_.adjncy[e] == r) w_rs = g_.weight[e];
     work_ += g_.xadj[s + 1] - g_.xadj[s];
-    return cost(r, y) + cost(s, x) - cost(r, x) - cost(s, y) + 2 * static_cast<long long>(w_rs) * geo_.hops(x, y);
+    return cost(r, y) + cost(s, x) - cost(r, x) - cost(s, y) + 2 * static_cast<long long>(w_rs) * pair_hops(x, y);
   }
 
   // Candidate swaps of r with every rank on the kTargets nodes it sends
@@ -259,6 +269,7 @@ class RankLinkRefiner {
   mutable std::uint64_t work_ = 0;  // links routed over and edges scanned
   std::uint64_t work_budget_ = std::max(kMinWork, kWorkPerEdge* graph_.num_edges());
   bool over_ = false;  // a link above the peak in this trial
+  bool asymmetric_ = geo_.network().is_dragonfly();
   struct Swap {
     long long rise;
     std::uint32_t r, s;
