@@ -16,14 +16,15 @@ bench/peers/scotch_gmap.py). Every mapping is scored by `rankmap eval`:
 and the bytes between groups. A peer's figure is its best run per
 figure, as its users keep their best seed.
 
-Usage: bench/dragonfly.py [RANKMAP] [--only SUBSTRING] [--held-out | --third-set | --fourth-set]
+Usage: bench/dragonfly.py [RANKMAP] [--only SUBSTRING] [--held-out | --third-set | --fourth-set | --fifth-set]
 (default build/cli/rankmap)
 --held-out runs nine other instances instead (other seeds, generators and
 numberings), for choices tuned on the first fourteen; --third-set nine more,
 made after the cut into groups (issue 54, fourth session) had been tuned on
 the first 23; --fourth-set nine more, made after the refined draws and the
 dragonfly's link allowance (issue 54, seventh session) had been tuned on all
-32, with two real application profiles.
+32, with two real application profiles; --fifth-set nine more, made after
+the fourth set had been looked at.
 Writes bench/out/dragonfly/ (results.json) and prints Markdown tables.
 """
 import json
@@ -45,18 +46,13 @@ args = sys.argv[1:]
 only = args[args.index("--only") + 1] if "--only" in args else ""
 if "--only" in args:
     del args[args.index("--only"):args.index("--only") + 2]
-held_out = "--held-out" in args
-if held_out:
-    args.remove("--held-out")
-third_set = "--third-set" in args
-if third_set:
-    args.remove("--third-set")
-fourth_set = "--fourth-set" in args
-if fourth_set:
-    args.remove("--fourth-set")
+# The held-out sets, by flag: which instances run, and where they go.
+SETS = {"--held-out": "held-out", "--third-set": "third", "--fourth-set": "fourth", "--fifth-set": "fifth"}
+chosen = [SETS[a] for a in args if a in SETS]
+args = [a for a in args if a not in SETS]
+which = chosen[0] if chosen else None
 rankmap = os.path.abspath(args[0] if args else os.path.join(root, "build/cli/rankmap"))
-out = os.path.join(here, "out", "dragonfly-held-out" if held_out else "dragonfly-third" if third_set
-                   else "dragonfly-fourth" if fourth_set else "dragonfly")
+out = os.path.join(here, "out", f"dragonfly-{which}" if which else "dragonfly")
 work = os.path.join(out, "work")
 os.makedirs(work, exist_ok=True)
 bench = Instances(rankmap, out)
@@ -87,7 +83,7 @@ for name, g, m, extra in [
     ("geometric 960 #73 on SimGrid's 3,4;4,3;5,1;2", seeded("geometric", 960, 73), simgrid, []),
 ]:
     instances += [(name, g, m, extra), (name + " (renumbered)", permuted(g), m, extra)]
-if held_out:
+if which == "held-out":
     instances = [
         ("geometric 960 #74 on SimGrid's 3,4;4,3;5,1;2", seeded("geometric", 960, 74), simgrid, []),
         ("geometric 960 #75 on SimGrid's 3,4;4,3;5,1;2 (renumbered)",
@@ -103,7 +99,7 @@ if held_out:
          permuted(seeded("irregular", 1024, 80)), plus, []),
         ("geometric 960 #81 on SimGrid's 3,4;4,3;5,1;2 (second set)", seeded("geometric", 960, 81), simgrid, []),
     ]
-if third_set:
+if which == "third":
     instances = [
         ("geometric 960 #82 on SimGrid's 3,4;4,3;5,1;2 (renumbered)",
          permuted(seeded("geometric", 960, 82)), simgrid, []),
@@ -119,7 +115,7 @@ if third_set:
         ("geometric 1024 #86 on Dragonfly+ 4x4x4x8", seeded("geometric", 1024, 86), plus, []),
         ("irregular 1024 #87 on Dragonfly+ 4x4x4x8 (renumbered)", permuted(seeded("irregular", 1024, 87)), plus, []),
     ]
-if fourth_set:
+if which == "fourth":
     instances = [
         ("geometric 1024 #88 on dragonfly 4x8x4", seeded("geometric", 1024, 88), slingshot, []),
         ("geometric 960 #89 on SimGrid's 3,4;4,3;5,1;2 (renumbered)",
@@ -135,6 +131,22 @@ if fourth_set:
         ("HPCC 64 on dragonfly 4x8x4, 4 a node (fewer ranks than slots)", profile("hpcc-64"), slingshot,
          ["--ppn", "4"]),
         ("irregular 1024 #92 on Dragonfly+ 4x4x4x8", seeded("irregular", 1024, 92), plus, []),
+    ]
+if which == "fifth":
+    instances = [
+        ("geometric 1024 #93 on Dragonfly+ 4x4x4x8", seeded("geometric", 1024, 93), plus, []),
+        ("irregular 1024 #94 on dragonfly 4x8x4 (renumbered)", permuted(seeded("irregular", 1024, 94)), slingshot, []),
+        ("geometric 960 #95 on SimGrid's 3,4;4,3;5,1;2", seeded("geometric", 960, 95), simgrid, []),
+        ("geometric 1024 #96 on SimGrid's 4,2;1,1;8,1;4 (renumbered)",
+         permuted(seeded("geometric", 1024, 96)), simgrid4, []),
+        ("stencil 32x8x4 on Dragonfly+ 4x4x4x8 (renumbered)",
+         permuted(graph("st32x8x4", "stencil", "--dims", "32x8x4")), plus, []),
+        ("irregular 960 #97 on SimGrid's 3,4;4,3;5,1;2 (renumbered)",
+         permuted(seeded("irregular", 960, 97)), simgrid, []),
+        ("LAMMPS melt 128 on Dragonfly+ 4x4x4x8, 1 a node", profile("lammps-melt-128"), plus, ["--ppn", "1"]),
+        ("geometric 1024 #98 on dragonfly 4x8x4 (renumbered)", permuted(seeded("geometric", 1024, 98)), slingshot, []),
+        ("alltoall rows 4x256 on SimGrid's 4,2;1,1;8,1;4 (renumbered)",
+         permuted(graph("a2a4x256", "alltoall", "--grid", "4x256")), simgrid4, []),
     ]
 instances = [i for i in instances if only in i[0]]
 if mtkahypar.binary() is None:
