@@ -292,21 +292,25 @@ Machine three_group_dragonfly() {
 // loaded link among them wins: the kept mapping's scores, from evaluate(),
 // are the tied candidates' least max link and at most 1.01x the least
 // hop-bytes. Of these geometric graphs' seeds, 57 and 61 keep a candidate
-// above the least hop-bytes; at 0.1 % none did.
+// above the least hop-bytes; at 0.1 % none did. At the least link, the
+// fewest bytes between groups win (their "between groups B"): without
+// that rule the kept mapping has more on some of the seeds.
 TEST(Map, OnADragonflyTheLeastLoadedLinkWithinOnePercent) {
   const Machine m = three_group_dragonfly();
   const Allocation a = make_allocation(m, {});
-  int not_least = 0;
+  int not_least = 0, between_decided = 0;
   for (std::uint64_t seed = 41; seed <= 61; seed += 2) {
     const Graph g = make_geometric({144, 8, 1 << 20, seed});
     std::uint64_t least = UINT64_MAX;
-    std::vector<std::pair<std::uint64_t, std::uint64_t>> scored;  // hop-bytes, max link
+    std::vector<std::tuple<std::uint64_t, std::uint64_t, std::uint64_t>> scored;  // hop-bytes, max link, between
     const StageCallback collect = [&](std::string_view stage) {
       if (stage.starts_with("candidate "))
         least = std::min<std::uint64_t>(least, std::stoull(std::string(stage.substr(stage.rfind(' ') + 1))));
       if (!stage.starts_with("scored ")) return;
-      const std::size_t h = stage.find("hop-bytes ") + 10, l = stage.find("max link ") + 9;
-      scored.emplace_back(std::stoull(std::string(stage.substr(h))), std::stoull(std::string(stage.substr(l))));
+      const std::size_t h = stage.find("hop-bytes ") + 10, l = stage.find("max link ") + 9,
+                        b = stage.find("between groups ") + 15;
+      scored.emplace_back(std::stoull(std::string(stage.substr(h))), std::stoull(std::string(stage.substr(l))),
+                          std::stoull(std::string(stage.substr(b))));
     };
     const Mapping mapping = map(g, m, a, create_context("default"), collect);
     const Metrics kept = evaluate(g, m, a, mapping);
@@ -314,15 +318,21 @@ TEST(Map, OnADragonflyTheLeastLoadedLinkWithinOnePercent) {
     EXPECT_GE(kept.hop_bytes, least) << where;
     EXPECT_LE(kept.hop_bytes, least + least / 100) << where;
     if (scored.empty()) continue;  // one candidate within 1 %: nothing to break
-    std::uint64_t least_link = UINT64_MAX;
-    for (const auto& [h, l] : scored) {
+    std::uint64_t least_link = UINT64_MAX, least_between = UINT64_MAX;
+    for (const auto& [h, l, between] : scored) {
       EXPECT_LE(h, least + least / 100) << where;  // only the tied are scored
       least_link = std::min(least_link, l);
     }
+    std::set<std::uint64_t> betweens;  // of the candidates at the least link
+    for (const auto& [h, l, between] : scored)
+      if (l == least_link) least_between = std::min(least_between, between), betweens.insert(between);
     EXPECT_EQ(kept.max_link_bytes, least_link) << where;
+    EXPECT_EQ(kept.inter_group_bytes, least_between) << where;
     not_least += kept.hop_bytes > least;
+    between_decided += betweens.size() > 1;
   }
-  EXPECT_GT(not_least, 0);  // the window decided somewhere
+  EXPECT_GT(not_least, 0);        // the window decided somewhere
+  EXPECT_GT(between_decided, 0);  // and bytes between groups at the same link
 }
 
 // On a dragonfly of 3 groups of 48 slots: three clusters of 48 ranks (a
