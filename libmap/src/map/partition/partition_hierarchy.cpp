@@ -138,7 +138,8 @@ class Hierarchy {
   // 12.4-19.0 MB from one bisection at 1:2 and then 1:1. Each draw is
   // refined, not only METIS's best: on geometric #77 into 4 groups the
   // four trials' cuts were 14.3-15.9 MB against 15.1-17.5 MB when only the
-  // best of 8 was (bench/RESULTS.md, issue 54, seventh session). Large
+  // best of 8 was (temporary counts; bench/RESULTS.md, issue 54, seventh
+  // session). Large
   // graphs take fewer draws, each METIS's best of several tries: every
   // graph still sees kGroupMetisTries METIS cuts a method or more.
   std::vector<int> cut_into_groups(const UndirectedGraph& sub, const std::vector<std::uint32_t>& group_size) const {
@@ -216,8 +217,8 @@ class Hierarchy {
   // (16 draws: 1 behind, 0.848; bench/RESULTS.md, issue 54, seventh
   // session). Draws are fewer from kGroupDrawEnds / 32 edge ends up, down
   // to one of kGroupMetisTries tries (the way before) from kGroupDrawEnds
-  // / 2: a 32,768-rank geometric graph's cut into 4 groups took 40 s
-  // against 24 with 32 draws.
+  // / 2: with 32 draws at every size, mapping a 32,768-rank geometric
+  // graph onto 4 groups took 39.7 s against 24.1 s.
   static constexpr int kGroupDraws = 32;
   static constexpr int kGroupMetisTries = 8;
   static constexpr std::uint64_t kGroupDrawEnds = std::uint64_t{1} << 20;

@@ -35,7 +35,7 @@ constexpr std::uint32_t kNobody = UINT32_MAX;
 // hop-bytes as a tie there (map.cpp), and the peak is most often a node's
 // own cable, which no part-level stage can lighten. On the 32 instances
 // of bench/dragonfly.py, the busiest link behind the best peer on 1
-// against 3 (geometric #86: 0.938 against 1.070), hop-bytes still ahead
+// against 3 (geometric #86: 0.894 against 1.070), hop-bytes still ahead
 // on all (bench/RESULTS.md, issue 54, seventh session).
 constexpr std::uint64_t kDragonflyRiseBasisPoints = 100;
 
