@@ -29,9 +29,9 @@ inline constexpr std::size_t kLargeAllocation = 2048;
 // on none, for a peak 1.7 % higher in the geometric mean (bench/RESULTS.md,
 // issue 33, fifth session).
 inline constexpr std::uint64_t kPeakRiseBasisPoints = 25;
-// That share of `hop_bytes`.
-inline long long peak_rise_budget(std::uint64_t hop_bytes) {
-  return static_cast<long long>(hop_bytes / 10000 * kPeakRiseBasisPoints);
+// That share of `hop_bytes` (or another, in ten-thousandths).
+inline long long peak_rise_budget(std::uint64_t hop_bytes, std::uint64_t basis_points = kPeakRiseBasisPoints) {
+  return static_cast<long long>(hop_bytes / 10000 * basis_points);
 }
 
 // What every stage reads, fixed for one map() call.

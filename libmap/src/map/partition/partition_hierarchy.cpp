@@ -139,9 +139,9 @@ class Hierarchy {
   // refined, not only METIS's best: on geometric #77 into 4 groups the
   // four trials' cuts were 14.3-15.9 MB against 15.1-17.5 MB when only the
   // best of 8 was (temporary counts; bench/RESULTS.md, issue 54, seventh
-  // session). Large
-  // graphs take fewer draws, each METIS's best of several tries: every
-  // graph still sees kGroupMetisTries METIS cuts a method or more.
+  // session). Large graphs take fewer draws, each METIS's best of several
+  // tries: every graph still sees kGroupMetisTries METIS cuts a method or
+  // more.
   std::vector<int> cut_into_groups(const UndirectedGraph& sub, const std::vector<std::uint32_t>& group_size) const {
     std::vector<int> best;
     std::uint64_t best_cut = 0;

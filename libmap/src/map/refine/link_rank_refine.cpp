@@ -76,9 +76,8 @@ class RankLinkRefiner {
     std::uint64_t total = 0;
     for (std::uint32_t r = 0; r < g_.n; ++r) total += cost(r, node_[r]);
     const std::uint64_t hop_bytes = total / 4;
-    allowed_rise_ =
-        2 * (geo_.network().is_dragonfly() ? static_cast<long long>(hop_bytes / 10000 * kDragonflyRiseBasisPoints)
-                                           : peak_rise_budget(hop_bytes));
+    allowed_rise_ = 2 * peak_rise_budget(hop_bytes, geo_.network().is_dragonfly() ? kDragonflyRiseBasisPoints
+                                                                                  : kPeakRiseBasisPoints);
   }
 
   // Rounds: every swap that could lower the peak, cheapest in hop-bytes
@@ -175,7 +174,10 @@ class RankLinkRefiner {
   // The hops from node x to y plus those back. A dragonfly's route from x
   // to y may be a hop longer than from y to x (the cable is picked by the
   // destination); elsewhere both ways are the same.
-  int pair_hops(int x, int y) const { return geo_.hops(x, y) + (asymmetric_ ? geo_.hops(y, x) : geo_.hops(x, y)); }
+  int pair_hops(int x, int y) const {
+    const int there = geo_.hops(x, y);
+    return there + (asymmetric_ ? geo_.hops(y, x) : there);
+  }
 
   // Twice the hop-bytes of rank v if it sat on node x (pair_hops).
   long long cost(std::uint32_t v, int x) const {
