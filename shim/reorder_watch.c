@@ -36,7 +36,11 @@ typedef struct {
 static int watch_key = MPI_KEYVAL_INVALID;
 int rm_watching; /* reordered communicators alive: 0 keeps rm_reorder_touch free */
 
-enum { RM_WATCH_WAIT_SECONDS = 10 };
+enum {
+  RM_WATCH_WAIT_SECONDS = 10, /* for every process to answer whether it used the communicator */
+  RM_WATCH_LINE_SECONDS = 1,  /* rank 0's line on its way through the launcher before its abort */
+  RM_WATCH_STOP_SECONDS = 30, /* the others, before they stop the job without rank 0 */
+};
 
 static double seconds(void) {
   struct timespec t;
@@ -55,8 +59,15 @@ static void stop_the_job(MPI_Comm own) {
             "reorder = 0: for LAMMPS, `processors * * * map cart`) and let `rankmap run` place its ranks at "
             "launch\n");
     fflush(stderr);
+    /* The launcher reads a process's output and its abort on different
+     * channels: under load Hydra acted on the abort first and the job
+     * ended without the line (or MPICH's own). A second lets it forward. */
+    sleep(RM_WATCH_LINE_SECONDS);
   } else {
-    sleep(2); /* rank 0's line first */
+    /* Rank 0's abort ends this process; aborting sooner could cut rank 0
+     * off before its line. The wait is bounded: should rank 0 never get
+     * there, this process stops the job itself. */
+    sleep(RM_WATCH_STOP_SECONDS);
   }
   PMPI_Abort(MPI_COMM_WORLD, 1);
 }
