@@ -3,7 +3,9 @@
  * SIGKILL), or `all` (every rank is killed, before MPI_Finalize). The
  * launcher ends the job either way; the shim must neither hang it nor
  * change its exit status, and leave no file: it writes only at
- * MPI_Finalize, through a rename. */
+ * MPI_Finalize, through a rename. `after`: every rank finalizes, then
+ * rank 1 exits with 3 (as Open MPI's runtime can fail a finished job):
+ * the profile is whole and kept, the status passed on. */
 #include <mpi.h>
 #include <signal.h>
 #include <string.h>
@@ -18,6 +20,10 @@ int main(int argc, char** argv) {
                MPI_STATUS_IGNORE);
   MPI_Barrier(MPI_COMM_WORLD);
   if (argc > 1 && strcmp(argv[1], "all") == 0) kill(getpid(), SIGKILL);
+  if (argc > 1 && strcmp(argv[1], "after") == 0) {
+    MPI_Finalize();
+    return rank == 1 ? 3 : 0;
+  }
   if (rank == 1) {
     if (argc > 1 && strcmp(argv[1], "kill") == 0) kill(getpid(), SIGKILL);
     MPI_Abort(MPI_COMM_WORLD, 3);

@@ -5,6 +5,7 @@
 #   MPI: openmpi | mpich
 #   PROGRAM: traffic | threads | fortran_mpif | fortran_f08 | partitioned | timing
 #            | unwritable (no profile can be written) | dies (killed before Finalize)
+#            | after (rank 1 exits with 3 after MPI_Finalize: the profile kept, the status passed on)
 #            | mismatch (built with the other MPI: refused before it runs)
 #            | special (the profile path is a device, a symlink or a directory: left alone)
 #            | abort, killone (rank 1 calls MPI_Abort, or is killed, while the others wait)
@@ -25,7 +26,7 @@ case $mpi in
 esac
 case $program in
   traffic | unwritable | special | full) mpicc."$mpi" -O1 "$here/traffic.c" -o "$work/app" ;;
-  abort | killone | dies) mpicc."$mpi" -O1 "$here/faults.c" -o "$work/app" ;;
+  abort | killone | dies | after) mpicc."$mpi" -O1 "$here/faults.c" -o "$work/app" ;;
   mismatch)
     other=$([ "$mpi" = openmpi ] && echo mpich || echo openmpi)
     mpicc."$other" -O1 "$here/traffic.c" -o "$work/app" 2>/dev/null ;;
@@ -54,6 +55,23 @@ if [ "$program" = dies ]; then
   [ -z "$leftovers" ] || { echo "left behind: $leftovers"; exit 1; }
   grep -q "app.rmp" out.txt || { cat out.txt; echo "rankmap profile did not say the profile is missing"; exit 1; }
   echo "killed job left no file; rankmap profile said: $(grep app.rmp out.txt)"
+  exit 0
+fi
+if [ "$program" = after ]; then
+  # Every rank reached MPI_Finalize, then one exited with 3: rankmap profile
+  # passes the status on, says so in one line, and keeps the whole profile
+  # (each rank sent its right neighbour one int: 4 bytes a message).
+  rc=0
+  timeout 120 "$rankmap" profile --mpi "$mpi" -o app.rmp -- "${launch[@]}" ./app after >out.txt 2>&1 || rc=$?
+  [ "$rc" -eq 3 ] || { cat out.txt; echo "rankmap profile exited $rc, the job's status was 3"; exit 1; }
+  [ "$(grep -c "after every rank reached MPI_Finalize; its profile is whole, written to app.rmp" out.txt)" = 1 ] ||
+    { cat out.txt; echo "not one line saying the profile was kept"; exit 1; }
+  summary=$("$rankmap" inspect app.rmp 2>&1) || { echo "$summary"; exit 1; }
+  grep -q "^p2p  *$((4 * np)) bytes in $np messages$" <<<"$summary" ||
+    { echo "$summary"; echo "expected $((4 * np)) bytes in $np messages p2p"; exit 1; }
+  leftovers=$(ls -A | grep -v '^app$\|^out.txt$\|^app.rmp$' || true)
+  [ -z "$leftovers" ] || { echo "left behind: $leftovers"; exit 1; }
+  echo "status 3 after MPI_Finalize: passed on, the profile kept ($((4 * np)) bytes in $np messages p2p)"
   exit 0
 fi
 if [ "$program" = abort ] || [ "$program" = killone ]; then
