@@ -836,6 +836,16 @@ TEST(Stages, RankLinkSwapsNeverRaiseThePeak) {
   }
 }
 
+// A dragonfly wired as SimGrid wires it: 3 groups (4 global links), 2
+// chassis of 3 routers, 2 nodes of 4 cores a router: 144 slots.
+Machine simgrid_three_groups() {
+  return parse_machine(
+      "name = \"d\"\n[network]\nkind = \"dragonfly\"\ngroups = 3\nglobal_links = 4\nchassis = 2\n"
+      "routers = 3\nnodes_per_router = 2\nwiring = \"simgrid\"\nt_hop_ns = 129\nt_inj_ns = 425\nt_ej_ns = 425\n"
+      "[[nodes]]\nhosts = \"d[00-35]\"\nhwloc = \"package:1 core:4 pu:1\"\n",
+      "d.toml");
+}
+
 // On a dragonfly the rank link swaps may spend 1 % of hop-bytes, not
 // 0.25 %: SimGrid's 3-group shape, 2 nodes of 4 cores a router (144 slots),
 // geometric graphs placed 4 ranks a node at random, then swapped while
@@ -843,11 +853,7 @@ TEST(Stages, RankLinkSwapsNeverRaiseThePeak) {
 // rise by at most 1 %, node sizes stay exact; and somewhere the swaps
 // spend more than 0.25 % for a lower peak, which fails at 0.25 %.
 TEST(Stages, RankLinkSwapsOnADragonflySpendUpToOnePercent) {
-  const Machine m = parse_machine(
-      "name = \"d\"\n[network]\nkind = \"dragonfly\"\ngroups = 3\nglobal_links = 4\nchassis = 2\n"
-      "routers = 3\nnodes_per_router = 2\nwiring = \"simgrid\"\nt_hop_ns = 129\nt_inj_ns = 425\nt_ej_ns = 425\n"
-      "[[nodes]]\nhosts = \"d[00-35]\"\nhwloc = \"package:1 core:4 pu:1\"\n",
-      "d.toml");
+  const Machine m = simgrid_three_groups();
   const Allocation a = make_allocation(m, {});
   const NodeGeometry geo(m, a);
   const Context context;
@@ -888,6 +894,50 @@ TEST(Stages, RankLinkSwapsOnADragonflySpendUpToOnePercent) {
     }
   }
   EXPECT_GT(beyond_a_quarter, 0);
+}
+
+// Two for two, worked by hand on a dragonfly (SimGrid's 3-group shape, 2
+// nodes of 4 cores a router): ranks 0-3 on d00, 4-7 on d01, the same
+// router. 0 and 1 exchange 200 bytes each way; 0 sends 60 to 4 and 1 sends
+// 60 to 5, and back; 2-3 and 6-7 exchange 100 each way. Each node's cable
+// carries 120 each way, the peak. Every single swap between the nodes
+// raises one of them (0 or 1 leaves its partner of 200 across the cable;
+// 2, 3, 6 or 7 its partner of 100): checked below, one by one, by
+// evaluate(). Swapping 0 and 1 for 6 and 7 (or 2 and 3 for 4 and 5) keeps
+// all traffic inside the nodes: the peak falls to 0, hop-bytes too.
+TEST(Stages, RankLinkSwapsOnADragonflyTryTwoForTwo) {
+  const Machine m = simgrid_three_groups();
+  const Allocation a = make_allocation(m, {});
+  const NodeGeometry geo(m, a);
+  ASSERT_EQ(geo.hops(0, 1), 2);  // d00 and d01 share a router
+  GraphBuilder b(8);
+  for (auto [from, to, bytes] :
+       {std::tuple{0u, 1u, 200u}, {0u, 4u, 60u}, {1u, 5u, 60u}, {2u, 3u, 100u}, {6u, 7u, 100u}}) {
+    b.add(from, to, bytes, 1);
+    b.add(to, from, bytes, 1);
+  }
+  const Graph graph = b.build();
+  const UndirectedGraph g = make_undirected(graph);
+  const Context context;
+  const Problem problem{graph, g, m, a, geo, context};
+  auto score = [&](const std::vector<int>& n) { return scores(problem, n); };
+  const std::vector<int> start{0, 0, 0, 0, 1, 1, 1, 1};
+  EXPECT_EQ(score(start).max_link_bytes, 120u);
+  EXPECT_EQ(score(start).hop_bytes, 2u * 2 * 120);
+  for (int r = 0; r < 4; ++r)
+    for (int s = 4; s < 8; ++s) {
+      std::vector<int> one = start;
+      std::swap(one[static_cast<std::size_t>(r)], one[static_cast<std::size_t>(s)]);
+      EXPECT_GT(score(one).max_link_bytes, 120u) << r << " for " << s;
+    }
+  std::vector<int> node = start;
+  EXPECT_TRUE(make_rank_link_swaps(8)->refine(problem, node));
+  EXPECT_EQ(score(node).max_link_bytes, 0u);
+  EXPECT_EQ(score(node).hop_bytes, 0u);
+  EXPECT_EQ(node[0], node[1]);
+  EXPECT_EQ(node[0], node[4]);
+  EXPECT_EQ(node[0], node[5]);
+  EXPECT_EQ(std::count(node.begin(), node.end(), 0), 4);
 }
 
 // Port swaps, worked by hand: leaves n0-n3 and n4-n7, one rank a node in

@@ -9,11 +9,22 @@
 // Scotch and the hop-bytes swaps never look at links; a peak a third lower
 // is a third less time on the busiest cable for bandwidth-bound traffic.
 //
+// On a dragonfly, when no single swap lowers the peak, two ranks of the
+// node with the most ranks at the peak are offered for two of a partner
+// node's: a node's own cable at the peak is often a local optimum for
+// single swaps (each rank swapped out takes more of its traffic over the
+// cable than it brings back), yet not for two. On #88 of bench/dragonfly.py's
+// fourth set, every single swap out of the peak node raised its cable from
+// 3.95 MB to at least 4.20 MB; one swap of two for two lowered it to 3.74 MB
+// and cut 37 KB fewer bytes between nodes.
+//
 // Each candidate swap is routed exactly (both ranks' edges, both ways), so
 // the refiner keeps to allocations of up to kLargeAllocation nodes and
 // graphs of up to kEdgeBudget edges, and stops at a work budget.
 #include <algorithm>
 #include <cstdint>
+#include <initializer_list>
+#include <span>
 #include <tuple>
 
 #include "map/refine/trial_loads.hpp"
@@ -28,8 +39,9 @@ constexpr std::uint64_t kEdgeBudget = std::uint64_t{1} << 22;  // directed edges
 // and at least: a few tenths of a second (all-to-all rows of 1,024 ranks
 // routed 25 million links per candidate and swapped nothing).
 constexpr std::uint64_t kWorkPerEdge = 64, kMinWork = std::uint64_t{1} << 20;
-constexpr std::size_t kTargets = 4;  // partner nodes tried per rank
-constexpr std::uint32_t kNobody = UINT32_MAX;
+constexpr std::size_t kTargets = 4;       // partner nodes tried per rank
+constexpr std::size_t kPairRanks = 8;     // ranks a node offers for swaps of two (leaning())
+constexpr std::size_t kPairTrials = 256;  // swaps of two tried a round, cheapest in hop-bytes first
 // On a dragonfly these swaps may give up 1 % of hop-bytes, not
 // kPeakRiseBasisPoints: the choice among candidates already counts 1 % of
 // hop-bytes as a tie there (map.cpp), and the peak is most often a node's
@@ -109,6 +121,10 @@ class RankLinkRefiner {
         }
         if (loads_.peak() == 0) break;
       }
+      if (!improved && pairs_ && work_ <= work_budget_ && swap_pairs(hot)) {
+        improved = true;
+        if (loads_.peak() < lowest) keep = made_.size(), lowest = loads_.peak();
+      }
       if (!improved) break;
     }
     long long tail = 0;
@@ -132,15 +148,17 @@ class RankLinkRefiner {
   }
 
   // Routes r's traffic, both ways, as it sits now (sign -1: takes it
-  // off), except what it exchanges with `skip` (or kNobody). Adding stops once a link
-  // rises above the peak (over_): the trial has failed.
-  void reroute(std::uint32_t r, long long sign, std::uint32_t skip) {
+  // off), except what it exchanges with the ranks in `skip` (rerouted
+  // already). Adding stops once a link rises above the peak (over_): the
+  // trial has failed.
+  void reroute(std::uint32_t r, long long sign, std::initializer_list<std::uint32_t> skip) {
     const int at = node_[r];
+    auto skipped = [&](std::uint32_t t) { return std::find(skip.begin(), skip.end(), t) != skip.end(); };
     for (std::uint64_t e = graph_.offsets[r]; e < graph_.offsets[r + 1] && !over_; ++e)
-      if (counts(r, e) && graph_.targets[e] != skip)
+      if (counts(r, e) && !skipped(graph_.targets[e]))
         route(at, node_[graph_.targets[e]], sign * static_cast<long long>(graph_.bytes[e]));
     for (std::uint64_t e = in_offsets_[r]; e < in_offsets_[r + 1] && !over_; ++e)
-      if (in_sources_[e] != skip) route(node_[in_sources_[e]], at, sign * static_cast<long long>(in_bytes_[e]));
+      if (!skipped(in_sources_[e])) route(node_[in_sources_[e]], at, sign * static_cast<long long>(in_bytes_[e]));
   }
 
   // Ranks with traffic over a link at the peak: both ends of every edge
@@ -206,26 +224,145 @@ class RankLinkRefiner {
   // same link, so all are offered and tried in order of cost.
   void offer(std::uint32_t r) {
     const int x = node_[r];
-    std::vector<std::pair<std::uint64_t, int>> targets;  // (r's bytes to the node, node)
-    for (std::uint64_t e = g_.xadj[r]; e < g_.xadj[r + 1]; ++e) {
-      const int y = node_[g_.adjncy[e]];
-      if (y == x) continue;
-      if (conn_[y] == 0) touched_nodes_.push_back(y);
-      conn_[y] += g_.weight[e];
+    for (const int y : partner_nodes(std::span(&r, 1), x)) {
+      for (std::uint32_t s : on_[y]) {
+        const long long rise = swap_rise(r, s);
+        if (rise_ + rise <= allowed_rise_) candidates_.push_back({rise, r, s, x, y});
+      }
     }
+  }
+
+  // The kTargets nodes other than x that `ranks` exchange the most bytes
+  // with, most first (the lower node on ties).
+  std::vector<int> partner_nodes(std::span<const std::uint32_t> ranks, int x) {
+    std::vector<std::pair<std::uint64_t, int>> targets;  // (bytes with the node, node)
+    for (std::uint32_t r : ranks)
+      for (std::uint64_t e = g_.xadj[r]; e < g_.xadj[r + 1]; ++e) {
+        const int y = node_[g_.adjncy[e]];
+        if (y == x) continue;
+        if (conn_[y] == 0) touched_nodes_.push_back(y);
+        conn_[y] += g_.weight[e];
+      }
     for (int y : touched_nodes_) targets.emplace_back(conn_[y], y), conn_[y] = 0;
     touched_nodes_.clear();
     const std::size_t keep = std::min(targets.size(), kTargets);
     std::partial_sort(
         targets.begin(), targets.begin() + static_cast<std::ptrdiff_t>(keep), targets.end(),
         [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
-    for (std::size_t k = 0; k < keep; ++k) {
-      const int y = targets[k].second;
-      for (std::uint32_t s : on_[y]) {
-        const long long rise = swap_rise(r, s);
-        if (rise_ + rise <= allowed_rise_) candidates_.push_back({rise, r, s, x, y});
+    std::vector<int> nodes;
+    for (std::size_t k = 0; k < keep; ++k) nodes.push_back(targets[k].second);
+    return nodes;
+  }
+
+  // Two ranks of the node with the most ranks at the peak (one of them at
+  // it) for two of each of the kTargets nodes it exchanges most with,
+  // cheapest in hop-bytes first; the first that lowers the peak is kept.
+  bool swap_pairs(const std::vector<char>& hot) {
+    std::vector<int> hot_on(static_cast<std::size_t>(geo_.size()), 0);
+    for (std::uint32_t r = 0; r < g_.n; ++r) hot_on[static_cast<std::size_t>(node_[r])] += hot[r];
+    const auto x = static_cast<int>(std::max_element(hot_on.begin(), hot_on.end()) - hot_on.begin());
+    if (hot_on[static_cast<std::size_t>(x)] == 0 || on_[x].size() < 2) return false;
+    struct Pair {
+      long long rise;
+      std::uint32_t r1, r2, s1, s2;
+      bool operator<(const Pair& o) const {
+        return std::tie(rise, r1, r2, s1, s2) < std::tie(o.rise, o.r1, o.r2, o.s1, o.s2);
+      }
+    };
+    std::vector<Pair> pairs;
+    for (const int y : partner_nodes(on_[x], x)) {
+      if (work_ > work_budget_) break;
+      const std::vector<std::uint32_t> mine = leaning(x, y), theirs = leaning(y, x);
+      for (std::size_t i = 0; i < mine.size(); ++i)
+        for (std::size_t j = i + 1; j < mine.size(); ++j) {
+          if (!hot[mine[i]] && !hot[mine[j]]) continue;
+          for (std::size_t a = 0; a < theirs.size(); ++a)
+            for (std::size_t b = a + 1; b < theirs.size(); ++b) {
+              const long long rise = pair_rise(mine[i], theirs[a], mine[j], theirs[b]);
+              if (rise_ + rise <= allowed_rise_) pairs.push_back({rise, mine[i], mine[j], theirs[a], theirs[b]});
+            }
+        }
+    }
+    std::sort(pairs.begin(), pairs.end());
+    if (pairs.size() > kPairTrials) pairs.resize(kPairTrials);
+    for (const Pair& p : pairs) {
+      if (work_ > work_budget_) break;
+      if (try_pair(p.r1, p.s1, p.r2, p.s2)) {
+        // Kept as two swaps, so that run()'s undo takes them back in turn.
+        const long long first = p.rise - second_rise_;
+        rise_ += p.rise;
+        made_.push_back({first, p.r1, p.s1});
+        made_.push_back({second_rise_, p.r2, p.s2});
+        return true;
       }
     }
+    return false;
+  }
+
+  // The kPairRanks ranks of node `from` that lean most toward node
+  // `toward`: the most bytes with its ranks less those with their own
+  // node's (on #88 the two that moved each way were among the first 3 of
+  // 8). Nodes of 64 ranks would offer 2,016 pairs a side, and cost 2.7x
+  // the whole command on 32,768 ranks.
+  std::vector<std::uint32_t> leaning(int from, int toward) const {
+    std::vector<std::pair<long long, std::uint32_t>> lean;  // (-lean, rank): ascending is most first
+    for (std::uint32_t r : on_[from]) {
+      long long toward_bytes = 0, own = 0;
+      for (std::uint64_t e = g_.xadj[r]; e < g_.xadj[r + 1]; ++e) {
+        const int at = node_[g_.adjncy[e]];
+        if (at == toward) toward_bytes += static_cast<long long>(g_.weight[e]);
+        if (at == from) own += static_cast<long long>(g_.weight[e]);
+      }
+      work_ += g_.xadj[r + 1] - g_.xadj[r];
+      lean.emplace_back(own - toward_bytes, r);
+    }
+    const std::size_t keep = std::min(lean.size(), kPairRanks);
+    std::partial_sort(lean.begin(), lean.begin() + static_cast<std::ptrdiff_t>(keep), lean.end());
+    std::vector<std::uint32_t> ranks;
+    for (std::size_t i = 0; i < keep; ++i) ranks.push_back(lean[i].second);
+    return ranks;
+  }
+
+  // Twice the hop-bytes added by swapping r1 with s1 and then r2 with s2
+  // (the second's share left in second_rise_), exactly: the second is
+  // priced with the first made.
+  long long pair_rise(std::uint32_t r1, std::uint32_t s1, std::uint32_t r2, std::uint32_t s2) {
+    const long long first = swap_rise(r1, s1);
+    std::swap(node_[r1], node_[s1]);
+    second_rise_ = swap_rise(r2, s2);
+    std::swap(node_[r1], node_[s1]);
+    return first + second_rise_;
+  }
+
+  // The two swaps of swap_pairs() as one trial, kept as try_swap keeps one.
+  bool try_pair(std::uint32_t r1, std::uint32_t s1, std::uint32_t r2, std::uint32_t s2) {
+    const int x = node_[r1], y = node_[s1];
+    pair_rise(r1, s1, r2, s2);  // second_rise_ for the caller
+    loads_.begin();
+    over_ = false;
+    reroute(r1, -1, {});
+    reroute(s1, -1, {r1});
+    reroute(r2, -1, {r1, s1});
+    reroute(s2, -1, {r1, s1, r2});
+    node_[r1] = node_[r2] = y;
+    node_[s1] = node_[s2] = x;
+    reroute(r1, +1, {});
+    reroute(s1, +1, {r1});
+    reroute(r2, +1, {r1, s1});
+    reroute(s2, +1, {r1, s1, r2});
+    const long long at_peak = over_ ? 0 : loads_.at_peak_after();
+    if (!over_ && at_peak < static_cast<long long>(loads_.at_peak())) {
+      for (auto [from, to] : {std::pair{r1, s1}, std::pair{r2, s2}}) {
+        std::replace(on_[x].begin(), on_[x].end(), from, to);
+        std::replace(on_[y].begin(), on_[y].end(), to, from);
+      }
+      loads_.keep(at_peak);
+      return true;
+    }
+    loads_.undo();
+    node_[r1] = node_[r2] = x;
+    node_[s1] = node_[s2] = y;
+    return false;
   }
 
   bool try_swap(std::uint32_t r, std::uint32_t s, long long rise) {
@@ -235,12 +372,12 @@ class RankLinkRefiner {
     // All of both ranks' traffic off first, then on from the new places:
     // loads only rise while adding, so the first link above the peak ends
     // the trial.
-    reroute(r, -1, kNobody);
-    reroute(s, -1, r);
+    reroute(r, -1, {});
+    reroute(s, -1, {r});
     node_[r] = y;
     node_[s] = x;
-    reroute(r, +1, kNobody);
-    reroute(s, +1, r);
+    reroute(r, +1, {});
+    reroute(s, +1, {r});
     // The peak falls when no link rises above it and fewer links carry it.
     const long long at_peak = over_ ? 0 : loads_.at_peak_after();
     if (!over_ && at_peak < static_cast<long long>(loads_.at_peak())) {
@@ -272,6 +409,8 @@ class RankLinkRefiner {
   std::uint64_t work_budget_ = std::max(kMinWork, kWorkPerEdge* graph_.num_edges());
   bool over_ = false;  // a link above the peak in this trial
   bool asymmetric_ = geo_.network().is_dragonfly();
+  bool pairs_ = geo_.network().is_dragonfly();  // swap_pairs() when no single swap helps
+  long long second_rise_ = 0;                   // pair_rise()'s second swap
   struct Swap {
     long long rise;
     std::uint32_t r, s;
