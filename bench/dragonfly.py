@@ -16,7 +16,8 @@ bench/peers/scotch_gmap.py). Every mapping is scored by `rankmap eval`:
 and the bytes between groups. A peer's figure is its best run per
 figure, as its users keep their best seed.
 
-Usage: bench/dragonfly.py [RANKMAP] [--only SUBSTRING] [--held-out | --third-set | --fourth-set | --fifth-set]
+Usage: bench/dragonfly.py [RANKMAP] [--only SUBSTRING]
+       [--held-out | --third-set | --fourth-set | --fifth-set | --sixth-set]
 (default build/cli/rankmap)
 --held-out runs nine other instances instead (other seeds, generators and
 numberings), for choices tuned on the first fourteen; --third-set nine more,
@@ -24,7 +25,8 @@ made after the cut into groups (issue 54, fourth session) had been tuned on
 the first 23; --fourth-set nine more, made after the refined draws and the
 dragonfly's link allowance (issue 54, seventh session) had been tuned on all
 32, with two real application profiles; --fifth-set nine more, made after
-the fourth set had been looked at.
+the fourth set had been looked at; --sixth-set nine more, made after the
+swaps of two for two (issue 54, eighth session) had been tuned on #88.
 Writes bench/out/dragonfly/ (results.json) and prints Markdown tables.
 """
 import json
@@ -47,7 +49,8 @@ only = args[args.index("--only") + 1] if "--only" in args else ""
 if "--only" in args:
     del args[args.index("--only"):args.index("--only") + 2]
 # The held-out sets, by flag: which instances run, and where they go.
-SETS = {"--held-out": "held-out", "--third-set": "third", "--fourth-set": "fourth", "--fifth-set": "fifth"}
+SETS = {"--held-out": "held-out", "--third-set": "third", "--fourth-set": "fourth", "--fifth-set": "fifth",
+        "--sixth-set": "sixth"}
 chosen = [SETS[a] for a in args if a in SETS]
 args = [a for a in args if a not in SETS]
 which = chosen[0] if chosen else None
@@ -147,6 +150,23 @@ if which == "fifth":
         ("geometric 1024 #98 on dragonfly 4x8x4 (renumbered)", permuted(seeded("geometric", 1024, 98)), slingshot, []),
         ("alltoall rows 4x256 on SimGrid's 4,2;1,1;8,1;4 (renumbered)",
          permuted(graph("a2a4x256", "alltoall", "--grid", "4x256")), simgrid4, []),
+    ]
+if which == "sixth":
+    instances = [
+        ("geometric 1024 #99 on dragonfly 4x8x4 (renumbered)", permuted(seeded("geometric", 1024, 99)), slingshot, []),
+        ("irregular 1024 #100 on Dragonfly+ 4x4x4x8 (renumbered)",
+         permuted(seeded("irregular", 1024, 100)), plus, []),
+        ("geometric 960 #101 on SimGrid's 3,4;4,3;5,1;2 (renumbered)",
+         permuted(seeded("geometric", 960, 101)), simgrid, []),
+        ("geometric 1024 #102 on Dragonfly+ 4x4x4x8", seeded("geometric", 1024, 102), plus, []),
+        ("irregular 1024 #103 on SimGrid's 4,2;1,1;8,1;4", seeded("irregular", 1024, 103), simgrid4, []),
+        ("stencil 4x16x16 on SimGrid's 4,2;1,1;8,1;4 (renumbered)",
+         permuted(graph("st4x16x16", "stencil", "--dims", "4x16x16")), simgrid4, []),
+        ("HPCC 64 on Dragonfly+ 4x4x4x8, 2 a node (fewer ranks than slots)", profile("hpcc-64"), plus,
+         ["--ppn", "2"]),
+        ("geometric 1024 #104 on SimGrid's 4,2;1,1;8,1;4", seeded("geometric", 1024, 104), simgrid4, []),
+        ("LAMMPS peptide 64 on dragonfly 4x8x4, 2 a node (fewer ranks than slots)", profile("lammps-peptide-64"),
+         slingshot, ["--ppn", "2"]),
     ]
 instances = [i for i in instances if only in i[0]]
 if mtkahypar.binary() is None:
