@@ -49,7 +49,9 @@ void add_profile(Command& app, Action& action) {
       .check(one_of({"openmpi", "mpich"}));
   cmd.option("--output,-o", o->output, "Profile to write (.rmp)").required();
   cmd.option("command", o->command, "The job, after '--': mpirun -np 8 ./app ...").required();
-  cmd.footer("Example: rankmap profile -o app.rmp -- mpirun -np 8 ./app");
+  cmd.footer(
+      "Exits with the job's status. A job that fails before every rank reaches MPI_Finalize leaves no profile; one "
+      "that fails after keeps its whole profile.\nExample: rankmap profile -o app.rmp -- mpirun -np 8 ./app");
   cmd.on_chosen([o, &action] { action = [o] { return run_profile(*o); }; });
 }
 
