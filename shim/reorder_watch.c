@@ -60,8 +60,9 @@ static void stop_the_job(MPI_Comm own) {
             "launch\n");
     fflush(stderr);
     /* The launcher reads a process's output and its abort on different
-     * channels: under load Hydra acted on the abort first and the job
-     * ended without the line (or MPICH's own). A second lets it forward. */
+     * channels: under load a job under Hydra ended without the line (or
+     * MPICH's own), the abort seemingly acted on first. A second lets the
+     * line through. */
     sleep(RM_WATCH_LINE_SECONDS);
   } else {
     /* Rank 0's abort ends this process; aborting sooner could cut rank 0
