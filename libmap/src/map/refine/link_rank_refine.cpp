@@ -22,6 +22,7 @@
 // the refiner keeps to allocations of up to kLargeAllocation nodes and
 // graphs of up to kEdgeBudget edges, and stops at a work budget.
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <initializer_list>
 #include <span>
@@ -114,7 +115,8 @@ class RankLinkRefiner {
         if (node_[c.r] != c.x || node_[c.s] != c.y) continue;
         const long long rise = swap_rise(c.r, c.s);
         if (rise_ + rise > allowed_rise_) continue;
-        if (try_swap(c.r, c.s, rise)) {
+        if (try_swaps({{c.r, c.s}})) {
+          rise_ += rise;
           improved = true;
           made_.push_back({rise, c.r, c.s});
           if (loads_.peak() < lowest) keep = made_.size(), lowest = loads_.peak();
@@ -151,7 +153,7 @@ class RankLinkRefiner {
   // off), except what it exchanges with the ranks in `skip` (rerouted
   // already). Adding stops once a link rises above the peak (over_): the
   // trial has failed.
-  void reroute(std::uint32_t r, long long sign, std::initializer_list<std::uint32_t> skip) {
+  void reroute(std::uint32_t r, long long sign, std::span<const std::uint32_t> skip) {
     const int at = node_[r];
     auto skipped = [&](std::uint32_t t) { return std::find(skip.begin(), skip.end(), t) != skip.end(); };
     for (std::uint64_t e = graph_.offsets[r]; e < graph_.offsets[r + 1] && !over_; ++e)
@@ -263,7 +265,7 @@ class RankLinkRefiner {
     const auto x = static_cast<int>(std::max_element(hot_on.begin(), hot_on.end()) - hot_on.begin());
     if (hot_on[static_cast<std::size_t>(x)] == 0 || on_[x].size() < 2) return false;
     struct Pair {
-      long long rise;
+      long long rise, first;  // both swaps', the first's (pair_rise)
       std::uint32_t r1, r2, s1, s2;
       bool operator<(const Pair& o) const {
         return std::tie(rise, r1, r2, s1, s2) < std::tie(o.rise, o.r1, o.r2, o.s1, o.s2);
@@ -278,8 +280,9 @@ class RankLinkRefiner {
           if (!hot[mine[i]] && !hot[mine[j]]) continue;
           for (std::size_t a = 0; a < theirs.size(); ++a)
             for (std::size_t b = a + 1; b < theirs.size(); ++b) {
-              const long long rise = pair_rise(mine[i], theirs[a], mine[j], theirs[b]);
-              if (rise_ + rise <= allowed_rise_) pairs.push_back({rise, mine[i], mine[j], theirs[a], theirs[b]});
+              const auto [first, second] = pair_rise(mine[i], theirs[a], mine[j], theirs[b]);
+              if (rise_ + first + second <= allowed_rise_)
+                pairs.push_back({first + second, first, mine[i], mine[j], theirs[a], theirs[b]});
             }
         }
     }
@@ -287,12 +290,11 @@ class RankLinkRefiner {
     if (pairs.size() > kPairTrials) pairs.resize(kPairTrials);
     for (const Pair& p : pairs) {
       if (work_ > work_budget_) break;
-      if (try_pair(p.r1, p.s1, p.r2, p.s2)) {
+      if (try_swaps({{p.r1, p.s1}, {p.r2, p.s2}})) {
         // Kept as two swaps, so that run()'s undo takes them back in turn.
-        const long long first = p.rise - second_rise_;
         rise_ += p.rise;
-        made_.push_back({first, p.r1, p.s1});
-        made_.push_back({second_rise_, p.r2, p.s2});
+        made_.push_back({p.first, p.r1, p.s1});
+        made_.push_back({p.rise - p.first, p.r2, p.s2});
         return true;
       }
     }
@@ -323,73 +325,48 @@ class RankLinkRefiner {
     return ranks;
   }
 
-  // Twice the hop-bytes added by swapping r1 with s1 and then r2 with s2
-  // (the second's share left in second_rise_), exactly: the second is
-  // priced with the first made.
-  long long pair_rise(std::uint32_t r1, std::uint32_t s1, std::uint32_t r2, std::uint32_t s2) {
+  // Twice the hop-bytes added by swapping r1 with s1, and then r2 with s2
+  // priced with the first made: exact.
+  std::pair<long long, long long> pair_rise(std::uint32_t r1, std::uint32_t s1, std::uint32_t r2, std::uint32_t s2) {
     const long long first = swap_rise(r1, s1);
     std::swap(node_[r1], node_[s1]);
-    second_rise_ = swap_rise(r2, s2);
+    const long long second = swap_rise(r2, s2);
     std::swap(node_[r1], node_[s1]);
-    return first + second_rise_;
+    return {first, second};
   }
 
-  // The two swaps of swap_pairs() as one trial, kept as try_swap keeps one.
-  bool try_pair(std::uint32_t r1, std::uint32_t s1, std::uint32_t r2, std::uint32_t s2) {
-    const int x = node_[r1], y = node_[s1];
-    pair_rise(r1, s1, r2, s2);  // second_rise_ for the caller
+  // Swaps each pair's r (all on one node) with its s (all on another) in
+  // one trial: all their traffic off first, then on from the new places;
+  // loads only rise while adding, so the first link above the peak ends
+  // the trial. Kept when no link rises above the peak and fewer links
+  // carry it (at none, the peak fell); else undone. True when kept.
+  bool try_swaps(std::initializer_list<std::pair<std::uint32_t, std::uint32_t>> swaps) {
+    const int x = node_[swaps.begin()->first], y = node_[swaps.begin()->second];
+    std::array<std::uint32_t, 4> moved{};  // rerouted so far: each edge between them once
+    auto reroute_all = [&](long long sign) {
+      std::size_t count = 0;
+      for (const auto& [r, s] : swaps)
+        for (const std::uint32_t v : {r, s}) {
+          reroute(v, sign, std::span(moved.data(), count));
+          moved.at(count++) = v;
+        }
+    };
     loads_.begin();
     over_ = false;
-    reroute(r1, -1, {});
-    reroute(s1, -1, {r1});
-    reroute(r2, -1, {r1, s1});
-    reroute(s2, -1, {r1, s1, r2});
-    node_[r1] = node_[r2] = y;
-    node_[s1] = node_[s2] = x;
-    reroute(r1, +1, {});
-    reroute(s1, +1, {r1});
-    reroute(r2, +1, {r1, s1});
-    reroute(s2, +1, {r1, s1, r2});
+    reroute_all(-1);
+    for (const auto& [r, s] : swaps) node_[r] = y, node_[s] = x;
+    reroute_all(+1);
     const long long at_peak = over_ ? 0 : loads_.at_peak_after();
     if (!over_ && at_peak < static_cast<long long>(loads_.at_peak())) {
-      for (auto [from, to] : {std::pair{r1, s1}, std::pair{r2, s2}}) {
-        std::replace(on_[x].begin(), on_[x].end(), from, to);
-        std::replace(on_[y].begin(), on_[y].end(), to, from);
+      for (const auto& [r, s] : swaps) {
+        std::replace(on_[x].begin(), on_[x].end(), r, s);
+        std::replace(on_[y].begin(), on_[y].end(), s, r);
       }
       loads_.keep(at_peak);
       return true;
     }
     loads_.undo();
-    node_[r1] = node_[r2] = x;
-    node_[s1] = node_[s2] = y;
-    return false;
-  }
-
-  bool try_swap(std::uint32_t r, std::uint32_t s, long long rise) {
-    const int x = node_[r], y = node_[s];
-    loads_.begin();
-    over_ = false;
-    // All of both ranks' traffic off first, then on from the new places:
-    // loads only rise while adding, so the first link above the peak ends
-    // the trial.
-    reroute(r, -1, {});
-    reroute(s, -1, {r});
-    node_[r] = y;
-    node_[s] = x;
-    reroute(r, +1, {});
-    reroute(s, +1, {r});
-    // The peak falls when no link rises above it and fewer links carry it.
-    const long long at_peak = over_ ? 0 : loads_.at_peak_after();
-    if (!over_ && at_peak < static_cast<long long>(loads_.at_peak())) {
-      rise_ += rise;
-      std::replace(on_[x].begin(), on_[x].end(), r, s);
-      std::replace(on_[y].begin(), on_[y].end(), s, r);
-      loads_.keep(at_peak);
-      return true;
-    }
-    loads_.undo();
-    node_[r] = x;
-    node_[s] = y;
+    for (const auto& [r, s] : swaps) node_[r] = x, node_[s] = y;
     return false;
   }
 
@@ -410,7 +387,6 @@ class RankLinkRefiner {
   bool over_ = false;  // a link above the peak in this trial
   bool asymmetric_ = geo_.network().is_dragonfly();
   bool pairs_ = geo_.network().is_dragonfly();  // swap_pairs() when no single swap helps
-  long long second_rise_ = 0;                   // pair_rise()'s second swap
   struct Swap {
     long long rise;
     std::uint32_t r, s;
