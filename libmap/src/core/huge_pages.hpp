@@ -2,7 +2,11 @@
 // it is first written. A million-rank graph fills about a gigabyte of
 // fresh memory, and with 4 KiB pages a quarter of the whole command's time
 // went to page faults (the kernel's default here is THP "madvise": only
-// memory that asks gets huge pages). Internal to libmap.
+// memory that asks gets huge pages). Arrays read or written at random
+// (per rank or per edge of a renumbered graph: the grid's margins and
+// coordinates, a candidate's node of each rank, a score's link loads) ask
+// too: with 4 KiB pages nearly every such access also missed the TLB.
+// Internal to libmap.
 #pragma once
 
 #include <cstddef>

@@ -23,6 +23,7 @@
 #include <optional>
 #include <tuple>
 
+#include "core/huge_pages.hpp"
 #include "core/prefetch.hpp"
 #include "core/workers.hpp"
 #include "map/kinds/network_kind.hpp"
@@ -245,7 +246,7 @@ class Engine {
     for (const NodeBox& box : all)
       for (auto& layout : cartesian_candidates(grid, shapes, box, per_node, per_box)) {
         if (found) {  // node of every grid position, to node of every rank
-          std::vector<int> node_of_rank(g_.n);
+          std::vector<int> node_of_rank = huge_vector<int>(g_.n);
           for (std::uint32_t r = 0; r < g_.n; ++r) node_of_rank[r] = layout[found->position_of_rank[r]];
           layout = std::move(node_of_rank);
         }

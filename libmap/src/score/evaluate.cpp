@@ -3,6 +3,7 @@
 #include <cmath>
 #include <optional>
 
+#include "core/huge_pages.hpp"
 #include "core/prefetch.hpp"
 #include "core/sparse_accumulator.hpp"
 #include "core/workers.hpp"
@@ -142,7 +143,7 @@ Metrics evaluate(const Graph& graph, const Machine& machine, const Allocation& a
   const detail::NodeGeometry geometry(machine, allocation);
 
   // Per rank: its node and package, looked up once rather than per edge.
-  std::vector<int> node_of(graph.ranks), package_of(graph.ranks);
+  std::vector<int> node_of = detail::huge_vector<int>(graph.ranks), package_of = detail::huge_vector<int>(graph.ranks);
   for (std::uint32_t r = 0; r < graph.ranks; ++r) {
     const Placement p = mapping.ranks[r];
     node_of[r] = p.node;
@@ -156,7 +157,7 @@ Metrics evaluate(const Graph& graph, const Machine& machine, const Allocation& a
   m.nodes = static_cast<std::uint64_t>(std::count(used.begin(), used.end(), 1));
 
   // One pass over the edges, a node's ranks at a time (NodeScores).
-  std::vector<std::uint32_t> first_rank(nalloc + 1, 0), ranks_by_node(graph.ranks);
+  std::vector<std::uint32_t> first_rank(nalloc + 1, 0), ranks_by_node = detail::huge_vector<std::uint32_t>(graph.ranks);
   for (const Placement& p : mapping.ranks) ++first_rank[p.node + 1];
   for (std::size_t k = 0; k < nalloc; ++k) first_rank[k + 1] += first_rank[k];
   {

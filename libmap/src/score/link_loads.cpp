@@ -3,11 +3,12 @@
 #include <array>
 #include <cstdlib>
 
+#include "core/huge_pages.hpp"
 #include "rankmap/metrics.hpp"
 
 namespace rankmap::detail {
 
-LinkLoads::LinkLoads(const Network& net) : net_(net), diff_(net.num_links(), 0) {
+LinkLoads::LinkLoads(const Network& net) : net_(net), diff_(huge_vector<std::uint64_t>(net.num_links())) {
   std::size_t s = 1;
   for (int n : net.dims) {
     stride_.push_back(s);

@@ -13,6 +13,7 @@
 #include <optional>
 #include <tuple>
 
+#include "core/huge_pages.hpp"
 #include "core/workers.hpp"
 #include "map/engine.hpp"
 
@@ -57,7 +58,7 @@ bool is_grid(const UndirectedGraph& g, const std::vector<int>& dims, std::vector
   for (std::uint32_t r = 0; r < prefix; ++r)
     for (std::uint64_t e = g.xadj[r]; e < g.xadj[r + 1]; ++e)
       if (!fits(coords(r), coords(g.adjncy[e]), check)) return false;
-  std::vector<Coords> at(g.n);
+  std::vector<Coords> at = huge_vector<Coords>(g.n);
   for (std::uint32_t r = 0; r < g.n; ++r) at[r] = coords(r);
   check = check + sum_over_ranges(g.n - prefix, g.xadj[g.n], [&](std::uint32_t begin, std::uint32_t end) {
             GridCheck part;
@@ -262,7 +263,7 @@ std::vector<int> node_of_ranks(const UndirectedGraph& g, const Network& net, con
     for (const Digit& digit : digits[d]) sizes.push_back(digit.size);
     for (int c = 0; c < grid.dims[d] / layout.box[d]; ++c) at[d].push_back(snake(c, sizes));
   }
-  std::vector<int> node_of_rank(g.n);
+  std::vector<int> node_of_rank = huge_vector<int>(g.n);
   std::array<int, kMaxDims> hi{}, lo{};
   for (std::uint32_t r = 0; r < g.n; ++r) {
     std::uint32_t rest = r;

@@ -18,6 +18,7 @@
 #include <queue>
 #include <thread>
 
+#include "core/huge_pages.hpp"
 #include "core/prefetch.hpp"
 #include "core/workers.hpp"
 #include "map/engine.hpp"
@@ -52,7 +53,7 @@ struct AxisGraph {
 template <class Keep>
 AxisGraph axis_graph(const UndirectedGraph& g, Keep&& keep) {
   AxisGraph a;
-  a.xadj.assign(static_cast<std::size_t>(g.n) + 1, 0);
+  a.xadj = huge_vector<std::uint64_t>(static_cast<std::size_t>(g.n) + 1);
   const std::size_t ranges = ranges_for(g.n, g.adjncy.size() >= kParallelEdges);
   std::vector<char> fits(ranges, 1);
   for_each_range(g.n, ranges, [&](std::size_t i, std::size_t begin, std::size_t end) {
@@ -68,7 +69,7 @@ AxisGraph axis_graph(const UndirectedGraph& g, Keep&& keep) {
   });
   if (std::find(fits.begin(), fits.end(), 0) != fits.end()) return {};
   for (std::uint32_t v = 0; v < g.n; ++v) a.xadj[v + 1] += a.xadj[v];
-  a.adj.resize(a.xadj[g.n]);
+  a.adj = huge_vector<std::uint32_t>(a.xadj[g.n]);
   for_each_range(g.n, ranges, [&](std::size_t, std::size_t begin, std::size_t end) {
     for (auto v = static_cast<std::uint32_t>(begin); v < end; ++v) {
       std::uint64_t at = a.xadj[v];
@@ -90,7 +91,7 @@ AxisGraph axis_graph(const UndirectedGraph& g, Keep&& keep) {
 // once, then counted in each neighbour's list (no sorted merges: this runs
 // over every edge of million-rank stencils).
 std::vector<std::int32_t> half_shared_margins(const UndirectedGraph& g) {
-  std::vector<std::int32_t> margin(g.adjncy.size());
+  std::vector<std::int32_t> margin = huge_vector<std::int32_t>(g.adjncy.size());
   auto degree = [&](std::uint32_t v) { return static_cast<std::int32_t>(g.xadj[v + 1] - g.xadj[v]); };
   const std::uint64_t edges = g.adjncy.size();
   // Vertices [begin, end): each edge u-v, u < v, is computed once, from u,
@@ -159,8 +160,11 @@ using Dir = std::int8_t;
 constexpr Dir kNone = -1;
 
 class Unfolder {
+  using Coords = std::array<int, kMaxUnfoldedAxes>;
+
  public:
-  explicit Unfolder(const AxisGraph& a, std::uint32_t n) : a_(a), n_(n), dir_(a.adj.size(), kNone), coord_(n) {}
+  explicit Unfolder(const AxisGraph& a, std::uint32_t n)
+      : a_(a), n_(n), dir_(huge_vector<Dir>(a.adj.size(), kNone)), coord_(huge_vector<Coords>(n)) {}
 
   std::optional<RecoveredGrid> run() {
     // Start at a vertex of least degree: a corner when the grid has one.
@@ -168,7 +172,7 @@ class Unfolder {
     for (std::uint32_t v = 1; v < n_; ++v)
       if (a_.degree(v) < a_.degree(s)) s = v;
     if (!label_start(s)) return std::nullopt;
-    std::vector<char> seen(n_, 0);
+    std::vector<char> seen = huge_vector<char>(n_);
     std::queue<std::uint32_t> queue;
     seen[s] = 1;
     queue.push(s);
@@ -300,8 +304,8 @@ class Unfolder {
     };
     RecoveredGrid grid;
     for (const Axis& axis : axes) grid.dims.push_back(axis.length);
-    grid.position_of_rank.assign(n_, 0);
-    std::vector<char> taken(n_, 0);
+    grid.position_of_rank = huge_vector<std::uint32_t>(n_);
+    std::vector<char> taken = huge_vector<char>(n_);
     for (std::uint32_t v = 0; v < n_; ++v) {
       std::uint64_t index = 0;
       for (int i = static_cast<int>(axes.size()) - 1; i >= 0; --i) {
@@ -319,7 +323,7 @@ class Unfolder {
   const AxisGraph& a_;
   std::uint32_t n_;
   std::vector<Dir> dir_;  // per edge of the axis graph
-  std::vector<std::array<int, kMaxUnfoldedAxes>> coord_;
+  std::vector<Coords> coord_;
   int axes_ = 0;
 };
 
@@ -351,7 +355,7 @@ std::optional<RecoveredGrid> recover_grid(const UndirectedGraph& g) {
   for (std::uint32_t v = 0; v < g.n; ++v) max_degree = std::max(max_degree, g.xadj[v + 1] - g.xadj[v]);
   if (max_degree > 26) return std::nullopt;
   const std::vector<std::int32_t> margin = half_shared_margins(g);
-  std::vector<char> has_more(g.n, 0);
+  std::vector<char> has_more = huge_vector<char>(g.n);
   for_each_range(g.n, ranges_for(g.n, g.adjncy.size() >= kParallelEdges),
                  [&](std::size_t, std::size_t begin, std::size_t end) {
                    for (std::size_t v = begin; v < end; ++v)

@@ -5,6 +5,7 @@
 #include <map>
 #include <numeric>
 
+#include "core/huge_pages.hpp"
 #include "core/workers.hpp"
 #include "map/engine.hpp"
 
@@ -157,6 +158,7 @@ void place_in_node(const LocalTraffic& w, std::size_t seeds, const std::vector<s
 Mapping assign_slots(const UndirectedGraph& g, const std::vector<int>& node_of_rank, const Machine& machine,
                      const Allocation& allocation, bool within_node) {
   Mapping m;
+  reserve_huge(m.ranks, node_of_rank.size());
   m.ranks.assign(node_of_rank.size(), {});
   // Growth from every rank of a (small) node as a seed, up to 64K ranks in
   // all: a fixed few seeds make the split depend on the rank numbering.
@@ -168,7 +170,7 @@ Mapping assign_slots(const UndirectedGraph& g, const std::vector<int>& node_of_r
   // with its own local_of, every node's slots the same for any number.
   const std::size_t ranges = ranges_for(allocation.size(), node_of_rank.size() >= kParallelRanks);
   for_each_range(allocation.size(), ranges, [&](std::size_t, std::size_t first, std::size_t last) {
-    std::vector<std::uint32_t> local_of(within_node ? node_of_rank.size() : 0, kNotLocal);
+    std::vector<std::uint32_t> local_of = huge_vector<std::uint32_t>(within_node ? node_of_rank.size() : 0, kNotLocal);
     for (std::size_t k = first; k < last; ++k) {
       const auto& ranks = ranks_on[k];
       if (ranks.empty()) continue;
