@@ -17,7 +17,8 @@ and the bytes between groups. A peer's figure is its best run per
 figure, as its users keep their best seed.
 
 Usage: bench/dragonfly.py [RANKMAP] [--only SUBSTRING]
-       [--held-out | --third-set | --fourth-set | --fifth-set | --sixth-set]
+       [--held-out | --third-set | --fourth-set | --fifth-set | --sixth-set |
+        --seventh-set]
 (default build/cli/rankmap)
 --held-out runs nine other instances instead (other seeds, generators and
 numberings), for choices tuned on the first fourteen; --third-set nine more,
@@ -26,7 +27,9 @@ the first 23; --fourth-set nine more, made after the refined draws and the
 dragonfly's link allowance (issue 54, seventh session) had been tuned on all
 32, with two real application profiles; --fifth-set nine more, made after
 the fourth set had been looked at; --sixth-set nine more, made after the
-swaps of two for two (issue 54, eighth session) had been tuned on #88.
+swaps of two for two (issue 54, eighth session) had been tuned on #88;
+--seventh-set nine more, made before the iterated cut into groups (issue
+54, tenth session) was tuned on the others.
 Writes bench/out/dragonfly/ (results.json) and prints Markdown tables.
 """
 import json
@@ -50,7 +53,7 @@ if "--only" in args:
     del args[args.index("--only"):args.index("--only") + 2]
 # The held-out sets, by flag: which instances run, and where they go.
 SETS = {"--held-out": "held-out", "--third-set": "third", "--fourth-set": "fourth", "--fifth-set": "fifth",
-        "--sixth-set": "sixth"}
+        "--sixth-set": "sixth", "--seventh-set": "seventh"}
 chosen = [SETS[a] for a in args if a in SETS]
 args = [a for a in args if a not in SETS]
 which = chosen[0] if chosen else None
@@ -167,6 +170,22 @@ if which == "sixth":
         ("geometric 1024 #104 on SimGrid's 4,2;1,1;8,1;4", seeded("geometric", 1024, 104), simgrid4, []),
         ("LAMMPS peptide 64 on dragonfly 4x8x4, 2 a node (fewer ranks than slots)", profile("lammps-peptide-64"),
          slingshot, ["--ppn", "2"]),
+    ]
+if which == "seventh":
+    instances = [
+        ("geometric 1024 #105 on Dragonfly+ 4x4x4x8 (renumbered)",
+         permuted(seeded("geometric", 1024, 105)), plus, []),
+        ("irregular 1024 #106 on dragonfly 4x8x4", seeded("irregular", 1024, 106), slingshot, []),
+        ("geometric 960 #107 on SimGrid's 3,4;4,3;5,1;2", seeded("geometric", 960, 107), simgrid, []),
+        ("geometric 1024 #108 on SimGrid's 4,2;1,1;8,1;4 (renumbered)",
+         permuted(seeded("geometric", 1024, 108)), simgrid4, []),
+        ("irregular 960 #109 on SimGrid's 3,4;4,3;5,1;2 (renumbered)",
+         permuted(seeded("irregular", 960, 109)), simgrid, []),
+        ("geometric 1024 #110 on dragonfly 4x8x4", seeded("geometric", 1024, 110), slingshot, []),
+        ("irregular 1024 #111 on Dragonfly+ 4x4x4x8", seeded("irregular", 1024, 111), plus, []),
+        ("stencil 8x8x16 on dragonfly 4x8x4 (renumbered)",
+         permuted(graph("st8x8x16", "stencil", "--dims", "8x8x16")), slingshot, []),
+        ("geometric 1024 #112 on Dragonfly+ 4x4x4x8", seeded("geometric", 1024, 112), plus, []),
     ]
 instances = [i for i in instances if only in i[0]]
 if mtkahypar.binary() is None:

@@ -23,7 +23,8 @@ from instances import DRAGONFLY_FIGURES as FIGURES, dragonfly_figures, geomean  
 
 PEERS = ("block", "rr", "Scotch", "Mt-KaHyPar")
 RESULTS = [os.path.join(here, "out", d, "results.json") for d in ("dragonfly", "dragonfly-held-out", "dragonfly-third",
-                                                                  "dragonfly-fourth", "dragonfly-fifth", "dragonfly-sixth")]
+                                                                  "dragonfly-fourth", "dragonfly-fifth", "dragonfly-sixth",
+                                                                  "dragonfly-seventh")]
 
 
 def figures(rankmap, r, work):

@@ -170,6 +170,46 @@ TEST(Stages, PairwiseFmKeepsSizesAndNeverRaisesTheCut) {
   }
 }
 
+// On random graphs of 12 vertices cut into 3 parts of 4 (the least cut by
+// all 34,650 labelled splits): the iterated search keeps every part's size,
+// never ends above where the pairwise passes stopped, returns what the cut
+// fell by, gives the same parts from the same generator, and reaches the
+// least cut on all 40, where the passes alone stop above it on 12.
+TEST(Stages, PerturbAndRefineLeavesLocalMinima) {
+  std::mt19937_64 rng(55);
+  int passes_least = 0, search_least = 0;
+  for (int round = 0; round < 40; ++round) {
+    Edges edges;
+    for (std::uint32_t e = 0; e < 30; ++e) {
+      const auto a = static_cast<std::uint32_t>(rng() % 12), b = static_cast<std::uint32_t>(rng() % 12);
+      if (a != b) edges.emplace_back(a, b, 1 + rng() % 20);
+    }
+    const UndirectedGraph g = undirected(12, edges);
+    std::vector<int> split{0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2};
+    std::uint64_t least = UINT64_MAX;
+    do least = std::min(least, triples_cut(edges, split));
+    while (std::next_permutation(split.begin(), split.end()));
+    std::vector<int> part(12);
+    for (int v = 0; v < 12; ++v) part[v] = v % 3;
+    refine_cut_pairwise(g, part, 1 << 20);
+    const std::uint64_t refined = triples_cut(edges, part);
+    passes_least += refined == least;
+    std::vector<int> again = part;
+    Rng draws(7), same(7);
+    const std::uint64_t saved = perturb_and_refine(g, part, draws, 50, 2, 1 << 20);
+    const std::uint64_t after = triples_cut(edges, part);
+    EXPECT_LE(after, refined) << round;
+    EXPECT_GE(after, least) << round;
+    EXPECT_EQ(refined - after, saved) << round;
+    for (int p = 0; p < 3; ++p) EXPECT_EQ(std::count(part.begin(), part.end(), p), 4) << round;
+    perturb_and_refine(g, again, same, 50, 2, 1 << 20);
+    EXPECT_EQ(again, part) << round;
+    search_least += after == least;
+  }
+  EXPECT_EQ(search_least, 40);
+  EXPECT_LT(passes_least, 40);  // the passes alone stop above it on some (12 of 40)
+}
+
 // The graph's shares never pass a node's slots and always sum to the ranks,
 // on random graphs, slot counts and slack; two cliques of 6 joined by one
 // light edge take 6 and 6 of two nodes of 8 (any other split cuts a clique).
@@ -938,6 +978,62 @@ TEST(Stages, RankLinkSwapsOnADragonflyTryTwoForTwo) {
   EXPECT_EQ(node[0], node[4]);
   EXPECT_EQ(node[0], node[5]);
   EXPECT_EQ(std::count(node.begin(), node.end(), 0), 4);
+}
+
+// A rotation of three, worked by hand on SimGrid's 3-group shape: nodes
+// d00, d02 and d04 (three routers of one chassis, 4 ranks each). Rank 0 of
+// d00 belongs with d02's rank 5 (100 bytes each way), 4 of d02 with d04's
+// 9, 8 of d04 with d00's 1; each of 0, 4 and 8 also sends 30 to a rank of
+// its own node, and the others are tied to their node by 60. Every cable
+// carries 200 each way, the peak. Every swap of one and of two for two,
+// between any two of the nodes, lifts a link above 200 (checked below by
+// evaluate(), one by one). Rank 0 to d02, 4 to d04 and 8 to d00 puts each
+// 100 inside a node: each cable then carries only the 30s, 60.
+TEST(Stages, RankLinkSwapsOnADragonflyRotateThree) {
+  const Machine m = simgrid_three_groups();
+  const Allocation a = make_allocation(m, {});
+  const NodeGeometry geo(m, a);
+  GraphBuilder b(12);
+  for (auto [from, to, bytes] : {std::tuple{0u, 5u, 100u},
+                                 {4u, 9u, 100u},
+                                 {8u, 1u, 100u},
+                                 {0u, 2u, 30u},
+                                 {4u, 6u, 30u},
+                                 {8u, 10u, 30u},
+                                 {1u, 3u, 60u},
+                                 {2u, 3u, 60u},
+                                 {5u, 7u, 60u},
+                                 {6u, 7u, 60u},
+                                 {9u, 11u, 60u},
+                                 {10u, 11u, 60u}}) {
+    b.add(from, to, bytes, 1);
+    b.add(to, from, bytes, 1);
+  }
+  const Graph graph = b.build();
+  const UndirectedGraph g = make_undirected(graph);
+  const Context context;
+  const Problem problem{graph, g, m, a, geo, context};
+  auto score = [&](const std::vector<int>& n) { return scores(problem, n); };
+  const std::vector<int> start{0, 0, 0, 0, 2, 2, 2, 2, 4, 4, 4, 4};
+  ASSERT_EQ(score(start).max_link_bytes, 200u);
+  for (std::size_t r = 0; r < 12; ++r)
+    for (std::size_t s = r + 1; s < 12; ++s) {
+      if (start[r] == start[s]) continue;
+      std::vector<int> one = start;
+      std::swap(one[r], one[s]);
+      EXPECT_GT(score(one).max_link_bytes, 200u) << r << " for " << s;
+      for (std::size_t r2 = r + 1; r2 < 12; ++r2)
+        for (std::size_t s2 = r2 + 1; s2 < 12; ++s2) {
+          if (start[r2] != start[r] || start[s2] != start[s] || s2 == s) continue;
+          std::vector<int> two = one;
+          std::swap(two[r2], two[s2]);
+          EXPECT_GT(score(two).max_link_bytes, 200u) << r << ", " << r2 << " for " << s << ", " << s2;
+        }
+    }
+  std::vector<int> node = start;
+  EXPECT_TRUE(make_rank_link_swaps(8)->refine(problem, node));
+  EXPECT_EQ(node, (std::vector<int>{2, 0, 0, 0, 4, 2, 2, 2, 0, 4, 4, 4}));
+  EXPECT_EQ(score(node).max_link_bytes, 60u);
 }
 
 // Port swaps, worked by hand: leaves n0-n3 and n4-n7, one rank a node in

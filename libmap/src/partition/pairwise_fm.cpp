@@ -162,4 +162,43 @@ std::uint64_t refine_cut_pairwise(const UndirectedGraph& g, std::vector<int>& pa
   return saved;
 }
 
+std::uint64_t perturb_and_refine(const UndirectedGraph& g, std::vector<int>& part, Rng& rng, int rounds,
+                                 std::uint32_t moves, std::uint64_t budget) {
+  std::uint64_t best_cut = cut_weight(g, part);
+  const std::uint64_t start = best_cut;
+  if (g.n < 2) return 0;
+  std::map<int, std::vector<std::uint32_t>> members;  // each part's vertices, in order
+  for (std::uint32_t v = 0; v < g.n; ++v) members[part[v]].push_back(v);
+  if (members.size() < 2) return 0;
+  for (int round = 0; round < rounds && best_cut > 0; ++round) {
+    std::vector<int> trial = part;
+    std::map<int, std::vector<std::uint32_t>> in = members;
+    // Draws are bounded so that a cut of few boundary vertices still ends.
+    for (std::uint32_t made = 0, draws = 0; made < moves && draws < 16 * moves; ++draws) {
+      const auto v = static_cast<std::uint32_t>(rng.below(g.n));
+      const std::uint64_t degree = g.xadj[v + 1] - g.xadj[v];
+      if (degree == 0) continue;
+      const std::uint32_t u = g.adjncy[g.xadj[v] + rng.below(degree)];
+      const int a = trial[v], b = trial[u];
+      if (a == b) continue;
+      std::vector<std::uint32_t>& of_b = in[b];
+      const std::size_t at = rng.below(of_b.size());
+      const std::uint32_t w = of_b[at];
+      std::vector<std::uint32_t>& of_a = in[a];
+      *std::find(of_a.begin(), of_a.end(), v) = w;
+      of_b[at] = v;
+      trial[v] = b, trial[w] = a;
+      ++made;
+    }
+    refine_cut_pairwise(g, trial, budget);
+    const std::uint64_t cut = cut_weight(g, trial);
+    if (cut < best_cut) {
+      best_cut = cut, part = std::move(trial);
+      members.clear();
+      for (std::uint32_t v = 0; v < g.n; ++v) members[part[v]].push_back(v);
+    }
+  }
+  return start - best_cut;
+}
+
 }  // namespace rankmap::detail

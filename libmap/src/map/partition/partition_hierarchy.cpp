@@ -134,8 +134,9 @@ class Hierarchy {
 
   // The least cut of kGroupDraws draws each of METIS k-way and recursive
   // bisection into the groups, every draw refined pairwise
-  // (pairwise_fm.hpp): on a held-out geometric graph, 6.7-8.7 MB against
-  // 12.4-19.0 MB from one bisection at 1:2 and then 1:1. Each draw is
+  // (pairwise_fm.hpp), the best then searched around (kGroupSearchRounds):
+  // on a held-out geometric graph, 6.7-8.7 MB against 12.4-19.0 MB from
+  // one bisection at 1:2 and then 1:1 (before the search). Each draw is
   // refined, not only METIS's best: on geometric #77 into 4 groups the
   // four trials' cuts were 14.3-15.9 MB against 15.1-17.5 MB when only the
   // best of 8 was (temporary counts; bench/RESULTS.md, issue 54, seventh
@@ -156,6 +157,9 @@ class Hierarchy {
         const std::uint64_t cut = cut_weight(sub, piece);
         if (best.empty() || cut < best_cut) best = std::move(piece), best_cut = cut;
       }
+    const auto rounds = static_cast<int>(std::min<std::uint64_t>(kGroupSearchEnds / ends, kGroupSearchRounds));
+    const std::uint32_t moves = std::max<std::uint32_t>(2, sub.n / kGroupSearchShare);
+    perturb_and_refine(sub, best, draws, rounds, moves, kGroupRefineBudget);
     return best;
   }
 
@@ -223,6 +227,18 @@ class Hierarchy {
   static constexpr int kGroupMetisTries = 8;
   static constexpr std::uint64_t kGroupDrawEnds = std::uint64_t{1} << 20;
   static constexpr std::uint64_t kGroupRefineBudget = std::uint64_t{1} << 26;
+  // Then the best cut is searched around (perturb_and_refine): up to
+  // kGroupSearchRounds rounds, fewer from kGroupSearchEnds / 200 edge ends
+  // up and none past kGroupSearchEnds, each swapping one rank in
+  // kGroupSearchShare across the cut. On the 27 instances of
+  // bench/dragonfly.py's fourth to sixth sets, bytes between groups over
+  // the best peer went from a geometric mean of 0.874 (behind on #102,
+  // 1.016) to 0.844 (behind on none), hop-bytes from 0.962 to 0.959. One
+  // rank in 64 put #103 behind (1.010); 400 rounds of one in 128 gained
+  // nothing more (bench/RESULTS.md, issue 54, tenth session).
+  static constexpr int kGroupSearchRounds = 200;
+  static constexpr std::uint64_t kGroupSearchEnds = std::uint64_t{1} << 22;
+  static constexpr std::uint32_t kGroupSearchShare = 32;
 
   const UndirectedGraph& g_;
   const std::vector<std::uint32_t>& sizes_;

@@ -16,7 +16,8 @@
 // cable than it brings back), yet not for two. On #88 of bench/dragonfly.py's
 // fourth set, every single swap out of the peak node raised its cable from
 // 3.95 MB to at least 4.20 MB; one swap of two for two lowered it to 3.74 MB
-// and cut 37 KB fewer bytes between nodes.
+// and cut 37 KB fewer bytes between nodes. When no swap of two helps either,
+// three ranks rotate over the peak node and two of its partners.
 //
 // Each candidate swap is routed exactly (both ranks' edges, both ways), so
 // the refiner keeps to allocations of up to kLargeAllocation nodes and
@@ -43,6 +44,7 @@ constexpr std::uint64_t kWorkPerEdge = 64, kMinWork = std::uint64_t{1} << 20;
 constexpr std::size_t kTargets = 4;       // partner nodes tried per rank
 constexpr std::size_t kPairRanks = 8;     // ranks a node offers for swaps of two (leaning())
 constexpr std::size_t kPairTrials = 256;  // swaps of two tried a round, cheapest in hop-bytes first
+constexpr std::uint64_t kRotationWork = std::uint64_t{1} << 21;  // rotate_triples()'s own work
 // On a dragonfly these swaps may give up 1 % of hop-bytes, not
 // kPeakRiseBasisPoints: the choice among candidates already counts 1 % of
 // hop-bytes as a tie there (map.cpp), and the peak is most often a node's
@@ -123,7 +125,7 @@ class RankLinkRefiner {
         }
         if (loads_.peak() == 0) break;
       }
-      if (!improved && pairs_ && work_ <= work_budget_ && swap_pairs(hot)) {
+      if (!improved && pairs_ && work_ <= work_budget_ && (swap_pairs(hot) || rotate_triples(hot))) {
         improved = true;
         if (loads_.peak() < lowest) keep = made_.size(), lowest = loads_.peak();
       }
@@ -260,10 +262,8 @@ class RankLinkRefiner {
   // it) for two of each of the kTargets nodes it exchanges most with,
   // cheapest in hop-bytes first; the first that lowers the peak is kept.
   bool swap_pairs(const std::vector<char>& hot) {
-    std::vector<int> hot_on(static_cast<std::size_t>(geo_.size()), 0);
-    for (std::uint32_t r = 0; r < g_.n; ++r) hot_on[static_cast<std::size_t>(node_[r])] += hot[r];
-    const auto x = static_cast<int>(std::max_element(hot_on.begin(), hot_on.end()) - hot_on.begin());
-    if (hot_on[static_cast<std::size_t>(x)] == 0 || on_[x].size() < 2) return false;
+    const int x = hottest_node(hot);
+    if (x < 0) return false;
     struct Pair {
       long long rise, first;  // both swaps', the first's (pair_rise)
       std::uint32_t r1, r2, s1, s2;
@@ -301,6 +301,68 @@ class RankLinkRefiner {
     return false;
   }
 
+  // A rank of the node with the most ranks at the peak to one of its
+  // kTargets partner nodes, one of that node's to another partner, and one
+  // of that one's back: cheapest in hop-bytes first, the first that lowers
+  // the peak is kept. Where two nodes exchange much, every swap of one or
+  // two between them lifts one cable or the other over the peak (#96 of
+  // bench/dragonfly.py: of all 12,870 splits of the two nodes' ranks, the
+  // one it had was the least); a third node takes the difference.
+  bool rotate_triples(const std::vector<char>& hot) {
+    const int x = hottest_node(hot);
+    if (x < 0) return false;
+    struct Rotation {
+      long long rise, first;  // both swaps', the first's
+      std::uint32_t r, s, t;  // r to y, s to z, t to x
+      bool operator<(const Rotation& o) const { return std::tie(rise, r, s, t) < std::tie(o.rise, o.r, o.s, o.t); }
+    };
+    std::vector<Rotation> rotations;
+    // Its own work allowance past the refiner's budget, which the rounds
+    // before it have mostly spent: up to 6,144 rotations priced and 256
+    // routed. And half the hop-bytes allowance: at all of it, on #101 of
+    // bench/dragonfly.py's sixth set, rotations lifted two candidates out
+    // of the 1 % of hop-bytes within which map() compares their peaks, and
+    // the one kept had a peak 8 % higher (bench/RESULTS.md, issue 54,
+    // tenth session).
+    const std::uint64_t stop = work_ + kRotationWork;
+    const std::vector<int> partners = partner_nodes(on_[x], x);
+    for (const int y : partners)
+      for (const int z : partners) {
+        if (z == y || work_ > stop) continue;
+        const std::vector<std::uint32_t> from_x = leaning(x, y), from_y = leaning(y, z), from_z = leaning(z, x);
+        for (const std::uint32_t r : from_x) {
+          if (!hot[r]) continue;
+          for (const std::uint32_t s : from_y)
+            for (const std::uint32_t t : from_z) {
+              // r with t (r to z, t to x), then r with s (r to y, s to z).
+              const auto [first, second] = pair_rise(r, t, r, s);
+              if (rise_ + first + second <= allowed_rise_ / 2) rotations.push_back({first + second, first, r, s, t});
+            }
+        }
+      }
+    std::sort(rotations.begin(), rotations.end());
+    if (rotations.size() > kPairTrials) rotations.resize(kPairTrials);
+    for (const Rotation& c : rotations) {
+      if (work_ > stop) break;
+      if (try_swaps({{c.r, c.t}, {c.r, c.s}})) {
+        rise_ += c.rise;
+        made_.push_back({c.first, c.r, c.t});
+        made_.push_back({c.rise - c.first, c.r, c.s});
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // The node with the most ranks at the peak, or -1 when it has fewer
+  // than two ranks or none at the peak.
+  int hottest_node(const std::vector<char>& hot) const {
+    std::vector<int> hot_on(static_cast<std::size_t>(geo_.size()), 0);
+    for (std::uint32_t r = 0; r < g_.n; ++r) hot_on[static_cast<std::size_t>(node_[r])] += hot[r];
+    const auto x = static_cast<int>(std::max_element(hot_on.begin(), hot_on.end()) - hot_on.begin());
+    return hot_on[static_cast<std::size_t>(x)] == 0 || on_[x].size() < 2 ? -1 : x;
+  }
+
   // The kPairRanks ranks of node `from` that lean most toward node
   // `toward`: the most bytes with its ranks less those with their own
   // node's (on #88 the two that moved each way were among the first 3 of
@@ -335,38 +397,47 @@ class RankLinkRefiner {
     return {first, second};
   }
 
-  // Swaps each pair's r (all on one node) with its s (all on another) in
-  // one trial: all their traffic off first, then on from the new places;
-  // loads only rise while adding, so the first link above the peak ends
-  // the trial. Kept when no link rises above the peak and fewer links
+  // Makes the swaps in turn in one trial (a rank may be in two: a
+  // rotation of three ranks is two swaps): all their traffic off first,
+  // then on from the new places; loads only rise while adding, so the
+  // first link above the peak ends the trial. Kept when no link rises above the peak and fewer links
   // carry it (at none, the peak fell); else undone. True when kept.
   bool try_swaps(std::initializer_list<std::pair<std::uint32_t, std::uint32_t>> swaps) {
-    const int x = node_[swaps.begin()->first], y = node_[swaps.begin()->second];
-    std::array<std::uint32_t, 4> moved{};  // rerouted so far: each edge between them once
+    std::array<std::uint32_t, 4> moved{};  // each rank once, in order (reroute() skips those before)
+    std::array<int, 4> was{};              // their nodes before
+    std::size_t count = 0;
+    for (const auto& [r, s] : swaps)
+      for (const std::uint32_t v : {r, s})
+        if (std::find(moved.begin(), moved.begin() + static_cast<std::ptrdiff_t>(count), v) ==
+            moved.begin() + static_cast<std::ptrdiff_t>(count))
+          was.at(count) = node_[v], moved.at(count++) = v;
     auto reroute_all = [&](long long sign) {
-      std::size_t count = 0;
-      for (const auto& [r, s] : swaps)
-        for (const std::uint32_t v : {r, s}) {
-          reroute(v, sign, std::span(moved.data(), count));
-          moved.at(count++) = v;
-        }
+      for (std::size_t i = 0; i < count; ++i) reroute(moved[i], sign, std::span(moved.data(), i));
     };
     loads_.begin();
     over_ = false;
     reroute_all(-1);
-    for (const auto& [r, s] : swaps) node_[r] = y, node_[s] = x;
+    for (const auto& [r, s] : swaps) std::swap(node_[r], node_[s]);
     reroute_all(+1);
     const long long at_peak = over_ ? 0 : loads_.at_peak_after();
     if (!over_ && at_peak < static_cast<long long>(loads_.at_peak())) {
-      for (const auto& [r, s] : swaps) {
-        std::replace(on_[x].begin(), on_[x].end(), r, s);
-        std::replace(on_[y].begin(), on_[y].end(), s, r);
+      // Each node lost as many ranks as it gained: each leaving rank's
+      // place in its node's list goes to one that arrived there.
+      std::array<bool, 4> placed{};
+      for (std::size_t i = 0; i < count; ++i) {
+        if (node_[moved[i]] == was[i]) continue;
+        for (std::size_t j = 0; j < count; ++j)
+          if (!placed[j] && node_[moved[j]] == was[i] && was[j] != was[i]) {
+            std::replace(on_[was[i]].begin(), on_[was[i]].end(), moved[i], moved[j]);
+            placed[j] = true;
+            break;
+          }
       }
       loads_.keep(at_peak);
       return true;
     }
     loads_.undo();
-    for (const auto& [r, s] : swaps) node_[r] = x, node_[s] = y;
+    for (auto it = std::rbegin(swaps); it != std::rend(swaps); ++it) std::swap(node_[it->first], node_[it->second]);
     return false;
   }
 
@@ -386,7 +457,7 @@ class RankLinkRefiner {
   std::uint64_t work_budget_ = std::max(kMinWork, kWorkPerEdge* graph_.num_edges());
   bool over_ = false;  // a link above the peak in this trial
   bool asymmetric_ = geo_.network().is_dragonfly();
-  bool pairs_ = geo_.network().is_dragonfly();  // swap_pairs() when no single swap helps
+  bool pairs_ = geo_.network().is_dragonfly();  // swap_pairs(), then rotate_triples(), when no single swap helps
   struct Swap {
     long long rise;
     std::uint32_t r, s;
