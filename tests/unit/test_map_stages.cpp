@@ -886,6 +886,16 @@ Machine simgrid_three_groups() {
       "d.toml");
 }
 
+// A graph of `n` ranks with each (a, b, bytes) sent both ways, a message each.
+Graph both_ways(std::uint32_t n, std::initializer_list<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>> edges) {
+  GraphBuilder b(n);
+  for (auto [from, to, bytes] : edges) {
+    b.add(from, to, bytes, 1);
+    b.add(to, from, bytes, 1);
+  }
+  return b.build();
+}
+
 // On a dragonfly the rank link swaps may spend 1 % of hop-bytes, not
 // 0.25 %: SimGrid's 3-group shape, 2 nodes of 4 cores a router (144 slots),
 // geometric graphs placed 4 ranks a node at random, then swapped while
@@ -950,13 +960,7 @@ TEST(Stages, RankLinkSwapsOnADragonflyTryTwoForTwo) {
   const Allocation a = make_allocation(m, {});
   const NodeGeometry geo(m, a);
   ASSERT_EQ(geo.hops(0, 1), 2);  // d00 and d01 share a router
-  GraphBuilder b(8);
-  for (auto [from, to, bytes] :
-       {std::tuple{0u, 1u, 200u}, {0u, 4u, 60u}, {1u, 5u, 60u}, {2u, 3u, 100u}, {6u, 7u, 100u}}) {
-    b.add(from, to, bytes, 1);
-    b.add(to, from, bytes, 1);
-  }
-  const Graph graph = b.build();
+  const Graph graph = both_ways(8, {{0, 1, 200}, {0, 4, 60}, {1, 5, 60}, {2, 3, 100}, {6, 7, 100}});
   const UndirectedGraph g = make_undirected(graph);
   const Context context;
   const Problem problem{graph, g, m, a, geo, context};
@@ -993,23 +997,18 @@ TEST(Stages, RankLinkSwapsOnADragonflyRotateThree) {
   const Machine m = simgrid_three_groups();
   const Allocation a = make_allocation(m, {});
   const NodeGeometry geo(m, a);
-  GraphBuilder b(12);
-  for (auto [from, to, bytes] : {std::tuple{0u, 5u, 100u},
-                                 {4u, 9u, 100u},
-                                 {8u, 1u, 100u},
-                                 {0u, 2u, 30u},
-                                 {4u, 6u, 30u},
-                                 {8u, 10u, 30u},
-                                 {1u, 3u, 60u},
-                                 {2u, 3u, 60u},
-                                 {5u, 7u, 60u},
-                                 {6u, 7u, 60u},
-                                 {9u, 11u, 60u},
-                                 {10u, 11u, 60u}}) {
-    b.add(from, to, bytes, 1);
-    b.add(to, from, bytes, 1);
-  }
-  const Graph graph = b.build();
+  const Graph graph = both_ways(12, {{0, 5, 100},
+                                     {4, 9, 100},
+                                     {8, 1, 100},
+                                     {0, 2, 30},
+                                     {4, 6, 30},
+                                     {8, 10, 30},
+                                     {1, 3, 60},
+                                     {2, 3, 60},
+                                     {5, 7, 60},
+                                     {6, 7, 60},
+                                     {9, 11, 60},
+                                     {10, 11, 60}});
   const UndirectedGraph g = make_undirected(graph);
   const Context context;
   const Problem problem{graph, g, m, a, geo, context};
