@@ -157,7 +157,9 @@ class Hierarchy {
         const std::uint64_t cut = cut_weight(sub, piece);
         if (best.empty() || cut < best_cut) best = std::move(piece), best_cut = cut;
       }
-    const auto rounds = static_cast<int>(std::min<std::uint64_t>(kGroupSearchEnds / ends, kGroupSearchRounds));
+    const auto rounds = ends > kGroupSearchMaxEnds
+                            ? 0
+                            : static_cast<int>(std::min<std::uint64_t>(kGroupSearchEnds / ends, kGroupSearchRounds));
     const std::uint32_t moves = std::max<std::uint32_t>(2, sub.n / kGroupSearchShare);
     perturb_and_refine(sub, best, draws, rounds, moves, kGroupRefineBudget);
     return best;
@@ -229,8 +231,10 @@ class Hierarchy {
   static constexpr std::uint64_t kGroupRefineBudget = std::uint64_t{1} << 26;
   // Then the best cut is searched around (perturb_and_refine): up to
   // kGroupSearchRounds rounds, fewer from kGroupSearchEnds / 200 edge ends
-  // up and none past kGroupSearchEnds, each swapping one rank in
-  // kGroupSearchShare across the cut. On the 27 instances of
+  // up and none past kGroupSearchMaxEnds, each swapping one rank in
+  // kGroupSearchShare across the cut. (A 32,768-rank geometric graph on 512
+  // Frontier-like nodes, 312,270 edge ends, gained nothing from 13 rounds
+  // and took 1.07x as long.) On the 27 instances of
   // bench/dragonfly.py's fourth to sixth sets, bytes between groups over
   // the best peer went from a geometric mean of 0.874 (behind on #102,
   // 1.016) to 0.844 (behind on none), hop-bytes from 0.962 to 0.959. One
@@ -238,6 +242,7 @@ class Hierarchy {
   // nothing more (bench/RESULTS.md, issue 54, tenth session).
   static constexpr int kGroupSearchRounds = 200;
   static constexpr std::uint64_t kGroupSearchEnds = std::uint64_t{1} << 22;
+  static constexpr std::uint64_t kGroupSearchMaxEnds = std::uint64_t{1} << 18;
   static constexpr std::uint32_t kGroupSearchShare = 32;
 
   const UndirectedGraph& g_;
