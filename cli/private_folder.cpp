@@ -1,5 +1,7 @@
 #include "private_folder.hpp"
 
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 
@@ -20,9 +22,19 @@ PrivateFolder::PrivateFolder(const std::string& prefix) {
     throw Error(tmpdir && *tmpdir ? "TMPDIR=" + base.string() : base.string(), 0,
                 "is not a directory; set TMPDIR to one where rankmap may make a private folder", ErrorKind::io);
   std::string pattern = (base / (prefix + "XXXXXX")).string();
-  if (!::mkdtemp(pattern.data())) throw Error(pattern, 0, "cannot make a private folder", ErrorKind::io);
+  // SIGINT, SIGTERM and SIGHUP wait while the folder is made and
+  // registered: one that came between the two would end the command and
+  // leave the folder, which the handler removes only once registered. On a
+  // loaded machine, cli_allocation's SIGHUP test once hit that window.
+  sigset_t stops, before;
+  sigemptyset(&stops);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&stops, sig);
+  ::pthread_sigmask(SIG_BLOCK, &stops, &before);
+  const bool made = ::mkdtemp(pattern.data()) != nullptr;
+  if (made) handle_ = register_temporary_folder(pattern);
+  ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
+  if (!made) throw Error(pattern, 0, "cannot make a private folder", ErrorKind::io);
   path_ = pattern;
-  handle_ = register_temporary_folder(path_.string());
 }
 
 PrivateFolder::~PrivateFolder() { remove(); }

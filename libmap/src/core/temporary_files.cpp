@@ -1,5 +1,6 @@
 #include "core/temporary_files.hpp"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -51,10 +52,8 @@ void unregister_temporary(int slot) {
 constexpr std::size_t kFolderSlots = 8;
 TempSlot folder_slots[kFolderSlots];
 
-// Unlinks every entry of the folder, then the folder; only system calls
-// (getdents64 through syscall, unlinkat), so safe in a signal handler. A
-// folder holding a folder keeps it (and itself): rankmap's hold files only.
-void remove_folder(const char* path) noexcept {
+// Unlinks every entry of the folder (see remove_folder).
+void unlink_entries(const char* path) noexcept {
   const int fd = ::open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0) return;
   alignas(8) char buffer[4096];
@@ -76,16 +75,29 @@ void remove_folder(const char* path) noexcept {
     }
   }
   ::close(fd);
-  ::rmdir(path);
+}
+
+// Unlinks every entry of the folder, then the folder; only system calls
+// (getdents64 through syscall, unlinkat), so safe in a signal handler. A
+// folder holding a folder keeps it (and itself): rankmap's hold files only.
+// The command's other threads run on while the handler does this: a file
+// one of them made after the pass is unlinked by another (three at most).
+void remove_folder(const char* path) noexcept {
+  for (int pass = 0; pass < 3; ++pass) {
+    unlink_entries(path);
+    if (::rmdir(path) == 0 || (errno != ENOTEMPTY && errno != EEXIST)) return;
+  }
 }
 
 }  // namespace
 
 void remove_temporary_files() noexcept {
+  const int saved = errno;  // a signal handler leaves errno as it found it
   for (TempSlot& slot : temp_slots)
     if (slot.state.load() == kSlotLive) ::unlink(slot.path);
   for (TempSlot& slot : folder_slots)
     if (slot.state.load() == kSlotLive) remove_folder(slot.path);
+  errno = saved;
 }
 
 int register_temporary_folder(const std::string& path) noexcept { return claim_slot(folder_slots, kFolderSlots, path); }
