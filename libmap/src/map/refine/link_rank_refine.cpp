@@ -400,8 +400,9 @@ class RankLinkRefiner {
   // Makes the swaps in turn in one trial (a rank may be in two: a
   // rotation of three ranks is two swaps): all their traffic off first,
   // then on from the new places; loads only rise while adding, so the
-  // first link above the peak ends the trial. Kept when no link rises above the peak and fewer links
-  // carry it (at none, the peak fell); else undone. True when kept.
+  // first link above the peak ends the trial. Kept when no link rises
+  // above the peak and fewer links carry it (at none, the peak fell); else
+  // undone. True when kept.
   bool try_swaps(std::initializer_list<std::pair<std::uint32_t, std::uint32_t>> swaps) {
     std::array<std::uint32_t, 4> moved{};  // each rank once, in order (reroute() skips those before)
     std::array<int, 4> was{};              // their nodes before
