@@ -30,7 +30,12 @@ RESULTS = [os.path.join(here, "out", d, "results.json") for d in ("dragonfly", "
 def figures(rankmap, r, work):
     """One `rankmap map` of the instance (default preset), its figures."""
     report = os.path.join(work, "report.json")
-    env = dict(os.environ, LD_LIBRARY_PATH=os.path.dirname(os.path.abspath(rankmap)))
+    # The library beside the binary, in libmap/ under it (a copy made for
+    # benches) or beside cli/ (a build tree): without one of these, every
+    # build given would load the one its RUNPATH names.
+    here_bin = os.path.dirname(os.path.abspath(rankmap))
+    env = dict(os.environ, LD_LIBRARY_PATH=":".join(
+        [here_bin, os.path.join(here_bin, "libmap"), os.path.join(os.path.dirname(here_bin), "libmap")]))
     subprocess.run([rankmap, "map", r["graph"], "-m", r["machine"], *r["extra"], "-f", "csv", "-o",
                     os.path.join(work, "mapping.csv"), "--json", report, "-q"], check=True, env=env,
                    stdout=subprocess.DEVNULL)
