@@ -164,9 +164,9 @@ std::uint64_t refine_cut_pairwise(const UndirectedGraph& g, std::vector<int>& pa
 
 std::uint64_t perturb_and_refine(const UndirectedGraph& g, std::vector<int>& part, Rng& rng, int rounds,
                                  std::uint32_t moves, std::uint64_t budget) {
+  if (rounds <= 0 || g.n < 2) return 0;  // no pass over the edges when there is nothing to search
   std::uint64_t best_cut = cut_weight(g, part);
   const std::uint64_t start = best_cut;
-  if (g.n < 2) return 0;
   std::map<int, std::vector<std::uint32_t>> members;  // each part's vertices, in order
   for (std::uint32_t v = 0; v < g.n; ++v) members[part[v]].push_back(v);
   if (members.size() < 2) return 0;

@@ -45,6 +45,8 @@ constexpr std::size_t kTargets = 4;       // partner nodes tried per rank
 constexpr std::size_t kPairRanks = 8;     // ranks a node offers for swaps of two (leaning())
 constexpr std::size_t kPairTrials = 256;  // swaps of two tried a round, cheapest in hop-bytes first
 constexpr std::uint64_t kRotationWork = std::uint64_t{1} << 21;  // rotate_triples()'s own work
+// Two swaps of ranks, (r, s) then (r2, s2), made in turn.
+using SwapPair = std::pair<std::pair<std::uint32_t, std::uint32_t>, std::pair<std::uint32_t, std::uint32_t>>;
 // On a dragonfly these swaps may give up 1 % of hop-bytes, not
 // kPeakRiseBasisPoints: the choice among candidates already counts 1 % of
 // hop-bytes as a tie there (map.cpp), and the peak is most often a node's
@@ -270,6 +272,7 @@ class RankLinkRefiner {
       bool operator<(const Pair& o) const {
         return std::tie(rise, r1, r2, s1, s2) < std::tie(o.rise, o.r1, o.r2, o.s1, o.s2);
       }
+      SwapPair swaps() const { return {{r1, s1}, {r2, s2}}; }
     };
     std::vector<Pair> pairs;
     for (const int y : partner_nodes(on_[x], x)) {
@@ -286,19 +289,7 @@ class RankLinkRefiner {
             }
         }
     }
-    std::sort(pairs.begin(), pairs.end());
-    if (pairs.size() > kPairTrials) pairs.resize(kPairTrials);
-    for (const Pair& p : pairs) {
-      if (work_ > work_budget_) break;
-      if (try_swaps({{p.r1, p.s1}, {p.r2, p.s2}})) {
-        // Kept as two swaps, so that run()'s undo takes them back in turn.
-        rise_ += p.rise;
-        made_.push_back({p.first, p.r1, p.s1});
-        made_.push_back({p.rise - p.first, p.r2, p.s2});
-        return true;
-      }
-    }
-    return false;
+    return keep_first_that_lowers(pairs, work_budget_);
   }
 
   // A rank of the node with the most ranks at the peak to one of its
@@ -315,6 +306,8 @@ class RankLinkRefiner {
       long long rise, first;  // both swaps', the first's
       std::uint32_t r, s, t;  // r to y, s to z, t to x
       bool operator<(const Rotation& o) const { return std::tie(rise, r, s, t) < std::tie(o.rise, o.r, o.s, o.t); }
+      // r with t (r to z, t to x), then r with s (r to y, s to z).
+      SwapPair swaps() const { return {{r, t}, {r, s}}; }
     };
     std::vector<Rotation> rotations;
     // Its own work allowance past the refiner's budget, which the rounds
@@ -334,20 +327,29 @@ class RankLinkRefiner {
           if (!hot[r]) continue;
           for (const std::uint32_t s : from_y)
             for (const std::uint32_t t : from_z) {
-              // r with t (r to z, t to x), then r with s (r to y, s to z).
-              const auto [first, second] = pair_rise(r, t, r, s);
+              const auto [first, second] = pair_rise(r, t, r, s);  // as Rotation::swaps() makes them
               if (rise_ + first + second <= allowed_rise_ / 2) rotations.push_back({first + second, first, r, s, t});
             }
         }
       }
-    std::sort(rotations.begin(), rotations.end());
-    if (rotations.size() > kPairTrials) rotations.resize(kPairTrials);
-    for (const Rotation& c : rotations) {
+    return keep_first_that_lowers(rotations, stop);
+  }
+
+  // Of `found` (each two swaps made in turn, in its own order: cheapest in
+  // hop-bytes first), the first of at most kPairTrials that lowers the
+  // peak, made and kept as two swaps so that run()'s undo takes them back
+  // in turn; no more trials once work_ passes `stop`.
+  template <class TwoSwaps>
+  bool keep_first_that_lowers(std::vector<TwoSwaps>& found, std::uint64_t stop) {
+    std::sort(found.begin(), found.end());
+    if (found.size() > kPairTrials) found.resize(kPairTrials);
+    for (const TwoSwaps& c : found) {
       if (work_ > stop) break;
-      if (try_swaps({{c.r, c.t}, {c.r, c.s}})) {
+      const auto [one, two] = c.swaps();
+      if (try_swaps({one, two})) {
         rise_ += c.rise;
-        made_.push_back({c.first, c.r, c.t});
-        made_.push_back({c.rise - c.first, c.r, c.s});
+        made_.push_back({c.first, one.first, one.second});
+        made_.push_back({c.rise - c.first, two.first, two.second});
         return true;
       }
     }
