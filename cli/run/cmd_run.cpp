@@ -82,10 +82,15 @@ bool one_layout(const Allocation& allocation) {
 
 // The folder for the launch files: --keep DIR (made if missing, kept), or
 // a private one under $TMPDIR that goes away with the run, with an error
-// before it, or with a signal; a dry run's stays, for the user to read.
+// before it, or with a signal. A dry run's stays once its command is
+// printed (shown()), for the user to read; one that fails before leaves
+// nothing behind.
 struct FilesDir {
   std::unique_ptr<PrivateFolder> own;
   std::filesystem::path path;
+  void shown() const {
+    if (own) own->keep();
+  }
 };
 FilesDir files_dir(const RunOptions& o) {
   FilesDir d;
@@ -99,7 +104,6 @@ FilesDir files_dir(const RunOptions& o) {
   }
   d.own = std::make_unique<PrivateFolder>("rankmap-run-");
   d.path = d.own->path();
-  if (o.dry_run) d.own->keep();
   return d;
 }
 
@@ -193,6 +197,7 @@ int run_reordering(const RunOptions& o, const JobCommand& job, const std::string
   for (auto& variable : shim_environment(mpi, profile, o.machine.machine)) env.push_back(variable);
   if (o.dry_run) {
     std::cout << shell_line({env, launched.argv}) << "\n";
+    files.shown();
     return 0;
   }
   say(o, "running as launched; the job's topology calls with reorder = 1 renumber its ranks by " + o.machine.machine +
@@ -444,6 +449,7 @@ int run_run(const RunOptions& o) {
   if (allocation.cpus_per_rank > 0) add_thread_placement(mapped, allocation, launcher);
   if (o.dry_run) {
     std::cout << shell_line(mapped) << "\n";
+    files.shown();
     return 0;
   }
   return launch(o, mapped);

@@ -92,7 +92,11 @@ else
   bad "CPMD node counts: mapping $nodes, block $base, nodes_differ $(json cpmd.json nodes_differ)"
 fi
 
-# rankmap run says what is wrong before anything runs, in one line.
+# rankmap run says what is wrong before anything runs, in one line, and
+# leaves no folder behind in $TMPDIR (a dry run's stays only once its
+# command is printed).
+export RANKMAP_CACHE_DIR=$PWD/cache TMPDIR=$PWD/tmp  # here, not in /tmp
+mkdir tmp
 expect_error "run: a profile of another size" "s4.mtx: has 4 ranks, the job 8 (-np)" x -- \
   run -m "$desmos" --profile s4.mtx -np 8 --dry-run -- mpirun.openmpi ./app
 printf '#!/bin/sh\n' >script.sh && chmod +x script.sh
@@ -102,6 +106,7 @@ expect_error "run: an unknown host of the launcher's" "--host nodeXX:2: unknown 
   run -m "$desmos" --profile s4.mtx --dry-run -- mpirun.openmpi --host nodeXX:2 -np 4 ./app
 expect_error "run: no program after the launcher" "'mpiexec.mpich' is given no program to launch" x -- \
   run -m "$desmos" --profile s4.mtx --dry-run -- mpiexec.mpich -n 4
+[ -z "$(ls -A tmp)" ] && ok || bad "run's failed dry runs left folders in \$TMPDIR: $(ls -A tmp)"
 # --dry-run prints the launcher's command; --keep has every file; the
 # launcher's own placement options give way to the machinefile's; 32
 # ranks of a 4x4x2 stencil on 4 nodes of 12 hardware threads take 8 a
@@ -117,11 +122,10 @@ expect_error "run: no program after the launcher" "'mpiexec.mpich' is given no p
 # Issue 50: the application's options are the application's, each
 # launcher's options with values pass through, and -np given twice must
 # agree. A bare program's "-n 3" is its own: the 32 ranks are -np's.
-export RANKMAP_CACHE_DIR=$PWD/cache TMPDIR=$PWD/tmp  # a dry run's folder stays: here, not in /tmp
-mkdir tmp
 "$rankmap" run -q -m "$desmos" --profile s32.mtx --nodes 'node[00-03]' --hwthreads -np 32 --mpi openmpi --dry-run \
   -- ./app -n 3 >bare.txt 2>err.txt
-grep -q -- "-np 32 --rankfile .* ./app -n 3$" bare.txt && ok || bad "run -- ./app -n 3: $(cat bare.txt err.txt)"
+grep -q -- "-np 32 --rankfile .* ./app -n 3$" bare.txt && [ -s "$(sed 's/.*--rankfile \([^ ]*\) .*/\1/' bare.txt)" ] &&
+  ok || bad "run -- ./app -n 3 (its rankfile kept): $(cat bare.txt err.txt)"
 expect_error "run: -np against the launcher's" "32 ranks, but the launcher's own options ask for 4" x -- \
   run -m "$desmos" --profile s32.mtx --nodes 'node[00-03]' --hwthreads -np 32 --dry-run -- mpirun.openmpi -np 4 ./app
 "$rankmap" run -q -m "$desmos" --profile s32.mtx --nodes 'node[00-03]' --hwthreads --dry-run \
