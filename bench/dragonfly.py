@@ -18,7 +18,7 @@ figure, as its users keep their best seed.
 
 Usage: bench/dragonfly.py [RANKMAP] [--only SUBSTRING]
        [--held-out | --third-set | --fourth-set | --fifth-set | --sixth-set |
-        --seventh-set]
+        --seventh-set | --eighth-set]
 (default build/cli/rankmap)
 --held-out runs nine other instances instead (other seeds, generators and
 numberings), for choices tuned on the first fourteen; --third-set nine more,
@@ -29,7 +29,9 @@ dragonfly's link allowance (issue 54, seventh session) had been tuned on all
 the fourth set had been looked at; --sixth-set nine more, made after the
 swaps of two for two (issue 54, eighth session) had been tuned on #88;
 --seventh-set nine more, made before the iterated cut into groups (issue
-54, tenth session) was tuned on the others.
+54, tenth session) was tuned on the others; --eighth-set nine more, made
+before the split of a peak node's pool (issue 54, eleventh session) was
+tuned on the others.
 Writes bench/out/dragonfly/ (results.json) and prints Markdown tables.
 """
 import json
@@ -53,7 +55,7 @@ if "--only" in args:
     del args[args.index("--only"):args.index("--only") + 2]
 # The held-out sets, by flag: which instances run, and where they go.
 SETS = {"--held-out": "held-out", "--third-set": "third", "--fourth-set": "fourth", "--fifth-set": "fifth",
-        "--sixth-set": "sixth", "--seventh-set": "seventh"}
+        "--sixth-set": "sixth", "--seventh-set": "seventh", "--eighth-set": "eighth"}
 chosen = [SETS[a] for a in args if a in SETS]
 args = [a for a in args if a not in SETS]
 which = chosen[0] if chosen else None
@@ -186,6 +188,22 @@ if which == "seventh":
         ("stencil 8x8x16 on dragonfly 4x8x4 (renumbered)",
          permuted(graph("st8x8x16", "stencil", "--dims", "8x8x16")), slingshot, []),
         ("geometric 1024 #112 on Dragonfly+ 4x4x4x8", seeded("geometric", 1024, 112), plus, []),
+    ]
+if which == "eighth":
+    instances = [
+        ("geometric 1024 #113 on dragonfly 4x8x4 (renumbered)", permuted(seeded("geometric", 1024, 113)), slingshot, []),
+        ("irregular 1024 #114 on SimGrid's 4,2;1,1;8,1;4 (renumbered)",
+         permuted(seeded("irregular", 1024, 114)), simgrid4, []),
+        ("geometric 960 #115 on SimGrid's 3,4;4,3;5,1;2 (renumbered)",
+         permuted(seeded("geometric", 960, 115)), simgrid, []),
+        ("irregular 1024 #116 on Dragonfly+ 4x4x4x8 (renumbered)", permuted(seeded("irregular", 1024, 116)), plus, []),
+        ("geometric 1024 #117 on Dragonfly+ 4x4x4x8", seeded("geometric", 1024, 117), plus, []),
+        ("irregular 960 #118 on SimGrid's 3,4;4,3;5,1;2", seeded("irregular", 960, 118), simgrid, []),
+        ("geometric 1024 #119 on SimGrid's 4,2;1,1;8,1;4", seeded("geometric", 1024, 119), simgrid4, []),
+        ("stencil 32x32 on Dragonfly+ 4x4x4x8 (renumbered)",
+         permuted(graph("st32x32", "stencil", "--dims", "32x32")), plus, []),
+        ("alltoall rows 16x64 on dragonfly 4x8x4 (renumbered)",
+         permuted(graph("a2a16x64", "alltoall", "--grid", "16x64")), slingshot, []),
     ]
 instances = [i for i in instances if only in i[0]]
 if mtkahypar.binary() is None:

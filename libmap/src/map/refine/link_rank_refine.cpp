@@ -17,18 +17,20 @@
 // fourth set, every single swap out of the peak node raised its cable from
 // 3.95 MB to at least 4.20 MB; one swap of two for two lowered it to 3.74 MB
 // and cut 37 KB fewer bytes between nodes. When no swap of two helps either,
-// three ranks rotate over the peak node and two of its partners.
+// three ranks rotate over the peak node and two of its partners; and when
+// no rotation does, the ranks of the peak node and its partners are split
+// again among them (cable_recut.hpp).
 //
 // Each candidate swap is routed exactly (both ranks' edges, both ways), so
 // the refiner keeps to allocations of up to kLargeAllocation nodes and
 // graphs of up to kEdgeBudget edges, and stops at a work budget.
 #include <algorithm>
-#include <array>
 #include <cstdint>
 #include <initializer_list>
 #include <span>
 #include <tuple>
 
+#include "map/refine/cable_recut.hpp"
 #include "map/refine/trial_loads.hpp"
 #include "map/stages.hpp"
 #include "rankmap/metrics.hpp"
@@ -45,8 +47,11 @@ constexpr std::size_t kTargets = 4;       // partner nodes tried per rank
 constexpr std::size_t kPairRanks = 8;     // ranks a node offers for swaps of two (leaning())
 constexpr std::size_t kPairTrials = 256;  // swaps of two tried a round, cheapest in hop-bytes first
 constexpr std::uint64_t kRotationWork = std::uint64_t{1} << 21;  // rotate_triples()'s own work
+constexpr std::uint64_t kRecutWork = std::uint64_t{1} << 22;     // recut_pool()'s own work
+constexpr int kRecutSteps = 64;                                  // recut_cables()'s swaps
+using RankPair = std::pair<std::uint32_t, std::uint32_t>;
 // Two swaps of ranks, (r, s) then (r2, s2), made in turn.
-using SwapPair = std::pair<std::pair<std::uint32_t, std::uint32_t>, std::pair<std::uint32_t, std::uint32_t>>;
+using SwapPair = std::pair<RankPair, RankPair>;
 // On a dragonfly these swaps may give up 1 % of hop-bytes, not
 // kPeakRiseBasisPoints: the choice among candidates already counts 1 % of
 // hop-bytes as a tie there (map.cpp), and the peak is most often a node's
@@ -132,6 +137,14 @@ class RankLinkRefiner {
         if (loads_.peak() < lowest) keep = made_.size(), lowest = loads_.peak();
       }
       if (!improved) break;
+    }
+    // On a dragonfly, last: the ranks of the peak node and its partners
+    // split again (recut_pool()), until that fails, with a work allowance
+    // of its own past the budget, which the rounds above spend mostly.
+    if (pairs_) {
+      const std::uint64_t stop = work_ + kRecutWork;
+      while (work_ <= stop && loads_.peak() > 0 && recut_pool(ranks_at_peak(), stop))
+        if (loads_.peak() < lowest) keep = made_.size(), lowest = loads_.peak();
     }
     long long tail = 0;
     for (std::size_t i = keep; i < made_.size(); ++i) tail += made_[i].rise;
@@ -335,6 +348,118 @@ class RankLinkRefiner {
     return keep_first_that_lowers(rotations, stop);
   }
 
+  // The node with the most ranks at the peak and its kTargets partner
+  // nodes, their ranks split again among them (recut_cables(): the lowest
+  // most loaded node cable of the pool), made as swaps in one trial and
+  // kept if the peak falls, within the hop-bytes allowance left (at half
+  // of it, as rotations have, the busiest link stayed behind the best peer
+  // on 5 of bench/dragonfly.py's 68 instances, against 3). On #110
+  // of bench/dragonfly.py's seventh set, no swap of one or two and no
+  // rotation lowered node d118's cable (3.97 MB); the split of d118's and
+  // its four partners' ranks took it under the next node's, 3.38 MB.
+  bool recut_pool(const std::vector<char>& hot, std::uint64_t stop) {
+    const int x = hottest_node(hot);
+    const long long left = allowed_rise_ - rise_;
+    if (x < 0 || left <= 0) return false;
+    std::vector<int> nodes = partner_nodes(on_[x], x);
+    nodes.insert(nodes.begin(), x);
+    std::vector<std::uint32_t> ranks;
+    CablePool pool = cable_pool(nodes, ranks);
+    // recut_cables() counts cost as the sum of cost() over every rank
+    // does: twice swap_rise()'s unit.
+    if (!recut_cables(pool, 2 * left, kRecutSteps, work_, stop)) return false;
+    long long rise = 0;
+    const std::vector<RankPair> swaps = swaps_to(nodes, ranks, pool.node, rise);
+    if (swaps.empty() || rise > left || !try_swaps(swaps)) return false;
+    rise_ += rise;
+    made_.push_back({rise, swaps.front().first, swaps.front().second});
+    for (std::size_t i = 1; i < swaps.size(); ++i) made_.push_back({0, swaps[i].first, swaps[i].second});
+    return true;
+  }
+
+  // The ranks on `nodes` as recut_cables() reads them, numbered in
+  // `ranks` (node by node, each node's in on_'s order).
+  CablePool cable_pool(const std::vector<int>& nodes, std::vector<std::uint32_t>& ranks) {
+    CablePool pool;
+    pool.nodes = static_cast<int>(nodes.size());
+    for (std::size_t k = 0; k < nodes.size(); ++k)
+      for (const std::uint32_t r : on_[nodes[k]]) {
+        pool_index_[r] = static_cast<std::int64_t>(ranks.size());
+        ranks.push_back(r);
+        pool.node.push_back(static_cast<int>(k));
+      }
+    const auto size = static_cast<std::size_t>(pool.nodes);
+    pool.hops.resize(size * size);
+    for (std::size_t k = 0; k < size; ++k)
+      for (std::size_t m = 0; m < size; ++m) pool.hops[k * size + m] = pair_hops(nodes[k], nodes[m]);
+    // Costs as the sum of cost() over every rank counts them: an edge
+    // from both ends.
+    pool.away_cost.assign(ranks.size() * size, 0);
+    for (std::size_t i = 0; i < ranks.size(); ++i) {
+      const std::uint32_t r = ranks[i];
+      for (std::uint64_t e = g_.xadj[r]; e < g_.xadj[r + 1]; ++e)
+        if (pool_index_[g_.adjncy[e]] < 0)
+          for (std::size_t k = 0; k < size; ++k)
+            pool.away_cost[i * size + k] +=
+                2 * static_cast<long long>(g_.weight[e]) * pair_hops(nodes[k], node_[g_.adjncy[e]]);
+      work_ += (g_.xadj[r + 1] - g_.xadj[r]) * size;
+    }
+    // An edge between pool ranks goes into both ends' lists: as its
+    // sender's out bytes and its receiver's in bytes.
+    for (const std::uint32_t r : ranks) {
+      std::uint64_t away_out = 0, away_in = 0;
+      for (std::uint64_t e = graph_.offsets[r]; e < graph_.offsets[r + 1]; ++e) {
+        if (!counts(r, e)) continue;
+        const std::int64_t t = pool_index_[graph_.targets[e]];
+        if (t < 0) {
+          away_out += graph_.bytes[e];
+          continue;
+        }
+        pool.other.push_back(static_cast<std::uint32_t>(t));
+        pool.out_bytes.push_back(graph_.bytes[e]);
+        pool.in_bytes.push_back(0);
+      }
+      for (std::uint64_t e = in_offsets_[r]; e < in_offsets_[r + 1]; ++e) {
+        const std::int64_t t = pool_index_[in_sources_[e]];
+        if (t < 0) {
+          away_in += in_bytes_[e];
+          continue;
+        }
+        pool.other.push_back(static_cast<std::uint32_t>(t));
+        pool.out_bytes.push_back(0);
+        pool.in_bytes.push_back(in_bytes_[e]);
+      }
+      work_ += graph_.offsets[r + 1] - graph_.offsets[r] + in_offsets_[r + 1] - in_offsets_[r];
+      pool.away_out.push_back(away_out);
+      pool.away_in.push_back(away_in);
+      pool.offsets.push_back(pool.other.size());
+    }
+    for (const std::uint32_t r : ranks) pool_index_[r] = -1;
+    return pool;
+  }
+
+  // Swaps that put each of `ranks` on nodes[split[i]], made in turn: each
+  // rank not yet on its node swaps with one on that node that does not
+  // belong there, which places one rank at least. `rise`: theirs, priced
+  // in turn (exact). The mapping is as it was on return.
+  std::vector<RankPair> swaps_to(const std::vector<int>& nodes, const std::vector<std::uint32_t>& ranks,
+                                 const std::vector<int>& split, long long& rise) {
+    std::vector<RankPair> swaps;
+    std::vector<int> at(ranks.size());  // where each rank sits as the swaps are made
+    for (std::size_t i = 0; i < ranks.size(); ++i)
+      at[i] = static_cast<int>(std::find(nodes.begin(), nodes.end(), node_[ranks[i]]) - nodes.begin());
+    for (std::size_t i = 0; i < ranks.size(); ++i)
+      for (std::size_t j = 0; at[i] != split[i] && j < ranks.size(); ++j)
+        if (at[j] == split[i] && at[j] != split[j]) {
+          rise += swap_rise(ranks[i], ranks[j]);
+          std::swap(node_[ranks[i]], node_[ranks[j]]);
+          std::swap(at[i], at[j]);
+          swaps.emplace_back(ranks[i], ranks[j]);
+        }
+    for (auto it = swaps.rbegin(); it != swaps.rend(); ++it) std::swap(node_[it->first], node_[it->second]);
+    return swaps;
+  }
+
   // Of `found` (each two swaps made in turn, in its own order: cheapest in
   // hop-bytes first), the first of at most kPairTrials that lowers the
   // peak, made and kept as two swaps so that run()'s undo takes them back
@@ -405,15 +530,15 @@ class RankLinkRefiner {
   // first link above the peak ends the trial. Kept when no link rises
   // above the peak and fewer links carry it (at none, the peak fell); else
   // undone. True when kept.
-  bool try_swaps(std::initializer_list<std::pair<std::uint32_t, std::uint32_t>> swaps) {
-    std::array<std::uint32_t, 4> moved{};  // each rank once, in order (reroute() skips those before)
-    std::array<int, 4> was{};              // their nodes before
-    std::size_t count = 0;
+  bool try_swaps(std::initializer_list<RankPair> swaps) { return try_swaps(std::span(swaps.begin(), swaps.size())); }
+  bool try_swaps(std::span<const RankPair> swaps) {
+    std::vector<std::uint32_t>& moved = moved_;  // each rank once, in order (reroute() skips those before)
+    std::vector<int>& was = was_;                // their nodes before
+    moved.clear(), was.clear();
     for (const auto& [r, s] : swaps)
       for (const std::uint32_t v : {r, s})
-        if (std::find(moved.begin(), moved.begin() + static_cast<std::ptrdiff_t>(count), v) ==
-            moved.begin() + static_cast<std::ptrdiff_t>(count))
-          was.at(count) = node_[v], moved.at(count++) = v;
+        if (std::find(moved.begin(), moved.end(), v) == moved.end()) was.push_back(node_[v]), moved.push_back(v);
+    const std::size_t count = moved.size();
     auto reroute_all = [&](long long sign) {
       for (std::size_t i = 0; i < count; ++i) reroute(moved[i], sign, std::span(moved.data(), i));
     };
@@ -426,13 +551,13 @@ class RankLinkRefiner {
     if (!over_ && at_peak < static_cast<long long>(loads_.at_peak())) {
       // Each node lost as many ranks as it gained: each leaving rank's
       // place in its node's list goes to one that arrived there.
-      std::array<bool, 4> placed{};
+      std::vector<char> placed(count, 0);
       for (std::size_t i = 0; i < count; ++i) {
         if (node_[moved[i]] == was[i]) continue;
         for (std::size_t j = 0; j < count; ++j)
           if (!placed[j] && node_[moved[j]] == was[i] && was[j] != was[i]) {
             std::replace(on_[was[i]].begin(), on_[was[i]].end(), moved[i], moved[j]);
-            placed[j] = true;
+            placed[j] = 1;
             break;
           }
       }
@@ -440,7 +565,7 @@ class RankLinkRefiner {
       return true;
     }
     loads_.undo();
-    for (auto it = std::rbegin(swaps); it != std::rend(swaps); ++it) std::swap(node_[it->first], node_[it->second]);
+    for (auto it = swaps.rbegin(); it != swaps.rend(); ++it) std::swap(node_[it->first], node_[it->second]);
     return false;
   }
 
@@ -455,6 +580,9 @@ class RankLinkRefiner {
   std::vector<std::vector<std::uint32_t>> on_;
   std::vector<std::uint64_t> conn_;
   std::vector<int> touched_nodes_;
+  std::vector<std::int64_t> pool_index_ = std::vector<std::int64_t>(graph_.ranks, -1);  // recut_pool()'s numbering
+  std::vector<std::uint32_t> moved_;                                                    // try_swaps()'s
+  std::vector<int> was_;
   long long rise_ = 0, allowed_rise_ = 0;
   mutable std::uint64_t work_ = 0;  // links routed over and edges scanned
   std::uint64_t work_budget_ = std::max(kMinWork, kWorkPerEdge* graph_.num_edges());
