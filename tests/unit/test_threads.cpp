@@ -8,6 +8,7 @@
 #include <optional>
 #include <ostream>
 #include <stdexcept>
+#include <string>
 
 #include "core/workers.hpp"
 #include "graph/undirected.hpp"
@@ -141,7 +142,9 @@ TEST(Threads, SameScoresForAnyNumberOfThreads) {
 // a range other than the first owns the pair), that pair is 3 at both
 // ends: those two graphs are not symmetric, and go through the transpose,
 // which splits the receivers and then the rows into a range a thread. The
-// same for 1, 2 and 3 threads.
+// same for 1, 2 and 3 threads. (Under AddressSanitizer each call took 32 s:
+// there the symmetric graph runs on 1 and 3 threads and the others on 3,
+// each path of the split once; the release build runs all nine.)
 TEST(Threads, SameUndirectedGraphForAnyNumberOfThreads) {
   const Graph whole = renumber_ranks(make_stencil({{64, 64, 44}, true, false, 3}), 4);
   ASSERT_GE(whole.num_edges(), detail::kParallelEdges);
@@ -165,16 +168,23 @@ TEST(Threads, SameUndirectedGraphForAnyNumberOfThreads) {
   for (const Graph* g : {&whole, &down, &up}) {
     std::optional<detail::UndirectedGraph> first;
     for (int threads : {1, 2, 3}) {
+      if (test::kSanitized && (threads == 2 || (threads == 1 && g != &whole))) continue;
       const detail::ThreadsScope scope(threads);
       detail::UndirectedGraph u = detail::make_undirected(*g);
       ASSERT_EQ(u.xadj, whole.offsets) << threads;  // every pair is kept
+      // Counted in a plain loop, one assertion after: an assertion an edge
+      // (4.7 million, nine times) took 354 s under AddressSanitizer.
+      std::uint64_t wrong = 0;
+      std::string first_wrong;
       for (std::uint32_t r = 0; r < u.n; ++r)
         for (std::uint64_t e = u.xadj[r]; e < u.xadj[r + 1]; ++e) {
           const auto pair = std::minmax(r, u.adjncy[e]);
           const bool cut =
               (g == &down && pair == std::minmax(late, lower)) || (g == &up && pair == std::minmax(late, greatest));
-          ASSERT_EQ(u.weight[e], cut ? 3u : 6u) << threads << " " << r << " " << u.adjncy[e];
+          if (u.weight[e] != (cut ? 3u : 6u) && wrong++ == 0)
+            first_wrong = std::to_string(r) + " " + std::to_string(u.adjncy[e]) + ": " + std::to_string(u.weight[e]);
         }
+      ASSERT_EQ(wrong, 0u) << threads << " threads; the first: " << first_wrong;
       if (first)
         EXPECT_EQ(u.adjncy, first->adjncy) << threads;
       else
