@@ -319,7 +319,8 @@ LAMMPS
   else
     bad "rankmap run --reorder"; cat run.out
   fi
-  "$rankmap" run -m "$work/four.toml" --reorder --dry-run -- "${launcher[@]}" ./topo cart 1 >dry.out 2>&1
+  # A dry run's folder stays for the user to read: here, not in /tmp.
+  TMPDIR=$work "$rankmap" run -m "$work/four.toml" --reorder --dry-run -- "${launcher[@]}" ./topo cart 1 >dry.out 2>&1
   if grep -q "RANKMAP_MACHINE=$work/four.toml .*LD_PRELOAD=\|LD_PRELOAD=.*RANKMAP_MACHINE=$work/four.toml" dry.out; then
     ok "rankmap run --reorder --dry-run names the shim and the machine"
   else
