@@ -40,9 +40,11 @@ Scenarios come in two halves: `tune` (what the engine may be tuned on)
 and `held-out` (reported once, at the end of the work on issue 55); and a
 `fresh` set, made after the held-out half was reported, for a change that
 half showed (run once with it), and a `fourth`, made after that, for a
-change the fresh set showed.
+change the fresh set showed. For issue 54, `dragonfly` runs on SimGrid's
+own dragonfly zones and `dragonfly-bench` on bench/dragonfly.py's two
+machines (rankmap's wiring, the tree platform), each run once.
 
-Usage: peers_time.py [--build DIR] [--half tune|held-out|fresh|fourth|dragonfly|all] [--only NAME,...] [--json FILE] [--keep DIR]
+Usage: peers_time.py [--build DIR] [--half tune|held-out|fresh|fourth|dragonfly|dragonfly-bench|all] [--only NAME,...] [--json FILE] [--keep DIR]
                      [--compute-us US]
 """
 import argparse
@@ -134,8 +136,26 @@ DRAGONFLY = {
     "irregular-df3-2ppn": (DF3, 2, "irregular", ["128", "7", "6"], 20, 20.0),
     "halo3d-df3-2ppn-8KiB": (DF3, 2, "halo3d", ["8", "4", "4", "1024"], 20, 20.0),
 }
-HALVES = {"tune": TUNE, "held-out": HELD_OUT, "fresh": FRESH, "fourth": FOURTH, "dragonfly": DRAGONFLY}
-SCENARIOS = {**TUNE, **HELD_OUT, **FRESH, **FOURTH, **DRAGONFLY}
+# Issue 54: the bench's own dragonflies (bench/dragonfly.py's machines,
+# rankmap's wiring) on the tree platform, which routes as rankmap does:
+# the Dragonfly+, where a packed mapping's busiest link is a leaf's cable
+# to a spine (HPCC 64 at 2 a node there: 1.24x the best peer's), and the
+# Slingshot-like dragonfly at 2 and 4 a node (HPCC 64 at 4 a node there:
+# 1.015x the best peer's adaptive reading). All fewer ranks than slots.
+# Made in the twelfth session, run once.
+DFP, DF8 = "bench/machines/dragonfly-plus-4x4x4x8.toml", "bench/machines/dragonfly-4x8x4.toml"
+DRAGONFLY_BENCH = {
+    "fft2d-dfp-2ppn-32KiB": (DFP, 2, "fft2d", ["16", "8", "4096"], 10, 200.0),
+    "halo3d-dfp-2ppn-8KiB": (DFP, 2, "halo3d", ["8", "4", "4", "1024"], 20, 20.0),
+    "irregular-dfp-2ppn": (DFP, 2, "irregular", ["128", "11", "6"], 20, 20.0),
+    "fft2d-dfp-4ppn-32KiB": (DFP, 4, "fft2d", ["16", "8", "4096"], 10, 200.0),
+    "halo3d-df8-2ppn-64KiB": (DF8, 2, "halo3d", ["8", "4", "4", "8192"], 10, 100.0),
+    "fft2d-df8-4ppn-32KiB": (DF8, 4, "fft2d", ["16", "8", "4096"], 10, 200.0),
+    "irregular-df8-2ppn": (DF8, 2, "irregular", ["128", "13", "6"], 20, 20.0),
+}
+HALVES = {"tune": TUNE, "held-out": HELD_OUT, "fresh": FRESH, "fourth": FOURTH, "dragonfly": DRAGONFLY,
+          "dragonfly-bench": DRAGONFLY_BENCH}
+SCENARIOS = {**TUNE, **HELD_OUT, **FRESH, **FOURTH, **DRAGONFLY, **DRAGONFLY_BENCH}
 OURS = ("default", "quality")
 BASELINES = ("block", "rr", "random")
 PEERS = ("Scotch", "Mt-KaHyPar", "KaHIP")

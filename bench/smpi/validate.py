@@ -128,16 +128,23 @@ def run(cmd, **kw):
 
 
 def is_tree(machine):
-    return machine["network"].get("kind", "torus") in ("switch", "fattree", "tree")
+    """Whether the tree platform takes the machine: rankmap's own routes
+    over its links, switches and trees, and dragonflies as rankmap wires
+    them (a Dragonfly+, or a dragonfly not wired as SimGrid's)."""
+    net = machine["network"]
+    kind = net.get("kind", "torus")
+    return kind in ("switch", "fattree", "tree", "dragonfly+") or (kind == "dragonfly" and not is_dragonfly(machine))
 
 
 def is_dragonfly(machine):
-    return machine["network"].get("kind") == "dragonfly"
+    """Whether the machine is SimGrid's own dragonfly zone (wiring = "simgrid")."""
+    net = machine["network"]
+    return net.get("kind") == "dragonfly" and net.get("wiring") == "simgrid"
 
 
 def platform_file(build, machine):
     """The SMPI platform for a machine: SimGrid's own dragonfly zone, or
-    rankmap's tree or torus."""
+    rankmap's routes (trees, other dragonflies) or torus."""
     name = "dragonfly" if is_dragonfly(machine) else "tree" if is_tree(machine) else "torus"
     return str(build / "lib" / f"rankmap-smpi-{name}.so")
 

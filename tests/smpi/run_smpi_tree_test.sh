@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The SMPI tree platform (bench/smpi/tree_platform.cpp) routes and times
 # messages as the machine files say, worked out here by hand from their
-# numbers (issue 35):
+# numbers (issues 35 and 54):
 #  - an 8-byte ping-pong, one way: on the CPMD switch (cpmd-ib-16.toml),
 #    two nodes 2 hops apart, 450 + 450 + 2 x 50 ns, and two cores of a node
 #    t_local 400 ns; on the 4:1 fat tree (fattree-8x16-thin.toml), 1000 ns
@@ -16,6 +16,15 @@
 #    B/ns; to ft016 and ft017 they take two and end near 1 MiB / 12.5 B/ns;
 #    on a site's irregular tree (tree-irregular.toml, issue 53) the same,
 #    modulo the leaf's own 3 cables;
+#  - dragonflies as rankmap wires them (issue 54): on the Dragonfly+
+#    (dragonfly-plus-4x4x4x8.toml: 500 + 500 + 150 ns a link, 8 nodes a
+#    leaf, 32 a group), 2 links under one leaf, 4 through a spine, 5 to
+#    another group; on the dragonfly (dragonfly-4x8x4.toml: 400 ns each, 4
+#    nodes a router, 32 a group), 2, 3 and 5 links (d000 to d127: group 0's
+#    cable 1 to group 3 is on router 5, group 3's on router 3). Across the
+#    Dragonfly+, the global cable is picked by the destination mod 4: 1 MiB
+#    from p000 to p032 and from p001 to p036 share cable 0 (and leaf 0's
+#    link to its spine) at 200 Gbit/s; to p032 and p033 they take two;
 #  - both ways at once: 4 ranks on each of two CPMD nodes send 32 KiB (an
 #    eager message, 16 bytes of envelope more) to their partner on the
 #    other node. Each way 4 flows share a 32 Gbit/s NIC: every exchange ends
@@ -55,6 +64,12 @@ bench/machines/fattree-8x16-thin.toml ft000-0 ft001-0 1000 100
 bench/machines/fattree-8x16-thin.toml ft000-0 ft127-0 1100 100
 data/machines/jinr-kvm.toml vm1-0 vm2-0 15000 28
 data/machines/jinr-kvm.toml vm1-0 vm3-0 30000 28
+bench/machines/dragonfly-plus-4x4x4x8.toml p000-0 p001-0 1300 200
+bench/machines/dragonfly-plus-4x4x4x8.toml p000-0 p008-0 1600 200
+bench/machines/dragonfly-plus-4x4x4x8.toml p000-0 p127-0 1750 200
+bench/machines/dragonfly-4x8x4.toml d000-0 d001-0 1600 200
+bench/machines/dragonfly-4x8x4.toml d000-0 d004-0 2000 200
+bench/machines/dragonfly-4x8x4.toml d000-0 d127-0 2800 200
 PAIRS
 
 # Two senders, two receivers: ranks 0 and 1 each send 1 MiB to rank 2 + r.
@@ -85,19 +100,24 @@ smpicc -O1 pairs.c -o pairs
 # On the irregular tree (tree-irregular.toml), leaf a-l0 has 3 cables up
 # (a-s0, a-s0, a-s1): ir08 and ir11 (8 and 11 mod 3 = 2) both take the
 # one to a-s1, ir08 and ir09 (2 and 0) two; the same T(4) = 1100 ns.
-for case in "fattree-8x16-thin ft000 ft001 ft016 ft020 shared" "fattree-8x16-thin ft000 ft001 ft016 ft017 apart" \
-  "tree-irregular ir00 ir01 ir08 ir11 shared" "tree-irregular ir00 ir01 ir08 ir09 apart"; do
+# machine, senders, receivers, shared or apart, the route's ns, the cable's bytes a ns
+for case in "fattree-8x16-thin ft000 ft001 ft016 ft020 shared 1100 12.5" \
+  "fattree-8x16-thin ft000 ft001 ft016 ft017 apart 1100 12.5" \
+  "tree-irregular ir00 ir01 ir08 ir11 shared 1100 12.5" "tree-irregular ir00 ir01 ir08 ir09 apart 1100 12.5" \
+  "dragonfly-plus-4x4x4x8 p000 p001 p032 p036 shared 1750 25" \
+  "dragonfly-plus-4x4x4x8 p000 p001 p032 p033 apart 1750 25"; do
   set -- $case
   printf '%s-0\n%s-0\n%s-0\n%s-0\n' "$2" "$3" "$4" "$5" >hosts
   ends=$(RANKMAP_SMPI_MACHINE="$src/bench/machines/$1.toml" smpirun -np 4 -hostfile hosts \
     -platform "$platform" "${smpi_options[@]}" ./pairs | sort | awk '{print $2}')
-  python3 - "$6" "$1" $ends <<'PY' || failed=1
+  python3 - "$6" "$1" "$7" "$8" $ends <<'PY' || failed=1
 import sys
-case, machine, first, second = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
+case, machine, route_ns, rate = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
+first, second = float(sys.argv[5]), float(sys.argv[6])
 share = 2 if case == "shared" else 1
-want = (1100 + share * 1048576 / 12.5) / 1000  # us: T(4), then the bytes through one uplink
+want = (route_ns + share * 1048576 / rate) / 1000  # us: T(hops), then the bytes through one cable
 ok = abs(first - want) <= 0.01 * want and abs(second - want) <= 0.01 * want
-print(f"two 1 MiB flows across {machine}, uplinks {case}: end at {first:.2f} and {second:.2f} us, "
+print(f"two 1 MiB flows across {machine}, cables {case}: end at {first:.2f} and {second:.2f} us, "
       f"the model's {want:.2f} us{'' if ok else '  FAILED'}")
 sys.exit(0 if ok else 1)
 PY
