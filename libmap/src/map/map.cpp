@@ -109,6 +109,18 @@ class Engine {
       for (std::uint32_t r = 0; r < graph_.ranks; ++r) node_of_rank[r] = block.ranks[r].node;
       candidates_.push_back({"block", block, node_hop_bytes(node_of_rank)});
     }
+    // The launcher's other default, round-robin by node (mpirun --map-by
+    // node, srun's cyclic distribution), timed beside the others where it
+    // differs most, fewer ranks than slots: it spreads them over every
+    // node. On SMPI's 128-rank halo at 2 a node on the bench's dragonfly,
+    // the model put it 1 % faster than the METIS spread kept, and SMPI
+    // 0.14 % (bench/RESULTS.md, issue 54, twelfth session).
+    if (timing_ && graph_.ranks < allocation_.total_slots()) {
+      const Mapping rr = baseline_mapping(Baseline::rr, allocation_, graph_.ranks);
+      std::vector<int> node_of_rank(graph_.ranks);
+      for (std::uint32_t r = 0; r < graph_.ranks; ++r) node_of_rank[r] = rr.ranks[r].node;
+      candidates_.push_back({kRoundRobin, rr, node_hop_bytes(node_of_rank)});
+    }
     if (candidates_.empty())
       throw Error("no mapping pipeline applies: enable metis_kway, recursive_bisection or scotch in [partition]",
                   ErrorKind::argument);
@@ -439,6 +451,9 @@ class Engine {
       // kept (bench/RESULTS.md, issue 55, fifth session).
       if (!ns && c.name == "block") {
         timing_ = false;
+        // Round-robin is a candidate for the model to time, not for
+        // hop-bytes, which it seldom wins: out, as if never added.
+        std::erase_if(candidates_, [](const Candidate& x) { return x.name == kRoundRobin; });
         return;
       }
       if (!ns) {
@@ -460,6 +475,7 @@ class Engine {
   }
 
   static constexpr double kTiedPerBillion = 1;
+  static constexpr const char* kRoundRobin = "round-robin";
 
   // A pipeline stage's compute time: the one that gives block the
   // profile's p_mpi (0 when none is known or none can: pipeline_times).
