@@ -42,9 +42,10 @@ and `held-out` (reported once, at the end of the work on issue 55); and a
 half showed (run once with it), and a `fourth`, made after that, for a
 change the fresh set showed. For issue 54, `dragonfly` runs on SimGrid's
 own dragonfly zones and `dragonfly-bench` on bench/dragonfly.py's two
-machines (rankmap's wiring, the tree platform), each run once.
+machines (rankmap's wiring, the tree platform), each run once; `strided`
+holds fewer ranks than nodes on those and a fat tree.
 
-Usage: peers_time.py [--build DIR] [--half tune|held-out|fresh|fourth|dragonfly|dragonfly-bench|all] [--only NAME,...] [--json FILE] [--keep DIR]
+Usage: peers_time.py [--build DIR] [--half tune|held-out|fresh|fourth|dragonfly|dragonfly-bench|strided|all] [--only NAME,...] [--json FILE] [--keep DIR]
                      [--compute-us US]
 """
 import argparse
@@ -153,9 +154,19 @@ DRAGONFLY_BENCH = {
     "fft2d-df8-4ppn-32KiB": (DF8, 4, "fft2d", ["16", "8", "4096"], 10, 200.0),
     "irregular-df8-2ppn": (DF8, 2, "irregular", ["128", "13", "6"], 20, 20.0),
 }
+# Made after the strided node set (fewer ranks than nodes on a tree or a
+# dragonfly: node_choice.cpp's strided_shares), for it: one rank a node on
+# half or fewer of the nodes. Run once, with it.
+STRIDED = {
+    "fft2d-dfp-1ppn-32KiB": (DFP, 1, "fft2d", ["8", "8", "4096"], 10, 200.0),
+    "halo3d-dfp-1ppn-64KiB": (DFP, 1, "halo3d", ["4", "4", "4", "8192"], 10, 100.0),
+    "fft2d-df8-1ppn-32KiB": (DF8, 1, "fft2d", ["8", "8", "4096"], 10, 200.0),
+    "irregular-df8-1ppn": (DF8, 1, "irregular", ["64", "17", "6"], 20, 20.0),
+    "fft2d-ft4-1ppn-16KiB": (FT4, 1, "fft2d", ["4", "4", "2048"], 10, 100.0),
+}
 HALVES = {"tune": TUNE, "held-out": HELD_OUT, "fresh": FRESH, "fourth": FOURTH, "dragonfly": DRAGONFLY,
-          "dragonfly-bench": DRAGONFLY_BENCH}
-SCENARIOS = {**TUNE, **HELD_OUT, **FRESH, **FOURTH, **DRAGONFLY, **DRAGONFLY_BENCH}
+          "dragonfly-bench": DRAGONFLY_BENCH, "strided": STRIDED}
+SCENARIOS = {**TUNE, **HELD_OUT, **FRESH, **FOURTH, **DRAGONFLY, **DRAGONFLY_BENCH, **STRIDED}
 OURS = ("default", "quality")
 BASELINES = ("block", "rr", "random")
 PEERS = ("Scotch", "Mt-KaHyPar", "KaHIP")

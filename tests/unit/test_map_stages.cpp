@@ -308,6 +308,38 @@ TEST(Stages, RankOrderStartIsTheLaunchersLayout) {
   EXPECT_EQ(place_in_rank_order(empty_last, {1, 1}), (std::vector<int>{1, 0}));
 }
 
+// Strided over a Dragonfly+ of 2 groups of 2 leaves of 4 nodes (16
+// nodes, nodes in leaf order): 8 ranks take every other node, 0, 2, ...,
+// 14, two on each leaf, where spread over every node they take the first
+// 8, both leaves of group 0. 6 ranks take nodes 16i / 6 = 0, 2, 5, 8, 10,
+// 13: every leaf, one or two each. On 2 slots a node 20 ranks fill more
+// than one a node: no strided set; nor on a torus (the lattice's place).
+TEST(Stages, StridedSharesEveryLeafAndGroup) {
+  const Machine m = parse_machine(
+      "name = \"d\"\n[network]\nkind = \"dragonfly+\"\ngroups = 2\nleaves = 2\nspines = 2\nnodes_per_leaf = 4\n"
+      "global_links = 2\nt_hop_ns = 100\nt_inj_ns = 500\nt_ej_ns = 500\n[[nodes]]\nhosts = \"n[00-15]\"\n"
+      "hwloc = \"package:1 core:2 pu:1\"\n",
+      "d.toml");
+  const Allocation a = make_allocation(m, {});
+  const NodeGeometry geo(m, a);
+  auto on = [](std::initializer_list<int> nodes) {
+    std::vector<std::uint32_t> counts(16, 0);
+    for (int k : nodes) counts[static_cast<std::size_t>(k)] = 1;
+    return counts;
+  };
+  EXPECT_EQ(strided_shares(geo, a, 8), on({0, 2, 4, 6, 8, 10, 12, 14}));
+  EXPECT_EQ(strided_shares(geo, a, 6), on({0, 2, 5, 8, 10, 13}));
+  EXPECT_TRUE(strided_shares(geo, a, 16).empty());  // every node holds one
+  EXPECT_TRUE(strided_shares(geo, a, 20).empty());
+  const Machine torus = test::make_machine("[8, 4, 2]", "", "n[00-63]", "core:2");
+  const Allocation all_torus = make_allocation(torus, {});
+  EXPECT_TRUE(strided_shares(NodeGeometry(torus, all_torus), all_torus, 20).empty());
+  // Over a fat tree of 4 leaves of 4 nodes: 4 ranks, one on each leaf.
+  const Machine tree = test::fat_tree(4, 4, 2, 4);
+  const Allocation all_tree = make_allocation(tree, {});
+  EXPECT_EQ(strided_shares(NodeGeometry(tree, all_tree), all_tree, 4), on({0, 4, 8, 12}));
+}
+
 // The lattice of an 8x4x2 torus, nodes numbered x fastest (k = x + 8y +
 // 32z): x and y odd, z any (a dimension of 2 is not strided), so x in
 // {1, 3, 5, 7}, y in {1, 3}: 16 of the 64 nodes, k = 9, 11, 13, 15, 25,

@@ -127,8 +127,8 @@ std::unique_ptr<RankRefiner> make_port_swaps();                                 
 // Where the pipelines put ranks (node_choice.cpp): `compact` (ranks per
 // allocated node, from ranks_per_node()); with fewer ranks than slots also
 // block's nodes, the tightest of `boxes` (boxes of whole nodes of per_node
-// slots), every allocated node evenly, the shares of the graph's parts, and
-// lattice_shares().
+// slots), every allocated node evenly, the shares of the graph's parts,
+// lattice_shares() and strided_shares().
 std::vector<NodeSet> node_sets(const Problem& problem, const std::vector<std::uint32_t>& compact,
                                const std::vector<NodeBox>& boxes, std::size_t per_node);
 // Ranks per allocated node spread evenly over the nodes whose coordinates
@@ -137,6 +137,11 @@ std::vector<NodeSet> node_sets(const Problem& problem, const std::vector<std::ui
 // long, where the lattice is every allocated node, or where it has too few
 // slots (node_choice.cpp).
 std::vector<std::uint32_t> lattice_shares(const NodeGeometry& geometry, const Allocation& allocation,
+                                          std::size_t ranks);
+// Fewer ranks than nodes on a tree or a dragonfly: one rank a node (as
+// evenly as they divide) on nodes strided evenly over the network's order,
+// every (nodes / ranks)-th; empty on tori and with as many ranks as nodes.
+std::vector<std::uint32_t> strided_shares(const NodeGeometry& geometry, const Allocation& allocation,
                                           std::size_t ranks);
 
 }  // namespace rankmap::detail

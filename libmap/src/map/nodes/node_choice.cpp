@@ -4,7 +4,8 @@
 // nodes (the allocation's first), the box of whole nodes with the least
 // mean distance, every node evenly, and the shares the graph's own parts
 // take (METIS with each node's slots as its ceiling), and with fewer ranks
-// than nodes on a torus a lattice of every other node. Each is scored on the
+// than nodes a lattice of every other node on a torus, nodes strided over
+// the network on a tree or a dragonfly. Each is scored on the
 // same objective as every other candidate. Mt-KaHyPar, given slots as
 // ceilings, put 16 ranks on each of 4 VMs of 20 cores where block's
 // 20/20/20/4 cost 1.57x its hop-bytes (LAMMPS peptide, 64 ranks).
@@ -101,6 +102,27 @@ std::vector<std::uint32_t> lattice_shares(const NodeGeometry& geometry, const Al
   return evenly_over(allocation, lattice, ranks);
 }
 
+// Fewer ranks than nodes on a tree or a dragonfly: the ranks on nodes
+// strided evenly over the network's order (leaves or routers, then
+// groups), so that every switch's cables carry a share; spread over every
+// node, they take the first nodes, whole leaves and groups. On HPCC 64 at
+// 2 a node on the bench's Dragonfly+, Scotch's best, one a node on 15 of
+// the 16 leaves, was predicted 13 % faster than every candidate rankmap
+// had (bench/RESULTS.md, issue 54, twelfth session).
+std::vector<std::uint32_t> strided_shares(const NodeGeometry& geometry, const Allocation& allocation,
+                                          std::size_t ranks) {
+  const Network& net = geometry.network();
+  if (!(net.is_tree() || net.is_dragonfly()) || ranks == 0 || ranks >= allocation.size()) return {};
+  std::vector<std::size_t> order(allocation.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return geometry.coord_index(static_cast<int>(a)) < geometry.coord_index(static_cast<int>(b));
+  });
+  std::vector<std::size_t> strided;
+  for (std::size_t i = 0; i < ranks; ++i) strided.push_back(order[i * order.size() / ranks]);
+  return evenly_over(allocation, strided, ranks);
+}
+
 std::vector<NodeSet> node_sets(const Problem& problem, const std::vector<std::uint32_t>& compact,
                                const std::vector<NodeBox>& boxes, std::size_t per_node) {
   const Allocation& allocation = problem.allocation;
@@ -141,6 +163,8 @@ std::vector<NodeSet> node_sets(const Problem& problem, const std::vector<std::ui
     add(" on the graph's shares", graph_shares(problem), true);
     const std::vector<std::uint32_t> lattice = lattice_shares(problem.geometry, allocation, ranks);
     if (!lattice.empty()) add(" spread over a lattice of nodes", lattice, true);
+    const std::vector<std::uint32_t> strided = strided_shares(problem.geometry, allocation, ranks);
+    if (!strided.empty()) add(" strided over the network", strided, true);
   }
   std::vector<NodeSet> sets;
   for (std::size_t i = 0; i < chosen.size(); ++i) {
