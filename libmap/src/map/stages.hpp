@@ -138,9 +138,9 @@ std::vector<NodeSet> node_sets(const Problem& problem, const std::vector<std::ui
 // slots (node_choice.cpp).
 std::vector<std::uint32_t> lattice_shares(const NodeGeometry& geometry, const Allocation& allocation,
                                           std::size_t ranks);
-// Fewer ranks than nodes on a tree or a dragonfly: one rank a node (as
-// evenly as they divide) on nodes strided evenly over the network's order,
-// every (nodes / ranks)-th; empty on tori and with as many ranks as nodes.
+// Fewer ranks than nodes on a tree or a dragonfly: one rank on each of the
+// nodes strided evenly over the network's order, node i * nodes / ranks
+// for rank i; empty on tori and with as many ranks as nodes.
 std::vector<std::uint32_t> strided_shares(const NodeGeometry& geometry, const Allocation& allocation,
                                           std::size_t ranks);
 
