@@ -331,6 +331,14 @@ TEST(Stages, StridedSharesEveryLeafAndGroup) {
   EXPECT_EQ(strided_shares(geo, a, 6), on({0, 2, 5, 8, 10, 13}));
   EXPECT_TRUE(strided_shares(geo, a, 16).empty());  // every node holds one
   EXPECT_TRUE(strided_shares(geo, a, 20).empty());
+  // The hosts given last to first (a batch job's order): the same nodes,
+  // by the network's order, not the allocation's.
+  AllocationOptions reversed;
+  for (int k = 15; k >= 0; --k) reversed.hosts.push_back((k < 10 ? "n0" : "n") + std::to_string(k));
+  const Allocation back = make_allocation(m, reversed);
+  const std::vector<std::uint32_t> picked = strided_shares(NodeGeometry(m, back), back, 8);
+  ASSERT_EQ(picked.size(), 16u);
+  for (std::size_t k = 0; k < 16; ++k) EXPECT_EQ(picked[k], (15 - k) % 2 == 0 ? 1u : 0u) << "position " << k;
   const Machine torus = test::make_machine("[8, 4, 2]", "", "n[00-63]", "core:2");
   const Allocation all_torus = make_allocation(torus, {});
   EXPECT_TRUE(strided_shares(NodeGeometry(torus, all_torus), all_torus, 20).empty());
