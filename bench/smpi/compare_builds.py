@@ -29,11 +29,7 @@ def fewer_ranks_than_slots(spec):
     machine_path, ppn, app, args = spec[:4]
     machine = tomllib.loads((validate.ROOT / machine_path).read_text())
     nodes = sum(len(validate.expand_hostlist(g["hosts"])) for g in machine["nodes"])
-    ranks = int(args[0]) if app == "irregular" else 1
-    if app != "irregular":
-        for a in args[: {"halo3d": 3, "wavefront": 2, "fft2d": 2}[app]]:
-            ranks *= int(a)
-    return ranks < nodes * ppn
+    return validate.ranks_of(app, args) < nodes * ppn
 
 
 def default_mapping(s, build, out):

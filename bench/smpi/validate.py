@@ -235,6 +235,17 @@ def simulate(app, args, hosts, ranks, env, platform):
     return float(words[words.index("time") + 1])
 
 
+def ranks_of(app, args):
+    """An app's ranks from its arguments: the irregular app's first, the
+    product of the grid's sides for the others."""
+    if app == "irregular":
+        return int(args[0])
+    ranks = 1
+    for a in args[: {"halo3d": 3, "wavefront": 2, "fft2d": 2}[app]]:
+        ranks *= int(a)
+    return ranks
+
+
 def prepare(name, build, work, spec=None):
     """A scenario's profile under a real MPI, its SMPI binary and platform:
     what every simulated run of it needs. `spec` is a SCENARIOS entry
@@ -243,11 +254,9 @@ def prepare(name, build, work, spec=None):
     machine_path = ROOT / machine_path
     machine = tomllib.loads(machine_path.read_text())
     rankmap = build / "cli" / "rankmap"
-    ranks = 1
+    ranks = ranks_of(app, args)
     if app == "irregular":  # its ranks are -np's, given first here; no graph communicator under SMPI
-        ranks, args = int(args[0]), ["--world", *args[1:]]
-    for a in args[: {"halo3d": 3, "wavefront": 2, "fft2d": 2, "irregular": 0}[app]]:
-        ranks *= int(a)
+        args = ["--world", *args[1:]]
     app_args = [*args, str(iterations)]
     d = work / name
     d.mkdir(parents=True, exist_ok=True)

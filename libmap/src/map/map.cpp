@@ -105,9 +105,7 @@ class Engine {
     if (context_.partition.default_candidate) default_preset();
     if (graph_.ranks <= allocation_.total_slots()) {
       const Mapping block = baseline_mapping(Baseline::block, allocation_, graph_.ranks);
-      std::vector<int> node_of_rank(graph_.ranks);
-      for (std::uint32_t r = 0; r < graph_.ranks; ++r) node_of_rank[r] = block.ranks[r].node;
-      candidates_.push_back({"block", block, node_hop_bytes(node_of_rank)});
+      candidates_.push_back({"block", block, mapping_hop_bytes(block)});
     }
     // The launcher's other default, round-robin by node (mpirun --map-by
     // node, srun's cyclic distribution), timed beside the others where it
@@ -117,9 +115,7 @@ class Engine {
     // 0.14 % (bench/RESULTS.md, issue 54, twelfth session).
     if (timing_ && graph_.ranks < allocation_.total_slots()) {
       const Mapping rr = baseline_mapping(Baseline::rr, allocation_, graph_.ranks);
-      std::vector<int> node_of_rank(graph_.ranks);
-      for (std::uint32_t r = 0; r < graph_.ranks; ++r) node_of_rank[r] = rr.ranks[r].node;
-      candidates_.push_back({kRoundRobin, rr, node_hop_bytes(node_of_rank)});
+      candidates_.push_back({kRoundRobin, rr, mapping_hop_bytes(rr)});
     }
     if (candidates_.empty())
       throw Error("no mapping pipeline applies: enable metis_kway, recursive_bisection or scotch in [partition]",
@@ -152,6 +148,13 @@ class Engine {
                              return total;
                            }) /
            2;
+  }
+
+  // hop-bytes of a whole mapping: node_hop_bytes of its ranks' nodes.
+  std::uint64_t mapping_hop_bytes(const Mapping& mapping) const {
+    std::vector<int> node_of_rank(graph_.ranks);
+    for (std::uint32_t r = 0; r < graph_.ranks; ++r) node_of_rank[r] = mapping.ranks[r].node;
+    return node_hop_bytes(node_of_rank);
   }
 
   Problem problem() const { return {graph_, g_, machine_, allocation_, geometry_, context_}; }
@@ -189,9 +192,7 @@ class Engine {
     if (dump_context(same) == dump_context(d)) return;
     const StageCallback inner = [this](std::string_view what) { stage(kDefaultPreset + std::string(what)); };
     const MapResult r = Engine(graph_, machine_, allocation_, d, inner, kinds_).run();
-    std::vector<int> node_of_rank(graph_.ranks);
-    for (std::uint32_t rank = 0; rank < graph_.ranks; ++rank) node_of_rank[rank] = r.mapping.ranks[rank].node;
-    const std::uint64_t cost = node_hop_bytes(node_of_rank);
+    const std::uint64_t cost = mapping_hop_bytes(r.mapping);
     candidates_.push_back({kDefaultPreset + r.kept, r.mapping, cost});
     stage("candidate " + candidates_.back().name + ": hop-bytes " + std::to_string(cost));
   }
