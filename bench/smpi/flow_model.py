@@ -5,8 +5,11 @@ model misses against SMPI (issue 13); slow, plain Python, a second
 implementation to test a C++ one against later.
 
 Point-to-point traffic (the profile's p2p and rma kinds) is K exchange
-phases, K the most messages any pair exchanges. A pair with m messages
-sends one of its mean size in each of the first m phases, all at once. Each message waits its latency
+phases, K the median pair's message count. A pair with m messages sends
+one of its mean size in each of the first min(m, K) phases, all at once
+(past K, its bytes spread over the K). Past 16 distinct counts,
+consecutive ones whose pairs fall by under 10 % are simulated once, as
+their middle phase. Each message waits its latency
 t_inj + t_ej + hops * t_hop (t_local on one node), then streams at a
 max-min fair share of every link on its way: the sender node's injection
 link, the network links of the machine's routing, the receiver node's
@@ -49,6 +52,7 @@ Usage: flow_model.py PROFILE.rmp MACHINE.toml BEFORE.csv AFTER.csv [--p-mpi P] [
   (mappings as `rankmap map -f csv` writes them; needs build/cli/rankmap)
 """
 import argparse
+import bisect
 import subprocess
 import sys
 import tempfile
@@ -57,6 +61,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 EAGER_LIMIT = 65536
+# flow_model.cpp's phase grouping: distinct message counts simulated one by
+# one, and past that how far a group's pairs may fall.
+EXACT_PHASES = 16
+PHASE_GROUP_DROP = 0.1
 
 
 def read_graph(path):
@@ -135,13 +143,33 @@ def phase_total(machine, edges, nodes):
     if counts:
         K = counts[len(counts) // 2]
         edges = [(s, d, b, min(k, K)) for s, d, b, k in edges]  # b / K bytes a phase when k > K
+    by_messages = sorted(k for s, d, b, k in edges if s != d and k > 0)
     total, done = {}, 0
-    for count in sorted({k for s, d, b, k in edges if s != d and k > 0}):
-        ends = phase_end(machine, [e for e in edges if e[3] >= count], nodes)
+    for count in phase_group_ends(sorted(set(by_messages)), by_messages):
+        middle = done + (count - done + 1) // 2  # the group's phases done + 1 to count, as their middle one
+        ends = phase_end(machine, [e for e in edges if e[3] >= middle], nodes)
         for r, t in ends.items():
             total[r] = total.get(r, 0.0) + (count - done) * t
         done = count
     return total
+
+
+def phase_group_ends(counts, by_messages):
+    """The last phase of each group of phases simulated once: each distinct
+    count its own up to EXACT_PHASES counts; past that, consecutive counts
+    whose pairs fall by under PHASE_GROUP_DROP from the group's first."""
+    if len(counts) <= EXACT_PHASES:
+        return counts
+    def pairs_with(at_least):
+        return len(by_messages) - bisect.bisect_left(by_messages, at_least)
+    ends, i = [], 0
+    while i < len(counts):
+        first, last = pairs_with(counts[i]), i
+        while last + 1 < len(counts) and pairs_with(counts[last + 1]) >= (1 - PHASE_GROUP_DROP) * first:
+            last += 1
+        ends.append(counts[last])
+        i = last + 1
+    return ends
 
 
 def phase_end(machine, edges, nodes):

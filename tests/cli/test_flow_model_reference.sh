@@ -8,8 +8,8 @@
 # allreduce after its faces): the slowest rank's time under two mappings
 # must agree to the reference's printed precision; and a 16-rank
 # wavefront's pipeline runs, on Desmos at two ranks a node and a 4x4x4
-# torus at one. (The 64-rank profiles agree too, but take the Python
-# minutes.)
+# torus at one; and a profile of many message counts, whose phases are
+# grouped. (The 64-rank profiles agree too, but take the Python minutes.)
 # Usage: test_flow_model_reference.sh RANKMAP SOURCE_DIR
 set -euo pipefail
 rankmap=$(realpath "$1")
@@ -19,7 +19,8 @@ trap 'rm -rf "$work"' EXIT
 cd "$work"
 fail=0
 check() {  # profile machine ppn against collectives
-  local profile=$src/$1 machine=$src/$2 ppn=$3 against=$4 collectives=$5
+  local profile=$1 machine=$src/$2 ppn=$3 against=$4 collectives=$5
+  [[ $profile = /* ]] || profile=$src/$profile
   "$rankmap" map "$profile" -m "$machine" --ppn "$ppn" -f csv -o ours.csv -q >/dev/null
   "$rankmap" map "$profile" -m "$machine" --ppn "$ppn" --baseline "$against" --seed 3 -f csv -o base.csv -q >/dev/null
   "$rankmap" eval "$profile" -m "$machine" --ppn "$ppn" --mapping ours.csv --against base.csv --p-mpi 0.5 \
@@ -69,6 +70,26 @@ check data/profiles/lammps-melt-16.rmp data/machines/desmos.toml 1 random chains
 check data/profiles/lammps-melt-16.rmp data/machines/desmos.toml 4 rr chains
 check tests/data/fft2d-16.rmp bench/machines/torus-4x4x4.toml 1 random rounds
 check tests/data/halo3d-16.rmp data/machines/desmos.toml 2 rr rounds
+# Many message counts: 12 ranks all to all, every pair its own count (1
+# to 132, so K = 67 and 67 distinct counts), its bytes a message from 1 KB
+# to 100 KB: past 16 counts the phases are grouped (flow_model.cpp,
+# phase_group_ends), in both implementations.
+python3 - "$work/counts-12.rmp" <<'PY'
+import sys
+ranks, lines, n = 12, [], 0
+for r in range(ranks):
+    lines.append(f"rank {r} host vm wall_s 1.0 mpi_s 0.5")
+    for s in range(ranks):
+        if s != r:
+            n += 1
+            lines.append(f"p2p {s} {n * (1000 + (n * 7919) % 99000)} {n}")
+    lines.append(f"coll {(r + 1) % ranks} 4096 4")
+head = ["rankmap-profile 1", "mpi_library test", "mpi_version 3.1", f"ranks {ranks}", "wall_s 1.0", "p_mpi 0.5",
+        "incomplete_ranks 0"]
+open(sys.argv[1], "w").write("\n".join(head + lines + ["end"]) + "\n")
+PY
+check "$work/counts-12.rmp" bench/machines/torus-4x4x4.toml 1 random chains
+check "$work/counts-12.rmp" data/machines/desmos.toml 4 rr chains
 check_pipeline tests/data/wavefront-16.rmp data/machines/desmos.toml 2 block
 check_pipeline tests/data/wavefront-16.rmp bench/machines/torus-4x4x4.toml 1 random
 exit $fail

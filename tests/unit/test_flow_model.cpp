@@ -8,6 +8,7 @@
 #include "rankmap/baseline.hpp"
 #include "rankmap/gain.hpp"
 #include "rankmap/profile.hpp"
+#include "score/flow_model.hpp"
 
 using namespace rankmap;
 
@@ -63,6 +64,28 @@ TEST(FlowModel, FairSharesByHand) {
   // Inside a node a message streams alone: 800 + 1000 ns.
   const FlowTimes local = flow_times(edges(8, {{0, 1, 1000, 1}}), Graph{}, m, a, map);
   EXPECT_DOUBLE_EQ(local.slowest_ns, 800 + 1000);
+}
+
+// flow_times_below, the engine's: it stops once a rank's phases pass the
+// limit given, and only then. On the two nodes above, rank 0 sends rank 4
+// 2,000 B in 2 messages and rank 1 rank 5 1,000 B in 1 (K = 2). Phase 1
+// holds both, sharing the route: 900 + 2000 ns; phase 2 holds 0 -> 4
+// alone: 900 + 1000. Rank 4 ends at 4,800 ns: a limit of 4,799 stops it
+// in phase 2, one of 2,000 in phase 1.
+TEST(FlowModel, StopsOnlyPastTheLimit) {
+  const Machine m = with_bandwidth(test::make_machine("[2]", "", "n[0-1]", "core:4"));
+  const Allocation a = make_allocation(m, {});
+  const Mapping map{{{0, 0}, {0, 1}, {0, 2}, {0, 3}, {1, 0}, {1, 1}, {1, 2}, {1, 3}}};
+  const Graph g = edges(8, {{0, 4, 2000, 2}, {1, 5, 1000, 1}});
+  EXPECT_DOUBLE_EQ(flow_times(g, Graph{}, m, a, map).slowest_ns, 4800);
+  const FlowTimes at = detail::flow_times_below(g, Graph{}, m, a, map, nullptr, 4800);
+  EXPECT_TRUE(at.computed);
+  EXPECT_DOUBLE_EQ(at.slowest_ns, 4800);
+  for (const double limit : {4799.0, 2000.0}) {
+    const FlowTimes past = detail::flow_times_below(g, Graph{}, m, a, map, nullptr, limit);
+    EXPECT_FALSE(past.computed) << limit;
+    EXPECT_STREQ(past.why, detail::kSlowerThanLimit) << limit;
+  }
 }
 
 // Max-min fairness with two bottlenecks, on a 4-ring of 2-core nodes (all
@@ -458,11 +481,14 @@ TEST(FlowModel, RoundsWithoutBytesCostTheirMessagesOnly) {
 }
 
 // 362 ranks on one node, every pair talking with its own message count:
-// 130,682 phases of 130,682 in-node messages, 1.7 * 10^10 steps, none of
-// which streams on a link. The simulator used to count only link work and
-// ran on for minutes; now each phase's pass over the messages and ranks
-// counts, and the model gives up (computed false) at its budget.
-TEST(FlowModel, InNodeWorkCountsAgainstTheBudget) {
+// 130,682 distinct counts. A phase for each (1.7 * 10^10 steps) once ran
+// for minutes, then past the budget; grouped (phase_group_ends, in
+// flow_model.cpp) they are at most some hundred, and the model computes
+// it. Its slowest rank is exact whatever the groups: rank 360 gets rank
+// 361's 130,682 messages, the most of any pair, capped to K = 65,342 (the
+// median pair's count) and so in every phase, 8 * 130,682 / K bytes each,
+// at 1 byte a ns after local_ns() = 800 ns: K * 800 + 8 * 130,682 ns.
+TEST(FlowModel, ManyMessageCountsAreGroupedNotGivenUp) {
   const Machine m = with_bandwidth(test::make_machine("[1]", "", "n0", "package:1 core:400 pu:1"));
   const Allocation a = make_allocation(m, {});
   constexpr std::uint32_t kRanks = 362;
@@ -474,5 +500,34 @@ TEST(FlowModel, InNodeWorkCountsAgainstTheBudget) {
     for (std::uint32_t s = 0; s < kRanks; ++s)
       if (s != r) ++count, b.add(r, s, 8 * count, count);
   }
-  EXPECT_FALSE(flow_times(b.build(), Graph{}, m, a, map).computed);
+  const FlowTimes t = flow_times(b.build(), Graph{}, m, a, map);
+  ASSERT_TRUE(t.computed);
+  EXPECT_EQ(t.phases, 65'342);
+  EXPECT_NEAR(t.slowest_ns, 65'342.0 * 800 + 8.0 * 130'682, 1e-3);
+}
+
+// Past 16 distinct message counts, consecutive counts whose pairs fall by
+// under 10 % are simulated once, as the group's middle phase. 40 pairs in
+// one node, pair i (rank 2i - 2 to 2i - 1) with i messages of 8 bytes:
+// K = 21 (the upper median), 41 - c pairs in phase c, so the groups are
+// phases 1-5, 6-9, 10-13, 14-16, 17-19 and 20-21, simulated as phases 3,
+// 7, 11, 15, 18 and 20. One pair's messages of 10^6 bytes make its
+// receiver the slowest, 10^6 + 800 ns a phase it is in: pair 10, in
+// phases 1 to 10, is out of phase 11, so in 9 phases, not 10; pair 12 is
+// in phase 11, so in 13, not 12.
+TEST(FlowModel, ManyMessageCountsAreSimulatedAsTheirGroupsMiddlePhase) {
+  const Machine m = with_bandwidth(test::make_machine("[1]", "", "n0", "package:1 core:80 pu:1"));
+  const Allocation a = make_allocation(m, {});
+  auto slowest_with_heavy_pair = [&](std::uint32_t heavy) {
+    GraphBuilder b(80);
+    Mapping map;
+    for (std::uint32_t r = 0; r < 80; ++r) map.ranks.push_back({0, static_cast<int>(r)});
+    for (std::uint32_t i = 1; i <= 40; ++i) b.add(2 * i - 2, 2 * i - 1, (i == heavy ? 1'000'000 : 8) * i, i);
+    const FlowTimes t = flow_times(b.build(), Graph{}, m, a, map);
+    EXPECT_TRUE(t.computed);
+    EXPECT_EQ(t.phases, 21);
+    return t.slowest_ns;
+  };
+  EXPECT_DOUBLE_EQ(slowest_with_heavy_pair(10), 9 * (1e6 + 800));
+  EXPECT_DOUBLE_EQ(slowest_with_heavy_pair(12), 13 * (1e6 + 800));
 }

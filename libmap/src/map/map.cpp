@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <numeric>
 #include <optional>
 #include <tuple>
@@ -32,6 +33,7 @@
 #include "rankmap/error.hpp"
 #include "rankmap/gain.hpp"
 #include "rankmap/metrics.hpp"
+#include "score/flow_model.hpp"
 #include "score/pipeline_model.hpp"
 
 namespace rankmap {
@@ -429,21 +431,38 @@ class Engine {
     const bool pipeline = is_pipeline(p2p_);
     const double compute_ns = pipeline ? pipeline_compute_ns() : 0;
     // Block first: when the model gives up on it, it decides nothing, and
-    // the others are not tried (each may cost the whole budget).
-    std::vector<Candidate*> order;
+    // the others are not tried (each may cost the whole budget). Then the
+    // least busy resource first: the sooner the fastest is timed, the
+    // sooner the model stops on the others (flow_times_below). Which are
+    // kept does not depend on the order: only candidates slower than one
+    // already timed are stopped, and those are out anyway.
+    std::vector<std::pair<double, Candidate*>> order;
     for (Candidate& c : candidates_)
-      if (c.name == "block")
-        order.insert(order.begin(), &c);
-      else
-        order.push_back(&c);
-    for (Candidate* candidate : order) {
+      order.emplace_back(c.name == "block" ? -1.0
+                         : pipeline        ? 0.0
+                                           : detail::busiest_resource_ns(p2p_, machine_, allocation_, c.mapping),
+                         &c);
+    std::stable_sort(order.begin(), order.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+    std::size_t stopped = 0;  // slower than the fastest so far
+    for (const auto& [busiest_ns, candidate] : order) {
       Candidate& c = *candidate;
       std::optional<double> ns;
       if (pipeline) {
         ns = detail::pipeline_run_ns(p2p_, machine_, allocation_, c.mapping, compute_ns);
-      } else if (const FlowTimes t = flow_times(p2p_, collective_, machine_, allocation_, c.mapping, calls_);
-                 t.computed) {
-        ns = t.slowest_ns;
+      } else {
+        // Past the fastest so far (ties aside) a candidate is out whatever
+        // its time: the model stops there.
+        const double limit = fastest < 0 ? std::numeric_limits<double>::infinity() : tied_with(fastest);
+        const FlowTimes t =
+            detail::flow_times_below(p2p_, collective_, machine_, allocation_, c.mapping, calls_, limit);
+        if (t.computed) {
+          ns = t.slowest_ns;
+        } else if (t.why == detail::kSlowerThanLimit) {
+          c.predicted_ns = -1;  // out, below
+          ++stopped;
+          stage("stopped timing " + c.name + ": slower than the fastest so far, so it is out");
+          continue;
+        }
       }
       // A candidate the model gives up on is out, block aside (then the
       // model decides nothing): on a 128-rank FFT spread over 128 of a
@@ -468,14 +487,17 @@ class Engine {
       if (fastest < 0 || *ns < fastest) fastest = *ns;
     }
     std::erase_if(candidates_, [](const Candidate& c) { return c.predicted_ns < 0; });
-    const double limit = fastest * (1 + kTiedPerBillion / 1e9);
+    const double limit = tied_with(fastest);
     block_out_of_time_ = block_ns > limit;
     const bool block_alone = block_ns >= 0 && !block_out_of_time_;
-    dropped_by_time_ = std::erase_if(
-        candidates_, [&](const Candidate& c) { return c.name != "block" && (block_alone || c.predicted_ns > limit); });
+    dropped_by_time_ = stopped + std::erase_if(candidates_, [&](const Candidate& c) {
+                         return c.name != "block" && (block_alone || c.predicted_ns > limit);
+                       });
   }
 
   static constexpr double kTiedPerBillion = 1;
+  // The latest time that ties with `ns`.
+  static double tied_with(double ns) { return ns * (1 + kTiedPerBillion / 1e9); }
   static constexpr const char* kRoundRobin = "round-robin";
 
   // A pipeline stage's compute time: the one that gives block the

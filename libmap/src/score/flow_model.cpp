@@ -3,6 +3,7 @@
 // records its calls, else as chains.
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -10,6 +11,7 @@
 #include "rankmap/error.hpp"
 #include "rankmap/gain.hpp"
 #include "score/collective_rounds.hpp"
+#include "score/flow_model.hpp"
 #include "score/mapping_size.hpp"
 #include "score/phase_simulator.hpp"
 
@@ -18,9 +20,12 @@ namespace rankmap {
 namespace {
 
 using detail::Flow;
-using detail::kFlowModelWork;
 using detail::PhaseSimulator;
-using detail::resource_rates;
+
+// Phase grouping (phase_group_ends): how many distinct message counts are
+// simulated one by one, and past that how far a group's pairs may fall.
+constexpr std::size_t kExactPhases = 16;
+constexpr double kPhaseGroupDrop = 0.1;
 
 // The messages of one traffic kind, one per pair of distinct ranks that
 // exchange any, with the latency and route of the mapping; nothing past
@@ -42,6 +47,34 @@ std::optional<std::vector<Flow>> flows_of(const Graph& graph, const Machine& mac
   return flows;
 }
 
+// Which phases are simulated: the last phase of each group, groups in
+// order. Up to kExactPhases distinct message counts, each count ends a
+// group of its own (every phase is simulated as it is). Past that,
+// consecutive counts whose pairs fall by under kPhaseGroupDrop from the
+// group's first join it, and the group is simulated once, as its middle
+// phase. HPCC 64's 88 distinct counts (208 to 212 messages a pair are
+// one benchmark's) cost some 8 s to simulate one by one; in 12 groups, on
+// the Dragonfly+ at 2 a node, block, round-robin and a strided bisection
+// come out 0.2 % from that, in the same order (bench/RESULTS.md, issue 54,
+// thirteenth session). `counts`: the distinct counts, ascending;
+// `by_messages`: every pair's count, ascending.
+std::vector<std::uint64_t> phase_group_ends(const std::vector<std::uint64_t>& counts,
+                                            const std::vector<std::uint64_t>& by_messages) {
+  if (counts.size() <= kExactPhases) return counts;
+  auto pairs_with = [&](std::uint64_t at_least) {
+    return static_cast<double>(by_messages.end() - std::lower_bound(by_messages.begin(), by_messages.end(), at_least));
+  };
+  std::vector<std::uint64_t> ends;
+  for (std::size_t i = 0; i < counts.size();) {
+    const double first = pairs_with(counts[i]);
+    std::size_t last = i;
+    while (last + 1 < counts.size() && pairs_with(counts[last + 1]) >= (1 - kPhaseGroupDrop) * first) ++last;
+    ends.push_back(counts[last]);
+    i = last + 1;
+  }
+  return ends;
+}
+
 // Whether every record names ranks of the mapping, and the rounds hold few
 // enough messages to replay (past that, collectives stay chains).
 bool usable(const std::vector<CollectiveCalls>* calls, std::size_t ranks) {
@@ -60,6 +93,15 @@ bool usable(const std::vector<CollectiveCalls>* calls, std::size_t ranks) {
 
 FlowTimes flow_times(const Graph& p2p, const Graph& collective, const Machine& machine, const Allocation& allocation,
                      const Mapping& mapping, const std::vector<CollectiveCalls>* calls) {
+  return detail::flow_times_below(p2p, collective, machine, allocation, mapping, calls,
+                                  std::numeric_limits<double>::infinity());
+}
+
+namespace detail {
+
+FlowTimes flow_times_below(const Graph& p2p, const Graph& collective, const Machine& machine,
+                           const Allocation& allocation, const Mapping& mapping,
+                           const std::vector<CollectiveCalls>* calls, double above_ns) {
   detail::require_mapping_of(p2p, mapping);
   if (collective.ranks != 0) detail::require_mapping_of(collective, mapping);
   const Network& net = machine.network;
@@ -97,33 +139,51 @@ FlowTimes flow_times(const Graph& p2p, const Graph& collective, const Machine& m
       if (f.messages > k) f.bytes = f.bytes * static_cast<double>(f.messages) / static_cast<double>(k), f.messages = k;
   }
   std::vector<double> rank_ns(mapping.ranks.size(), 0);
-  // Phases j < m hold every pair with more than j messages: between two
+  // Phase j (from 1) holds every pair with j messages or more: between two
   // consecutive message counts of the graph the phases are alike.
   std::vector<std::uint64_t> counts;
   for (const Flow& f : flows) counts.push_back(f.messages);
   std::sort(counts.begin(), counts.end());
+  const std::vector<std::uint64_t> by_messages = counts;
   counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
   t.phases = counts.empty() ? 0 : static_cast<double>(counts.back());
+  const std::vector<std::uint64_t> ends = phase_group_ends(counts, by_messages);
   std::vector<double> phase_end(mapping.ranks.size());
+  const bool replayed = usable(calls, rank_ns.size());
+  // A rank's chain only adds to its phases, so once they pass above_ns the
+  // mapping is slower. (Replayed collectives start from the phases'
+  // shares, not their sum: no such bound, no stop.)
+  const bool limited = !replayed && above_ns < std::numeric_limits<double>::infinity();
+  std::vector<double> give_up(limited ? rank_ns.size() : 0);
   std::uint64_t done = 0;  // phases simulated so far
-  for (const std::uint64_t count : counts) {
+  for (const std::uint64_t count : ends) {
     // A pass over the flows and one over the ranks, whatever their bytes.
     if (!simulate.charge(flows.size() + rank_ns.size())) return t;
+    // The group's phases done + 1 to count, as their middle one (the one
+    // phase of a group of one).
+    const std::uint64_t middle = done + (count - done + 1) / 2;
     std::vector<std::uint32_t> active;
     for (std::uint32_t f = 0; f < flows.size(); ++f)
-      if (flows[f].messages >= count) active.push_back(f);
-    const std::vector<double> end = simulate.run(flows, active);
+      if (flows[f].messages >= middle) active.push_back(f);
+    // Each rank's phase end past which its time passes above_ns.
+    const auto repeats = static_cast<double>(count - done);
+    if (limited)
+      for (std::size_t r = 0; r < rank_ns.size(); ++r) give_up[r] = (above_ns - rank_ns[r]) / repeats;
+    const std::vector<double> end = simulate.run(flows, active, limited ? &give_up : nullptr);
     if (simulate.work() > kFlowModelWork) return t;
+    if (simulate.gave_up()) {
+      t.why = kSlowerThanLimit;
+      return t;
+    }
     std::fill(phase_end.begin(), phase_end.end(), 0.0);
     for (std::uint32_t f : active) {
       phase_end[flows[f].dst] = std::max(phase_end[flows[f].dst], end[f]);
       if (flows[f].bytes >= kEagerLimitBytes) phase_end[flows[f].src] = std::max(phase_end[flows[f].src], end[f]);
     }
-    const auto repeats = static_cast<double>(count - done);
     for (std::size_t r = 0; r < rank_ns.size(); ++r) rank_ns[r] += repeats * phase_end[r];
     done = count;
   }
-  if (usable(calls, rank_ns.size())) {
+  if (replayed) {
     const detail::RoundsTime rounds =
         detail::collective_rounds_time(*calls, rank_ns, flows, machine, geometry, mapping, nodes, simulate);
     if (!rounds.computed) return t;
@@ -168,5 +228,32 @@ FlowTimes flow_times(const Graph& p2p, const Graph& collective, const Machine& m
   t.computed = true;
   return t;
 }
+
+double busiest_resource_ns(const Graph& p2p, const Machine& machine, const Allocation& allocation,
+                           const Mapping& mapping) {
+  detail::require_mapping_of(p2p, mapping);
+  const Network& net = machine.network;
+  const NodeGeometry geometry(machine, allocation);
+  const std::size_t nodes = allocation.size(), links = net.num_links();
+  const std::vector<double> rate = resource_rates(net, nodes);
+  std::vector<double> bytes(rate.size(), 0);
+  const bool nics = !net.routes_include_nics();
+  for (std::uint32_t r = 0; r < p2p.ranks; ++r)
+    for (std::uint64_t e = p2p.offsets[r]; e < p2p.offsets[r + 1]; ++e) {
+      const int a = mapping.ranks[r].node, b = mapping.ranks[p2p.targets[e]].node;
+      if (a == b) continue;
+      const auto sent = static_cast<double>(p2p.bytes[e]);
+      if (nics)
+        bytes[links + static_cast<std::size_t>(a)] += sent, bytes[links + nodes + static_cast<std::size_t>(b)] += sent;
+      for_each_link(net, geometry.coord_index(a), geometry.coord_index(b),
+                    [&](std::size_t link) { bytes[link] += sent; });
+    }
+  double busiest = 0;
+  for (std::size_t i = 0; i < rate.size(); ++i)
+    if (rate[i] > 0) busiest = std::max(busiest, bytes[i] / rate[i]);
+  return busiest;
+}
+
+}  // namespace detail
 
 }  // namespace rankmap

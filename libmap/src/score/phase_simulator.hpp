@@ -68,13 +68,17 @@ class PhaseSimulator {
         capacity_(std::move(capacity)),
         room_(capacity_.size()),
         users_(capacity_.size()),
+        route_users_(capacity_.size()),
         first_user_(capacity_.size()),
         fill_(capacity_.size()) {}
 
   // Steps so far, over all runs: each event of progressive filling costs
-  // the live flows' resources plus a scan of the resources per bottleneck,
-  // each run its flows, and charge() the model's other loops.
+  // the live routes' resources and the live flows, plus a scan of the
+  // resources per share fixed; each run its flows and their routes'
+  // numbering; and charge() the model's other loops.
   std::uint64_t work() const { return work_; }
+  // Whether the last run() stopped at its give_up times.
+  bool gave_up() const { return gave_up_; }
 
   // Counts work done outside run() (a pass over the ranks, routes built,
   // rounds that carry no bytes) against the same budget: every loop of the
@@ -88,8 +92,19 @@ class PhaseSimulator {
   // at every event (a message starting or ending) the resource that leaves
   // its flows the least share fixes their rates, and so on until every
   // streaming flow has one.
-  std::vector<double> run(const std::vector<Flow>& flows, const std::vector<std::uint32_t>& active) {
+  //
+  // With `give_up` (a time for each rank), it stops as soon as some rank is
+  // sure to end the phase after its time (gave_up() is then true): a rank
+  // ends with the last message it receives, or sends from kEagerLimitBytes.
+  std::vector<double> run(const std::vector<Flow>& flows, const std::vector<std::uint32_t>& active,
+                          const std::vector<double>* give_up = nullptr) {
     work_ += active.size() + 1;  // zero-byte and in-node flows cost a step too
+    gave_up_ = false;
+    auto past = [&](std::uint32_t f, double t) {
+      const Flow& flow = flows[f];
+      return give_up && (t > (*give_up)[flow.dst] || (flow.bytes >= kEagerLimitBytes && t > (*give_up)[flow.src]));
+    };
+    group_routes(flows, active);
     std::vector<double> end(flows.size(), 0), left(flows.size(), 0), rate(flows.size(), 0);
     std::vector<std::uint32_t> pending;  // network flows not yet streaming, latest start first
     for (std::uint32_t f : active) {
@@ -101,6 +116,11 @@ class PhaseSimulator {
       } else {
         left[f] = flow.bytes;
         pending.push_back(f);
+        continue;
+      }
+      if (past(f, end[f])) {
+        gave_up_ = true;
+        return end;
       }
     }
     std::sort(pending.begin(), pending.end(),
@@ -120,6 +140,10 @@ class PhaseSimulator {
       now += step;
       std::size_t kept = 0;
       for (std::uint32_t f : live) {
+        if (past(f, now)) {  // it ends now or later
+          gave_up_ = true;
+          return end;
+        }
         left[f] -= rate[f] * step;
         // Flows of one size on equal shares end together: a relative
         // tolerance keeps rounding from making that two events.
@@ -133,53 +157,101 @@ class PhaseSimulator {
     return end;
   }
 
+  // Numbers the routes of `flows` (those of `of`; all when empty): flows
+  // with the same resources share a route, and share() gives them one
+  // rate. Before share() on flows run() has not seen; run() calls it.
+  void group_routes(const std::vector<Flow>& flows, const std::vector<std::uint32_t>& of = {}) {
+    std::vector<std::uint32_t> order = of;
+    if (of.empty())
+      for (std::uint32_t f = 0; f < flows.size(); ++f) order.push_back(f);
+    std::erase_if(order, [&](std::uint32_t f) { return flows[f].resources.empty(); });
+    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+      return flows[a].resources != flows[b].resources ? flows[a].resources < flows[b].resources : a < b;
+    });
+    route_of_.assign(flows.size(), 0);
+    std::uint32_t routes = 0;
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      if (i > 0 && flows[order[i]].resources != flows[order[i - 1]].resources) ++routes;
+      route_of_[order[i]] = routes;
+      work_ += flows[order[i]].resources.size() + 1;
+    }
+    members_.assign(routes + 1, 0);
+    route_rate_.assign(routes + 1, 0);
+  }
+
   // Each of `live`'s rate (into rate[f]): the resource that leaves its
   // flows the least share fixes their rates, and so on until every live
-  // flow has one (max-min fairness).
+  // flow has one (max-min fairness). Flows of one route get one rate, so
+  // each route is one user of its resources, weighing its live flows: at
+  // two ranks a node, a pair of nodes' four flows cost as one (HPCC 64 on
+  // the Dragonfly+: bench/RESULTS.md, issue 54, thirteenth session).
   void share(const std::vector<Flow>& flows, const std::vector<std::uint32_t>& live, std::vector<double>& rate) {
-    touched_.clear();
+    routes_.clear();  // a live flow of each route
     for (std::uint32_t f : live)
+      if (members_[route_of_[f]]++ == 0) routes_.push_back(f);
+    touched_.clear();
+    for (std::uint32_t f : routes_)
       for (std::uint32_t r : flows[f].resources) {
         if (users_[r] == 0) touched_.push_back(r);
-        ++users_[r];
+        users_[r] += members_[route_of_[f]];
+        ++route_users_[r];
       }
-    // Each touched resource's live flows, grouped (a counting sort).
+    // Each touched resource's routes, grouped (a counting sort).
     std::uint32_t at = 0;
-    for (std::uint32_t r : touched_) first_user_[r] = at, at += users_[r], room_[r] = capacity_[r];
+    for (std::uint32_t r : touched_) first_user_[r] = at, at += route_users_[r], room_[r] = capacity_[r];
     user_list_.resize(at);
     for (std::uint32_t r : touched_) fill_[r] = first_user_[r];
-    for (std::uint32_t f : live)
+    for (std::uint32_t f : routes_)
       for (std::uint32_t r : flows[f].resources) user_list_[fill_[r]++] = f;
     if (fixed_.size() < flows.size()) fixed_.assign(flows.size(), 0);  // all 0 between calls
-    work_ += at;
-    std::size_t unfixed = live.size();
+    work_ += at + live.size();
+    std::size_t unfixed = routes_.size();
     while (unfixed > 0) {
-      std::uint32_t best = 0;
-      double best_share = -1;
+      // The least share, and every resource at it. Fixing flows at the
+      // least share s leaves a resource that was at s at s, so they all
+      // saturate together and one scan serves them (on the Dragonfly+ at
+      // one rank a node, every node cable starts at one share). A resource
+      // whose flows are all fixed leaves the scan.
+      double least = -1;
+      bottlenecks_.clear();
+      std::size_t kept = 0;
       for (std::uint32_t r : touched_)
         if (users_[r] > 0) {
+          touched_[kept++] = r;
           const double s = room_[r] / users_[r];
-          if (best_share < 0 || s < best_share) best_share = s, best = r;
+          if (least < 0 || s < least) least = s, bottlenecks_.clear();
+          if (s == least) bottlenecks_.push_back(r);
         }
       work_ += touched_.size();
-      for (std::uint32_t i = first_user_[best]; i < fill_[best]; ++i) {
-        const std::uint32_t f = user_list_[i];
-        if (fixed_[f]) continue;
-        fixed_[f] = 1, --unfixed;
-        rate[f] = std::max(best_share, 1e-12 * bytes_per_ns_);
-        for (std::uint32_t r : flows[f].resources) room_[r] = std::max(0.0, room_[r] - best_share), --users_[r];
+      touched_.resize(kept);
+      for (std::uint32_t best : bottlenecks_) {
+        if (users_[best] == 0) continue;  // fixed through the others
+        const double best_share = room_[best] / users_[best];
+        for (std::uint32_t i = first_user_[best]; i < fill_[best]; ++i) {
+          const std::uint32_t f = user_list_[i];
+          if (fixed_[f]) continue;
+          fixed_[f] = 1, --unfixed;
+          const std::uint32_t m = members_[route_of_[f]];
+          route_rate_[route_of_[f]] = std::max(best_share, 1e-12 * bytes_per_ns_);
+          for (std::uint32_t r : flows[f].resources)
+            room_[r] = std::max(0.0, room_[r] - m * best_share), users_[r] -= m, route_users_[r] = 0;
+        }
       }
     }
-    for (std::uint32_t f : live) fixed_[f] = 0;
+    for (std::uint32_t f : live) rate[f] = route_rate_[route_of_[f]];
+    for (std::uint32_t f : routes_) fixed_[f] = 0, members_[route_of_[f]] = 0;
   }
 
  private:
   double bytes_per_ns_;
   std::vector<double> capacity_;
   std::vector<double> room_;
-  std::vector<std::uint32_t> users_, first_user_, fill_, touched_, user_list_;
+  std::vector<std::uint32_t> users_, route_users_, first_user_, fill_, touched_, user_list_, bottlenecks_;
+  std::vector<std::uint32_t> route_of_, members_, routes_;  // each flow's route; live flows per route; one of each
+  std::vector<double> route_rate_;
   std::vector<char> fixed_;
   std::uint64_t work_ = 0;
+  bool gave_up_ = false;
 };
 
 }  // namespace rankmap::detail

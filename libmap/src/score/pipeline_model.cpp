@@ -127,6 +127,7 @@ class Pipeline {
   double run_ns(const std::vector<detail::Flow>& flows, double compute_ns) {
     detail::PhaseSimulator sim(detail::resource_rates(net_, nodes_), net_.link_gbps / 8);
     sim.charge(work_);  // one budget for every run of this pipeline
+    sim.group_routes(flows);
     Run run(*this, flows, compute_ns, sim);
     const double t = run.all();
     work_ = sim.work();
