@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "machine/node_geometry.hpp"
@@ -131,7 +132,7 @@ class PhaseSimulator {
       if (live.empty()) now = std::max(now, flows[pending.back()].start_ns);
       while (!pending.empty() && flows[pending.back()].start_ns <= now)
         live.push_back(pending.back()), pending.pop_back();
-      share(flows, live, rate);
+      share(live, rate);
       double step = pending.empty() ? -1 : flows[pending.back()].start_ns - now;
       for (std::uint32_t f : live) {
         const double t = left[f] / rate[f];
@@ -159,7 +160,9 @@ class PhaseSimulator {
 
   // Numbers the routes of `flows` (those of `of`; all when empty): flows
   // with the same resources share a route, and share() gives them one
-  // rate. Before share() on flows run() has not seen; run() calls it.
+  // rate. Each route's resources are kept in one array, in route order:
+  // share() walks them at every event. Before share() on flows run() has
+  // not seen; run() calls it.
   void group_routes(const std::vector<Flow>& flows, const std::vector<std::uint32_t>& of = {}) {
     std::vector<std::uint32_t> order = of;
     if (of.empty())
@@ -169,31 +172,43 @@ class PhaseSimulator {
       return flows[a].resources != flows[b].resources ? flows[a].resources < flows[b].resources : a < b;
     });
     route_of_.assign(flows.size(), 0);
-    std::uint32_t routes = 0;
+    route_start_.assign(1, 0);
+    route_resources_.clear();
     for (std::size_t i = 0; i < order.size(); ++i) {
-      if (i > 0 && flows[order[i]].resources != flows[order[i - 1]].resources) ++routes;
-      route_of_[order[i]] = routes;
-      work_ += flows[order[i]].resources.size() + 1;
+      const std::vector<std::uint32_t>& resources = flows[order[i]].resources;
+      if (i == 0 || resources != flows[order[i - 1]].resources) {
+        route_resources_.insert(route_resources_.end(), resources.begin(), resources.end());
+        route_start_.push_back(static_cast<std::uint32_t>(route_resources_.size()));
+      }
+      route_of_[order[i]] = static_cast<std::uint32_t>(route_start_.size() - 2);
+      work_ += resources.size() + 1;
     }
-    members_.assign(routes + 1, 0);
-    route_rate_.assign(routes + 1, 0);
+    const std::size_t routes = route_start_.size() - 1;
+    members_.assign(routes, 0);
+    route_rate_.assign(routes, 0);
+    route_fixed_.assign(routes, 0);
   }
 
-  // Each of `live`'s rate (into rate[f]): the resource that leaves its
+  // Each of `live`'s rate (into rate[f], live indexing the flows last
+  // given to group_routes()): the resource that leaves its
   // flows the least share fixes their rates, and so on until every live
   // flow has one (max-min fairness). Flows of one route get one rate, so
   // each route is one user of its resources, weighing its live flows: at
   // two ranks a node, a pair of nodes' four flows cost as one (HPCC 64 on
   // the Dragonfly+: bench/RESULTS.md, issue 54, thirteenth session).
-  void share(const std::vector<Flow>& flows, const std::vector<std::uint32_t>& live, std::vector<double>& rate) {
-    routes_.clear();  // a live flow of each route
+  void share(const std::vector<std::uint32_t>& live, std::vector<double>& rate) {
+    routes_.clear();  // the live routes
     for (std::uint32_t f : live)
-      if (members_[route_of_[f]]++ == 0) routes_.push_back(f);
+      if (members_[route_of_[f]]++ == 0) routes_.push_back(route_of_[f]);
+    auto resources_of = [&](std::uint32_t k) {
+      return std::span<const std::uint32_t>(route_resources_.data() + route_start_[k],
+                                            route_start_[k + 1] - route_start_[k]);
+    };
     touched_.clear();
-    for (std::uint32_t f : routes_)
-      for (std::uint32_t r : flows[f].resources) {
+    for (std::uint32_t k : routes_)
+      for (std::uint32_t r : resources_of(k)) {
         if (users_[r] == 0) touched_.push_back(r);
-        users_[r] += members_[route_of_[f]];
+        users_[r] += members_[k];
         ++route_users_[r];
       }
     // Each touched resource's routes, grouped (a counting sort).
@@ -201,9 +216,8 @@ class PhaseSimulator {
     for (std::uint32_t r : touched_) first_user_[r] = at, at += route_users_[r], room_[r] = capacity_[r];
     user_list_.resize(at);
     for (std::uint32_t r : touched_) fill_[r] = first_user_[r];
-    for (std::uint32_t f : routes_)
-      for (std::uint32_t r : flows[f].resources) user_list_[fill_[r]++] = f;
-    if (fixed_.size() < flows.size()) fixed_.assign(flows.size(), 0);  // all 0 between calls
+    for (std::uint32_t k : routes_)
+      for (std::uint32_t r : resources_of(k)) user_list_[fill_[r]++] = k;
     work_ += at + live.size();
     std::size_t unfixed = routes_.size();
     while (unfixed > 0) {
@@ -228,18 +242,18 @@ class PhaseSimulator {
         if (users_[best] == 0) continue;  // fixed through the others
         const double best_share = room_[best] / users_[best];
         for (std::uint32_t i = first_user_[best]; i < fill_[best]; ++i) {
-          const std::uint32_t f = user_list_[i];
-          if (fixed_[f]) continue;
-          fixed_[f] = 1, --unfixed;
-          const std::uint32_t m = members_[route_of_[f]];
-          route_rate_[route_of_[f]] = std::max(best_share, 1e-12 * bytes_per_ns_);
-          for (std::uint32_t r : flows[f].resources)
+          const std::uint32_t k = user_list_[i];
+          if (route_fixed_[k]) continue;
+          route_fixed_[k] = 1, --unfixed;
+          const std::uint32_t m = members_[k];
+          route_rate_[k] = std::max(best_share, 1e-12 * bytes_per_ns_);
+          for (std::uint32_t r : resources_of(k))
             room_[r] = std::max(0.0, room_[r] - m * best_share), users_[r] -= m, route_users_[r] = 0;
         }
       }
     }
     for (std::uint32_t f : live) rate[f] = route_rate_[route_of_[f]];
-    for (std::uint32_t f : routes_) fixed_[f] = 0, members_[route_of_[f]] = 0;
+    for (std::uint32_t k : routes_) route_fixed_[k] = 0, members_[k] = 0;
   }
 
  private:
@@ -247,9 +261,11 @@ class PhaseSimulator {
   std::vector<double> capacity_;
   std::vector<double> room_;
   std::vector<std::uint32_t> users_, route_users_, first_user_, fill_, touched_, user_list_, bottlenecks_;
-  std::vector<std::uint32_t> route_of_, members_, routes_;  // each flow's route; live flows per route; one of each
+  std::vector<std::uint32_t> route_of_;                       // each flow's route
+  std::vector<std::uint32_t> route_start_, route_resources_;  // each route's resources, one after another
+  std::vector<std::uint32_t> members_, routes_;               // each route's live flows; the live routes
   std::vector<double> route_rate_;
-  std::vector<char> fixed_;
+  std::vector<char> route_fixed_;
   std::uint64_t work_ = 0;
   bool gave_up_ = false;
 };

@@ -155,7 +155,7 @@ class Pipeline {
       double now = 0;
       std::vector<std::uint32_t> ended;
       for (;;) {
-        if (changed_) sim_.share(flows_, live_, rate_), changed_ = false;
+        if (changed_) sim_.share(live_, rate_), changed_ = false;
         double next = std::numeric_limits<double>::infinity();
         if (!waiting_.empty()) next = waiting_.top().first;
         if (!timed_.empty()) next = std::min(next, timed_.top().first);
