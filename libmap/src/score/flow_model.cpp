@@ -53,11 +53,11 @@ std::optional<std::vector<Flow>> flows_of(const Graph& graph, const Machine& mac
 // consecutive counts whose pairs fall by under kPhaseGroupDrop from the
 // group's first join it, and the group is simulated once, as its middle
 // phase. HPCC 64's 88 distinct counts (208 to 212 messages a pair are
-// one benchmark's) cost some 8 s to simulate one by one; in 12 groups, on
-// the Dragonfly+ at 2 a node, block, round-robin and a strided bisection
-// come out 0.2 % from that, in the same order (bench/RESULTS.md, issue 54,
-// thirteenth session). `counts`: the distinct counts, ascending;
-// `by_messages`: every pair's count, ascending.
+// one benchmark's) cost some 8 s to simulate one by one; in 6 groups,
+// block, round-robin and a random mapping on 6 machines come out within
+// 0.7 % of that, on each machine in the same order (bench/RESULTS.md,
+// issue 54, thirteenth session). `counts`: the distinct counts,
+// ascending; `by_messages`: every pair's count, ascending.
 std::vector<std::uint64_t> phase_group_ends(const std::vector<std::uint64_t>& counts,
                                             const std::vector<std::uint64_t>& by_messages) {
   if (counts.size() <= kExactPhases) return counts;
