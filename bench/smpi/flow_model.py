@@ -137,8 +137,9 @@ def node_of(mapping_csv, machine):
 
 def phase_total(machine, edges, nodes):
     """Each rank's time over all phases (ns): K phases, K the (upper) median
-    pair's message count; phases j < m hold every pair with more than j
-    messages, and a pair with more than K sends its bytes over all K."""
+    pair's message count; phase j (from 1) holds every pair with j messages
+    or more, a pair with more than K sends its bytes over all K, and past
+    EXACT_PHASES counts phases are grouped (phase_group_ends)."""
     counts = sorted(k for s, d, b, k in edges if s != d and k > 0)
     if counts:
         K = counts[len(counts) // 2]
