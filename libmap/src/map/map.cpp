@@ -22,6 +22,7 @@
 #include <limits>
 #include <numeric>
 #include <optional>
+#include <string_view>
 #include <tuple>
 
 #include "core/huge_pages.hpp"
@@ -457,7 +458,7 @@ class Engine {
             detail::flow_times_below(p2p_, collective_, machine_, allocation_, c.mapping, calls_, limit);
         if (t.computed) {
           ns = t.slowest_ns;
-        } else if (t.why == detail::kSlowerThanLimit) {
+        } else if (std::string_view(t.why) == detail::kSlowerThanLimit) {
           c.predicted_ns = -1;  // out, below
           ++stopped;
           stage("stopped timing " + c.name + ": slower than the fastest so far, so it is out");

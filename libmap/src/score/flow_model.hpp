@@ -9,7 +9,9 @@
 
 namespace rankmap::detail {
 
-// FlowTimes::why when flow_times_below() stopped at its limit.
+// FlowTimes::why when flow_times_below() stopped at its limit. Compare the
+// text, not the pointer: a sanitizer build keeps each translation unit's
+// copy of the literal apart (the engine took a stop for a budget there).
 inline constexpr const char* kSlowerThanLimit = "slower than the limit it was given";
 
 // flow_times(), but once some rank's point-to-point phases alone take more
