@@ -232,22 +232,14 @@ FlowTimes flow_times_below(const Graph& p2p, const Graph& collective, const Mach
 double busiest_resource_ns(const Graph& p2p, const Machine& machine, const Allocation& allocation,
                            const Mapping& mapping) {
   detail::require_mapping_of(p2p, mapping);
-  const Network& net = machine.network;
   const NodeGeometry geometry(machine, allocation);
-  const std::size_t nodes = allocation.size(), links = net.num_links();
-  const std::vector<double> rate = resource_rates(net, nodes);
+  const std::size_t nodes = allocation.size();
+  const std::vector<double> rate = resource_rates(machine.network, nodes);
   std::vector<double> bytes(rate.size(), 0);
-  const bool nics = !net.routes_include_nics();
   for (std::uint32_t r = 0; r < p2p.ranks; ++r)
-    for (std::uint64_t e = p2p.offsets[r]; e < p2p.offsets[r + 1]; ++e) {
-      const int a = mapping.ranks[r].node, b = mapping.ranks[p2p.targets[e]].node;
-      if (a == b) continue;
-      const auto sent = static_cast<double>(p2p.bytes[e]);
-      if (nics)
-        bytes[links + static_cast<std::size_t>(a)] += sent, bytes[links + nodes + static_cast<std::size_t>(b)] += sent;
-      for_each_link(net, geometry.coord_index(a), geometry.coord_index(b),
-                    [&](std::size_t link) { bytes[link] += sent; });
-    }
+    for (std::uint64_t e = p2p.offsets[r]; e < p2p.offsets[r + 1]; ++e)
+      for (std::uint32_t resource : routed_flow(machine.network, geometry, mapping, nodes, r, p2p.targets[e]).resources)
+        bytes[resource] += static_cast<double>(p2p.bytes[e]);
   double busiest = 0;
   for (std::size_t i = 0; i < rate.size(); ++i)
     if (rate[i] > 0) busiest = std::max(busiest, bytes[i] / rate[i]);
