@@ -316,7 +316,7 @@ grep -q "^predicted_gain (rankmap map and eval): .*slowest rank" model.txt && gr
 "$rankmap" gen stencil --dims 24x24x24 -o big.mtx >/dev/null
 "$rankmap" map big.mtx -m "$src/bench/machines/torus-16x8x8.toml" --baseline rr -o big.rank -q >/dev/null 2>&1
 "$rankmap" eval big.mtx -m "$src/bench/machines/torus-16x8x8.toml" --mapping big.rank --p-mpi 0.5 --json big.json -q >big.txt
-if grep -q "mean message time: the flow model stopped after [0-9.]* s, its work budget of 419,430,400 steps" big.txt &&
+if grep -q "mean message time: the flow model stopped after [0-9.]* s, its work budget of 838,860,800 steps" big.txt &&
   ! grep -q "too many messages" big.txt &&
   python3 -c 'import json; d = json.load(open("big.json")); assert d["gain_model"] == "messages" and "budget" in d["flow_model_stopped"] and d["predicted_comm_ns"] is None'; then ok
 else bad "the flow model's fallback: $(tail -1 big.txt)"; fi

@@ -7,6 +7,7 @@
 #include "rankmap/allocation.hpp"
 #include "rankmap/baseline.hpp"
 #include "rankmap/gain.hpp"
+#include "rankmap/generate.hpp"
 #include "rankmap/profile.hpp"
 #include "score/flow_model.hpp"
 
@@ -530,4 +531,28 @@ TEST(FlowModel, ManyMessageCountsAreSimulatedAsTheirGroupsMiddlePhase) {
   };
   EXPECT_DOUBLE_EQ(slowest_with_heavy_pair(10), 9 * (1e6 + 800));
   EXPECT_DOUBLE_EQ(slowest_with_heavy_pair(12), 13 * (1e6 + 800));
+}
+
+// The flow model sees each rank's node, not its slot: `map` gives a
+// candidate on an earlier one's nodes that one's time, and the report
+// times a mapping on the launcher's nodes once (same_nodes). Here block,
+// and block with every node's slots reversed, on an irregular graph of 64
+// ranks over a 4x4 torus of 4 cores a node: one time. Two ranks of
+// different nodes swapped are other nodes.
+TEST(FlowModel, TimesEachRanksNodeNotItsSlot) {
+  const Machine m = with_bandwidth(test::make_machine("[4, 4]", "", "n[00-15]", "core:4"));
+  const Allocation a = make_allocation(m, {});
+  const Graph g = make_irregular({64, 8, 1 << 16, 3});
+  const Mapping block = baseline_mapping(Baseline::block, a, g.ranks);
+  Mapping reversed = block;
+  for (Placement& p : reversed.ranks) p.slot = 3 - p.slot;
+  ASSERT_NE(reversed, block);
+  EXPECT_TRUE(same_nodes(reversed, block));
+  const FlowTimes t = flow_times(g, Graph{}, m, a, block), u = flow_times(g, Graph{}, m, a, reversed);
+  ASSERT_TRUE(t.computed && u.computed);
+  EXPECT_EQ(t.slowest_ns, u.slowest_ns);
+  Mapping swapped = block;
+  std::swap(swapped.ranks[0], swapped.ranks[63]);
+  EXPECT_FALSE(same_nodes(swapped, block));
+  EXPECT_FALSE(same_nodes(Mapping{{block.ranks[0]}}, block));  // fewer ranks
 }

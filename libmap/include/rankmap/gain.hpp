@@ -131,7 +131,7 @@ PhaseTimes phase_times(const Graph& graph, const Machine& machine, const Allocat
 struct FlowTimes {
   // False when the graph has more messages per phase than the model
   // simulates (kMaxFlowsPerPhase), or when simulating them would take more
-  // than about a second; the other fields are then 0.
+  // than about two seconds; the other fields are then 0.
   bool computed = false;
   double phases = 0;                // K
   double slowest_ns = 0;            // the slowest rank's time

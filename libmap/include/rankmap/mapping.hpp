@@ -1,6 +1,7 @@
 // A mapping: for every rank, the allocated node and the slot on it.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <vector>
 
@@ -19,6 +20,14 @@ struct Mapping {
   std::size_t size() const { return ranks.size(); }
   bool operator==(const Mapping&) const = default;
 };
+
+// Whether both put every rank on the same node, whatever the slots. The
+// flow model (gain.hpp) sees no more than that: two such mappings have one
+// time.
+inline bool same_nodes(const Mapping& a, const Mapping& b) {
+  return std::equal(a.ranks.begin(), a.ranks.end(), b.ranks.begin(), b.ranks.end(),
+                    [](const Placement& x, const Placement& y) { return x.node == y.node; });
+}
 
 // The independent check every written mapping goes through: `ranks` ranks,
 // each placed exactly once, on an allocated node, in a slot that exists, no

@@ -15,9 +15,13 @@
 
 namespace rankmap::detail {
 
-// About a second of simulation on this project's machines: beyond it the
-// model gives up (FlowTimes::computed false) rather than stall a map.
-constexpr std::uint64_t kFlowModelWork = std::uint64_t{400} << 20;
+// About two seconds of simulation on this project's machines: beyond it the
+// model gives up (FlowTimes::computed false) rather than stall a map. Half
+// of it (about a second) left HPCC 64 spread one rank a node over the
+// 4x4x4 torus untimed, at 603 million steps: `map` kept a packed mapping
+// the model puts 45 % slower (bench/RESULTS.md, issue 54, fourteenth
+// session).
+constexpr std::uint64_t kFlowModelWork = std::uint64_t{800} << 20;
 
 // One message of a phase: who sends and receives it, its size, when it
 // starts streaming, and the resources it streams through (empty inside a

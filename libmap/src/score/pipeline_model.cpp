@@ -292,8 +292,8 @@ PipelineTimes pipeline_times(const Graph& p2p, const Machine& machine, const All
   detail::require_mapping_of(p2p, baseline);
   PipelineTimes t;
   Pipeline pipeline(p2p, machine, allocation);
-  // Some 10 to 30 runs of K stages over every pair solve for c: budgets
-  // keep that about a second.
+  // Some 10 to 30 runs of K stages over every pair solve for c: the
+  // budget keeps that to about two seconds.
   if (!pipeline.fits()) return t;
   const auto k = static_cast<double>(pipeline.stages());
   // The compute time of a stage that makes the baseline's MPI share p_mpi:
@@ -367,7 +367,7 @@ PipelineTimes pipeline_times(const Graph& p2p, const Machine& machine, const All
   t.baseline_ns = run(before, t.compute_ns);
   t.mapping_ns = run(pipeline.timed(mapping), t.compute_ns);
   if (over) {
-    t.why = "its work budget of 419,430,400 steps (about a second) ran out";
+    t.why = "its work budget of 838,860,800 steps (about two seconds) ran out";
     return t;
   }
   t.computed = true;
