@@ -110,7 +110,7 @@ FlowTimes flow_times_below(const Graph& p2p, const Graph& collective, const Mach
   const double bytes_per_ns = net.link_gbps / 8;
   FlowTimes t;
   // Every other early return below is the work budget running out.
-  t.why = "its work budget of 838,860,800 steps (about two seconds) ran out";
+  t.why = kFlowModelWorkRanOut;
 
   std::size_t messages = 0;  // counted before any flow is made: a million-rank graph has tens of millions
   for (std::uint32_t r = 0; r < p2p.ranks; ++r)

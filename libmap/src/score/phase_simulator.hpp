@@ -22,6 +22,9 @@ namespace rankmap::detail {
 // the model puts 45 % slower (bench/RESULTS.md, issue 54, fourteenth
 // session).
 constexpr std::uint64_t kFlowModelWork = std::uint64_t{800} << 20;
+// FlowTimes::why and PipelineTimes::why past it.
+static_assert(kFlowModelWork == 838'860'800, "the budget's text below says 838,860,800");
+inline constexpr const char* kFlowModelWorkRanOut = "its work budget of 838,860,800 steps (about two seconds) ran out";
 
 // One message of a phase: who sends and receives it, its size, when it
 // starts streaming, and the resources it streams through (empty inside a

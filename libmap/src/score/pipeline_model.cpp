@@ -367,7 +367,7 @@ PipelineTimes pipeline_times(const Graph& p2p, const Machine& machine, const All
   t.baseline_ns = run(before, t.compute_ns);
   t.mapping_ns = run(pipeline.timed(mapping), t.compute_ns);
   if (over) {
-    t.why = "its work budget of 838,860,800 steps (about two seconds) ran out";
+    t.why = detail::kFlowModelWorkRanOut;
     return t;
   }
   t.computed = true;
