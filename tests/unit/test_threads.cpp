@@ -9,6 +9,8 @@
 #include <ostream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "core/workers.hpp"
 #include "graph/undirected.hpp"
@@ -99,6 +101,41 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<ThreadsCase>& info) { return std::string(info.param.name); });
 
 }  // namespace
+
+// A profile's candidates are timed by the flow model after block, a batch
+// at a time, a candidate a thread; each stops at the fastest of the
+// batches before its own. A 24-rank irregular graph on 16 nodes of 2
+// cores (fewer ranks than slots: round-robin and the spread node sets
+// join the candidates): the same lines, so the same times and stops, and
+// the same mapping for 1, 2 and 8 threads, with more candidates timed or
+// stopped than one batch holds.
+TEST(Threads, SameTimesAndStopsForAnyNumberOfThreads) {
+  Machine m = test::make_machine("[4, 4]", "", "n[00-15]", "core:2");
+  m.network.link_gbps = 8;
+  const Allocation a = make_allocation(m, {});
+  const Graph g = make_irregular({24, 16, 1 << 16, 3});
+  TrafficKinds kinds;
+  kinds.p2p = &g;
+  const auto run = [&](int threads, std::vector<std::string>& lines) {
+    Context context = create_context("default");
+    context.threads = threads;
+    const StageCallback collect = [&](std::string_view stage) {
+      if (stage.starts_with("timed ") || stage.starts_with("stopped timing ") || stage.starts_with("not timed "))
+        lines.emplace_back(stage);
+    };
+    return map_explained(g, m, a, context, collect, kinds);
+  };
+  std::vector<std::string> one_lines;
+  const MapResult one = run(1, one_lines);
+  ASSERT_GT(one_lines.size(), 1 + 4u);  // block, then more than a batch of 4
+  for (int threads : {2, 8}) {
+    std::vector<std::string> lines;
+    const MapResult more = run(threads, lines);
+    EXPECT_EQ(lines, one_lines) << threads;
+    EXPECT_EQ(more.mapping, one.mapping) << threads;
+    EXPECT_EQ(more.kept, one.kept) << threads;
+  }
+}
 
 // From 65,536 ranks the nodes' slots are chosen a range of nodes a thread
 // (a renumbered 64x32x32 stencil on 4,096 nodes of 2 x 8 cores).

@@ -57,8 +57,8 @@ struct TrafficKinds {
 // message is out.
 Mapping map(const Graph& graph, const Machine& machine, const Allocation& allocation, const Context& context,
             const StageCallback& on_stage = {}, const TrafficKinds& kinds = {});
-// The flow model's work budget bounds each candidate's timing to about a
-// second; a 64-rank LAMMPS profile takes 0.1 s a candidate.
+// The flow model's work budget bounds each candidate's timing to about two
+// seconds; a 64-rank LAMMPS profile takes 0.1 s a candidate.
 inline constexpr std::size_t kEngineFlowPairs = std::size_t{1} << 14;
 
 // The same mapping, with which candidate it is and, when it is block's,
