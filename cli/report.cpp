@@ -287,10 +287,13 @@ std::string report(const Graph& graph, const Machine& machine, const Allocation&
                     prediction->baseline.by_messages_ns);
     out << line;
     if (request.warn_if_slower && prediction->gain < 0) {
+      // "although" only where hop-bytes point the other way: more of them
+      // and slower is no surprise.
       std::snprintf(line, sizeof line,
-                    "rankmap: warning: the gain model (%s) predicts this mapping %.2f %% slower than %s, although "
+                    "rankmap: warning: the gain model (%s) predicts this mapping %.2f %% slower than %s, %s "
                     "its hop-bytes are %.3fx %s's\n",
                     prediction->model.c_str(), -100 * prediction->gain, column.c_str(),
+                    ours.hop_bytes < base.hop_bytes ? "although" : "and",
                     base.hop_bytes ? static_cast<double>(ours.hop_bytes) / static_cast<double>(base.hop_bytes) : 1.0,
                     column.c_str());
       std::cerr << line;

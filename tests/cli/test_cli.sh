@@ -91,7 +91,7 @@ TOML
 printf 'src,dst,bytes,msgs\n0,4,1000000,1\n4,0,1000000,1\n' >chatty.csv
 for p in 0,1 1,0 2,3 3,2 4,5 5,4 6,7 7,6; do echo "$p,10000,1000" >>chatty.csv; done
 "$rankmap" map chatty.csv -m ring4.toml --p-mpi 0.5 -o chatty.rank --json chatty.json -q >/dev/null 2>chatty.err
-if [ "$(wc -l <chatty.err)" -eq 1 ] && grep -q "predicts this mapping 6.24 % slower than block" chatty.err &&
+if [ "$(wc -l <chatty.err)" -eq 1 ] && grep -q "predicts this mapping 6.24 % slower than block, although its hop-bytes are 0\." chatty.err &&
   python3 -c 'import json
 d = json.load(open("chatty.json"))
 tb, tm = (8000 * 800 + 2 * 1000) / 8002, (4000 * 800 + 4000 * 900 + 2 * 800) / 8002
@@ -302,7 +302,7 @@ expect_error "machine import: an unknown format" "format" fmt.toml -- machine im
 "$rankmap" map "$src/data/profiles/lammps-peptide-64.rmp" -m "$desmos" --ppn 2 --baseline random -o slow.rank \
   --json slow.json -q >/dev/null 2>err.txt
 if python3 -c 'import json; assert json.load(open("slow.json"))["predicted_slower"] is True' &&
-  grep -q "^rankmap: warning: the gain model (flow) predicts this mapping .* slower than block" err.txt; then ok
+  grep -q "^rankmap: warning: the gain model (flow) predicts this mapping .* slower than block, and its hop-bytes are [1-9]" err.txt; then ok
 else bad "map --baseline random: no warning of a slower mapping: $(cat err.txt)"; fi
 
 # model says what predicted_gain is: the flow model's slowest rank, not the
