@@ -18,7 +18,7 @@ figure, as its users keep their best seed.
 
 Usage: bench/dragonfly.py [RANKMAP] [--only SUBSTRING]
        [--held-out | --third-set | --fourth-set | --fifth-set | --sixth-set |
-        --seventh-set | --eighth-set]
+        --seventh-set | --eighth-set | --ninth-set]
 (default build/cli/rankmap)
 --held-out runs nine other instances instead (other seeds, generators and
 numberings), for choices tuned on the first fourteen; --third-set nine more,
@@ -31,7 +31,8 @@ swaps of two for two (issue 54, eighth session) had been tuned on #88;
 --seventh-set nine more, made before the iterated cut into groups (issue
 54, tenth session) was tuned on the others; --eighth-set nine more, made
 before the split of a peak node's pool (issue 54, eleventh session) was
-tuned on the others.
+tuned on the others; --ninth-set six of Quantum ESPRESSO's profile, whose
+all-to-alls stay inside k-point pools (issue 54, fifteenth session).
 Writes bench/out/dragonfly/ (results.json) and prints Markdown tables.
 """
 import json
@@ -55,7 +56,7 @@ if "--only" in args:
     del args[args.index("--only"):args.index("--only") + 2]
 # The held-out sets, by flag: which instances run, and where they go.
 SETS = {"--held-out": "held-out", "--third-set": "third", "--fourth-set": "fourth", "--fifth-set": "fifth",
-        "--sixth-set": "sixth", "--seventh-set": "seventh", "--eighth-set": "eighth"}
+        "--sixth-set": "sixth", "--seventh-set": "seventh", "--eighth-set": "eighth", "--ninth-set": "ninth"}
 chosen = [SETS[a] for a in args if a in SETS]
 args = [a for a in args if a not in SETS]
 which = chosen[0] if chosen else None
@@ -204,6 +205,18 @@ if which == "eighth":
          permuted(graph("st32x32", "stencil", "--dims", "32x32")), plus, []),
         ("alltoall rows 16x64 on dragonfly 4x8x4 (renumbered)",
          permuted(graph("a2a16x64", "alltoall", "--grid", "16x64")), slingshot, []),
+    ]
+if which == "ninth":
+    # A real application's all-to-alls inside sub-communicators: Quantum
+    # ESPRESSO's FFTs in 4 k-point pools of 16 ranks (98 % of its bytes).
+    qe = profile("qe-si-64-nk4")
+    instances = [
+        ("QE 64 (4 pools) on dragonfly 4x8x4, 1 a node (two groups)", qe, slingshot, ["--ppn", "1"]),
+        ("QE 64 (4 pools) on dragonfly 4x8x4, 2 a node", qe, slingshot, ["--ppn", "2"]),
+        ("QE 64 (4 pools) on dragonfly 4x8x4, 8 a node", qe, slingshot, ["--ppn", "8"]),
+        ("QE 64 (4 pools) on Dragonfly+ 4x4x4x8, 1 a node (two groups)", qe, plus, ["--ppn", "1"]),
+        ("QE 64 (4 pools) on Dragonfly+ 4x4x4x8, 4 a node", qe, plus, ["--ppn", "4"]),
+        ("QE 64 (4 pools) on dragonfly 4x8x4, 2 a node (renumbered)", permuted(qe), slingshot, ["--ppn", "2"]),
     ]
 instances = [i for i in instances if only in i[0]]
 if mtkahypar.binary() is None:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """rankmap builds against the peers' figures that bench/dragonfly.py
 already measured: each instance of its results.json files (the first
-fourteen, the held-out ones, the third to eighth sets) mapped again by every RANKMAP given, each
+fourteen, the held-out ones, the third to ninth sets) mapped again by every RANKMAP given, each
 figure over the best of block, rr, Scotch and Mt-KaHyPar from those runs.
 For engine changes on dragonflies, without running the peers again
 (their runs take most of dragonfly.py's 40 minutes).
@@ -30,7 +30,8 @@ from instances import DRAGONFLY_FIGURES as FIGURES, dragonfly_figures, geomean  
 PEERS = ("block", "rr", "Scotch", "Mt-KaHyPar")
 RESULTS = [os.path.join(here, "out", d, "results.json") for d in ("dragonfly", "dragonfly-held-out", "dragonfly-third",
                                                                   "dragonfly-fourth", "dragonfly-fifth", "dragonfly-sixth",
-                                                                  "dragonfly-seventh", "dragonfly-eighth")]
+                                                                  "dragonfly-seventh", "dragonfly-eighth",
+                                                                  "dragonfly-ninth")]
 
 
 def profile_of(r):

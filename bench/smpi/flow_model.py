@@ -20,7 +20,10 @@ with the last message it receives, or sends when of the eager limit (SMPI's
 
 Collectives, when the profile has call records (version 2), are replayed
 round by round: the run is I periods (I the most frequent collective's
-calls); in each, a rank spends its share of its phases, then every
+calls); in each, a rank spends its share of its phases, from when its
+partners are ready too (a message waits for its sender, and from the eager
+limit its sender for the receiver: the collectives leave ranks at different
+times), then every
 collective (algorithm and communicator slot) of at least I / 2 calls runs
 once in the order of its first call, weighing calls / I. A round holds one
 call's messages of all ranks at once, shared as in a phase; a message
@@ -135,15 +138,22 @@ def node_of(mapping_csv, machine):
     return {int(l.split(",")[0]): int(l.split(",")[1][len(machine.prefix):]) for l in lines if l}
 
 
+def clipped(edges):
+    """The edges with each pair's count cut to K, the (upper) median pair's
+    message count: a pair with more sends b / K bytes a phase."""
+    counts = sorted(k for s, d, b, k in edges if s != d and k > 0)
+    if not counts:
+        return edges
+    K = counts[len(counts) // 2]
+    return [(s, d, b, min(k, K)) for s, d, b, k in edges]
+
+
 def phase_total(machine, edges, nodes):
     """Each rank's time over all phases (ns): K phases, K the (upper) median
     pair's message count; phase j (from 1) holds every pair with j messages
     or more, a pair with more than K sends its bytes over all K, and past
     EXACT_PHASES counts phases are grouped (phase_group_ends)."""
-    counts = sorted(k for s, d, b, k in edges if s != d and k > 0)
-    if counts:
-        K = counts[len(counts) // 2]
-        edges = [(s, d, b, min(k, K)) for s, d, b, k in edges]  # b / K bytes a phase when k > K
+    edges = clipped(edges)
     by_messages = sorted(k for s, d, b, k in edges if s != d and k > 0)
     total, done = {}, 0
     for count in phase_group_ends(sorted(set(by_messages)), by_messages):
@@ -384,9 +394,10 @@ def median(values):
     return sorted(values)[len(values) // 2]
 
 
-def rounds_time(machine, groups, p2p, ranks, nodes):
+def rounds_time(machine, groups, p2p, ranks, nodes, edges):
     """The run's time (ns) with collectives replayed by rounds; p2p is each
-    rank's phase total."""
+    rank's phase total, edges the point-to-point pairs (s, d, bytes, msgs)."""
+    pairs = [(s, d, b / k) for s, d, b, k in clipped(edges) if s != d and k != 0]  # one phase's message
     order = []  # (first call, key, calls, {round: [(sender, receiver, one call's bytes)]})
     for key, records in groups.items():
         rounds = {}
@@ -414,8 +425,12 @@ def rounds_time(machine, groups, p2p, ranks, nodes):
     ready = {r: 0.0 for r in ranks}
     last = growth = 0.0
     for _ in range(min(periods, 3)):
-        for r in ranks:
-            ready[r] += p2p.get(r, 0.0) / periods
+        start = dict(ready)
+        for s, d, size in pairs:
+            start[d] = max(start[d], ready[s])
+            if size >= EAGER_LIMIT:
+                start[s] = max(start[s], ready[d])
+        ready = {r: start[r] + p2p.get(r, 0.0) / periods for r in ranks}
         for _, _, calls, rounds in order:
             if calls < periods / 2:
                 continue
@@ -433,7 +448,7 @@ def run_time(machine, p2p, coll, nodes, groups=None):
     phases = phase_total(machine, p2p, nodes)
     ranks = set(nodes)
     if groups:
-        return rounds_time(machine, groups, phases, ranks, nodes)
+        return rounds_time(machine, groups, phases, ranks, nodes, p2p)
     chain = collective_time(machine, coll, nodes)
     return max(phases.get(r, 0.0) + chain.get(r, 0.0) for r in ranks)
 
