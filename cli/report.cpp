@@ -143,15 +143,18 @@ std::optional<Prediction> predict(const Graph& graph, const Machine& machine, co
   const Graph& collective = kinds && request.collective ? *request.collective : none;
   const std::vector<CollectiveCalls>* calls = kinds ? request.calls : nullptr;
   const auto flow_start = std::chrono::steady_clock::now();
-  p.baseline_flow = flow_times(p2p, collective, machine, allocation, base_mapping, calls);
-  // The model sees each rank's node only: where the mapping kept has the
+  // The model sees each rank's node only: a mapping on the nodes of one
+  // already timed has its times, and where the mapping kept has the
   // launcher's nodes, its time is the launcher's (HPCC 64 on the 4x4x4
   // torus at one rank a node: 1.5 s each; bench/RESULTS.md, issue 54,
-  // fourteenth session).
-  if (p.baseline_flow.computed)
-    p.mapping_flow = same_nodes(mapping, base_mapping)
-                         ? p.baseline_flow
-                         : flow_times(p2p, collective, machine, allocation, mapping, calls);
+  // fourteenth and fifteenth sessions).
+  const auto timed = [&](const Mapping& m) {
+    for (const ReportRequest::KnownFlow& k : request.known_flows)
+      if (k.times.computed && same_nodes(m, k.of)) return k.times;
+    return flow_times(p2p, collective, machine, allocation, m, calls);
+  };
+  p.baseline_flow = timed(base_mapping);
+  if (p.baseline_flow.computed) p.mapping_flow = same_nodes(mapping, base_mapping) ? p.baseline_flow : timed(mapping);
   p.flow_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - flow_start).count();
   p.pipeline =
       pipeline_times(p2p, machine, allocation, mapping, base_mapping, p.p_mpi);  // computed for one-way traffic
@@ -169,6 +172,15 @@ std::optional<Prediction> predict(const Graph& graph, const Machine& machine, co
 }
 
 }  // namespace
+
+std::vector<ReportRequest::KnownFlow> known_flows_of(const MapResult& result, const Allocation& allocation,
+                                                     std::uint32_t ranks, bool oversubscribe) {
+  std::vector<ReportRequest::KnownFlow> known;
+  if (result.mapping_flow.computed) known.push_back({result.mapping, result.mapping_flow});
+  if (result.block_flow.computed)
+    known.push_back({baseline_mapping(Baseline::block, allocation, ranks, 1, oversubscribe), result.block_flow});
+  return known;
+}
 
 void print_comparison(std::ostream& out, const Metrics& m, const std::string& label, const Metrics& b,
                       const std::string& baseline_label) {

@@ -104,6 +104,7 @@ int run_map(const MapOptions& o) {
   request.collective = &collective_traffic;
   request.calls = &calls;
   request.baseline_score = block_score;
+  request.known_flows = known_flows_of(result, allocation, graph.ranks, over);
   request.threads = threads;
   std::string json_text;
   request.json_text = &json_text;

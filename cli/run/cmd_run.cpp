@@ -387,6 +387,7 @@ int run_run(const RunOptions& o) {
     request.p2p = &p2p;
     request.collective = &collective;
     request.calls = &calls;
+    request.known_flows = known_flows_of(result, allocation, graph.ranks, context.oversubscribe);
     request.threads = context.threads;
     request.json_text = &json_text;
     // The table map prints, kept as report.txt beside the JSON.

@@ -527,6 +527,37 @@ TEST(MapWeighsPredictedTime, NeverASlowerCandidateThanOneItTimed) {
   EXPECT_GT(overruled, 0);  // the rule is tested where it matters
 }
 
+// The engine hands back the flow model's times of the mapping it kept and
+// of block, for the report not to run the model again: the very times
+// flow_times() gives them (the limit a candidate was timed under only
+// stops it). A 24-rank irregular profile on 16 nodes of 2 cores, where a
+// candidate on other nodes than block's is kept; a graph without a profile
+// is not timed, and hands back nothing.
+TEST(MapWeighsPredictedTime, HandsBackTheTimesItComputed) {
+  Machine m = test::make_machine("[4, 4]", "", "n[00-15]", "core:2");
+  m.network.link_gbps = 8;
+  const Allocation a = make_allocation(m, {});
+  const Graph g = make_irregular({24, 16, 1 << 16, 3});
+  const MapResult r = map_explained(g, m, a, create_context("default"), {}, p2p_only(g));
+  ASSERT_NE(r.kept, "block");
+  const Mapping block = baseline_mapping(Baseline::block, a, g.ranks);
+  ASSERT_FALSE(same_nodes(r.mapping, block));
+  for (const auto& [given, mapping] : {std::pair{r.mapping_flow, r.mapping}, std::pair{r.block_flow, block}}) {
+    const FlowTimes again = flow_times(g, Graph{}, m, a, mapping);
+    ASSERT_TRUE(given.computed);
+    ASSERT_TRUE(again.computed);
+    EXPECT_EQ(given.slowest_ns, again.slowest_ns);
+    EXPECT_EQ(given.p2p_ns, again.p2p_ns);
+    EXPECT_EQ(given.chain_ns, again.chain_ns);
+    EXPECT_EQ(given.phases, again.phases);
+    EXPECT_EQ(given.collective_floor_ns, again.collective_floor_ns);
+  }
+  EXPECT_LT(r.mapping_flow.slowest_ns, r.block_flow.slowest_ns);
+  const MapResult plain = map_explained(g, m, a, create_context("default"));
+  EXPECT_FALSE(plain.mapping_flow.computed);
+  EXPECT_FALSE(plain.block_flow.computed);
+}
+
 // With fewer ranks than slots the launcher's round-robin by node spreads
 // them over every node, and can be faster than every candidate the
 // engine's pipelines find (the model put a 128-rank halo on the bench's

@@ -18,6 +18,7 @@
 #include <string_view>
 
 #include "rankmap/context.hpp"
+#include "rankmap/gain.hpp"
 #include "rankmap/graph.hpp"
 #include "rankmap/mapping.hpp"
 #include "rankmap/profile.hpp"
@@ -70,6 +71,11 @@ struct MapResult {
   // When the mapping uses another number of nodes than block: why (the
   // flow model's times, or the hop-bytes), else empty.
   std::string nodes_why;
+  // The flow model's times of `mapping` and of block, when the engine timed
+  // them to the end (a profile's traffic), else not computed. The model
+  // sees each rank's node only: they hold for any mapping on the same nodes
+  // (same_nodes), so a report need not run the model on them again.
+  FlowTimes mapping_flow{}, block_flow{};
 };
 // Inside nodes only, for a layout fixed elsewhere (srun's, when a
 // scheduler plugin may bind tasks but not move them): node_of_rank[r] is

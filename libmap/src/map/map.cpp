@@ -48,6 +48,7 @@ struct Candidate {
   Mapping mapping;
   std::uint64_t hop_bytes = 0;
   double predicted_ns = 0;  // the flow model's slowest rank, when timed
+  FlowTimes flow{};         // all the flow model's times, when it ran to the end
 };
 
 // What one piece of the engine's work found: its candidates and its
@@ -481,6 +482,7 @@ class Engine {
         if (twin != seen.end()) {
           const Candidate& t = *twin->first;
           c.predicted_ns = t.predicted_ns;
+          c.flow = t.flow;
           stopped += twin->second;
           if (t.predicted_ns < 0)
             stage("not timed " + c.name + ": the nodes of " + t.name + ", which is out");
@@ -517,6 +519,7 @@ class Engine {
           continue;
         }
         c.predicted_ns = *timing.ns;
+        c.flow = timing.flow;
         stage("timed " + c.name + ": " + std::to_string(std::llround(*timing.ns)) + " ns predicted");
         if (c.name == "block") block_ns = *timing.ns;
         if (fastest < 0 || *timing.ns < fastest) fastest = *timing.ns;
@@ -537,16 +540,19 @@ class Engine {
   static constexpr std::size_t kTimedTogether = 4;
 
   // One candidate's time; `stopped` when it passed `limit`; neither when
-  // the model gave up (its work budget ran out).
+  // the model gave up (its work budget ran out). `flow`: the flow model's
+  // times when it ran to the end (what flow_times() gives: the limit only
+  // stops it), not a pipeline's.
   struct Timing {
     std::optional<double> ns;
     bool stopped = false;
+    FlowTimes flow{};
   };
   Timing time_one(const Candidate& c, bool pipeline, double compute_ns, double limit) const {
-    if (pipeline) return {detail::pipeline_run_ns(p2p_, machine_, allocation_, c.mapping, compute_ns), false};
+    if (pipeline) return {detail::pipeline_run_ns(p2p_, machine_, allocation_, c.mapping, compute_ns), false, {}};
     const FlowTimes t = detail::flow_times_below(p2p_, collective_, machine_, allocation_, c.mapping, calls_, limit);
-    if (t.computed) return {t.slowest_ns, false};
-    return {std::nullopt, std::string_view(t.why) == detail::kSlowerThanLimit};
+    if (t.computed) return {t.slowest_ns, false, t};
+    return {std::nullopt, std::string_view(t.why) == detail::kSlowerThanLimit, {}};
   }
 
   static constexpr double kTiedPerBillion = 1;
@@ -640,7 +646,8 @@ class Engine {
     if (!best)  // defensive: block, or a candidate the model times faster, always competes
       for (const Candidate& c : candidates_)
         if (c.name == "block") best = &c;
-    MapResult result{best->mapping, best->name, "", ""};
+    MapResult result{best->mapping, best->name, "", "", best->flow, {}};
+    if (const Candidate* block = find("block")) result.block_flow = block->flow;
     if (const Candidate* block = find("block"); block && best != block) {
       const std::size_t ours = nodes_used(best->mapping), theirs = nodes_used(block->mapping);
       char line[300] = "";
