@@ -86,7 +86,7 @@ struct ReportRequest {
     Mapping of;
     FlowTimes times;
   };
-  std::vector<KnownFlow> known_flows;
+  std::vector<KnownFlow> known_flows{};
   // Block's score when already under way (valid()), else computed here:
   // map starts it while the engine runs, as it takes seconds at a million
   // ranks.
