@@ -451,39 +451,37 @@ class Engine {
     // HPCC 64 at 2 a node on the 4x4x4 torus, METIS k-way's four seeds on
     // block's nodes were one mapping's nodes, timed four times
     // (bench/RESULTS.md, issue 54, fourteenth session).
-    std::vector<std::pair<const Candidate*, bool>> seen;  // timed or tried, and whether stopped
+    std::vector<std::pair<const Candidate*, bool>> seen;  // one a set of nodes, in order; whether stopped
     // Block alone, then kTimedTogether at a time, a candidate a thread:
     // each stops at the fastest of the batches before its own. The
     // batches do not depend on the threads, so neither do the times, the
     // stops or the lines.
     for (std::size_t next = 0; next < order.size();) {
+      const std::size_t first = seen.size();  // the batch: seen[first...]
       const std::size_t room = next == 0 ? 1 : kTimedTogether;
-      std::vector<Candidate*> segment;  // in order: the batch and the twins among it
-      std::vector<Candidate*> batch;
-      for (; next < order.size() && batch.size() < room; ++next) {
-        Candidate* c = order[next].second;
-        segment.push_back(c);
-        const bool twin = std::any_of(segment.begin(), segment.end() - 1,
-                                      [&](const Candidate* s) { return same_nodes(s->mapping, c->mapping); }) ||
-                          std::any_of(seen.begin(), seen.end(),
-                                      [&](const auto& s) { return same_nodes(s.first->mapping, c->mapping); });
-        if (!twin) batch.push_back(c);
+      std::vector<std::pair<Candidate*, std::size_t>> segment;  // in order, each with its nodes' entry in seen
+      while (next < order.size() && seen.size() - first < room) {
+        Candidate* c = order[next++].second;
+        const auto twin = std::find_if(seen.begin(), seen.end(),
+                                       [&](const auto& s) { return same_nodes(s.first->mapping, c->mapping); });
+        const auto k = static_cast<std::size_t>(twin - seen.begin());
+        if (twin == seen.end()) seen.emplace_back(c, false);
+        segment.emplace_back(c, k);
       }
       // Past the fastest so far (ties aside) a candidate is out whatever
       // its time: the model stops there.
       const double limit = fastest < 0 ? std::numeric_limits<double>::infinity() : tied_with(fastest);
-      std::vector<Timing> timings(batch.size());
-      detail::run_jobs(detail::scoped_threads(), batch.size(),
-                       [&](std::size_t i) { timings[i] = time_one(*batch[i], pipeline, compute_ns, limit); });
-      for (Candidate* candidate : segment) {
+      std::vector<Timing> timings(seen.size() - first);
+      detail::run_jobs(detail::scoped_threads(), timings.size(), [&](std::size_t i) {
+        timings[i] = time_one(*seen[first + i].first, pipeline, compute_ns, limit);
+      });
+      for (const auto& [candidate, k] : segment) {
         Candidate& c = *candidate;
-        const auto twin = std::find_if(seen.begin(), seen.end(),
-                                       [&](const auto& s) { return same_nodes(s.first->mapping, c.mapping); });
-        if (twin != seen.end()) {
-          const Candidate& t = *twin->first;
+        if (seen[k].first != &c) {  // an earlier candidate's nodes: timed above (or out)
+          const Candidate& t = *seen[k].first;
           c.predicted_ns = t.predicted_ns;
           c.flow = t.flow;
-          stopped += twin->second;
+          stopped += seen[k].second;
           if (t.predicted_ns < 0)
             stage("not timed " + c.name + ": the nodes of " + t.name + ", which is out");
           else
@@ -491,9 +489,8 @@ class Engine {
                   t.name + " (the same nodes)");
           continue;
         }
-        const Timing& timing =
-            timings[static_cast<std::size_t>(std::find(batch.begin(), batch.end(), &c) - batch.begin())];
-        seen.emplace_back(&c, timing.stopped);
+        const Timing& timing = timings[k - first];
+        seen[k].second = timing.stopped;
         if (timing.stopped) {
           c.predicted_ns = -1;  // out, below
           ++stopped;
@@ -646,9 +643,9 @@ class Engine {
     if (!best)  // defensive: block, or a candidate the model times faster, always competes
       for (const Candidate& c : candidates_)
         if (c.name == "block") best = &c;
-    MapResult result{best->mapping, best->name, "", "", best->flow, {}};
-    if (const Candidate* block = find("block")) result.block_flow = block->flow;
-    if (const Candidate* block = find("block"); block && best != block) {
+    const Candidate* block = find("block");
+    MapResult result{best->mapping, best->name, "", "", best->flow, block ? block->flow : FlowTimes{}};
+    if (block && best != block) {
       const std::size_t ours = nodes_used(best->mapping), theirs = nodes_used(block->mapping);
       char line[300] = "";
       if (ours != theirs && best->predicted_ns > 0 && block->predicted_ns > 0)
