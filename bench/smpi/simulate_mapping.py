@@ -3,11 +3,15 @@
 validate.py) has already run with --keep: its profile, SMPI binary and
 platform are used as they are, nothing is profiled or built again.
 
-Usage: bench/smpi/simulate_mapping.py KEEP_DIR SCENARIO MAPPING [TAG]
+Usage: bench/smpi/simulate_mapping.py KEEP_DIR SCENARIO MAPPING [TAG] [--iterations N] [--compute-us US]
   KEEP_DIR  the --keep directory of that run
   MAPPING   a rankmap csv (or a host per rank) for the scenario's ranks
+  --iterations, --compute-us  the app run with other iterations or compute
+            an iteration than the scenario's (the profile stays the one
+            kept: its traffic is the same, its p_mpi is not)
 Prints "SCENARIO TAG SECONDS".
 """
+import argparse
 import sys
 from pathlib import Path
 
@@ -17,10 +21,16 @@ import validate  # noqa: E402
 
 
 def main():
-    if len(sys.argv) not in (4, 5):
-        sys.exit(__doc__)
-    work, name, mapping = Path(sys.argv[1]), sys.argv[2], Path(sys.argv[3])
-    tag = sys.argv[4] if len(sys.argv) > 4 else mapping.stem
+    ap = argparse.ArgumentParser(usage=__doc__)
+    ap.add_argument("work", type=Path)
+    ap.add_argument("name")
+    ap.add_argument("mapping", type=Path)
+    ap.add_argument("tag", nargs="?")
+    ap.add_argument("--iterations", type=int)
+    ap.add_argument("--compute-us", type=float)
+    a = ap.parse_args()
+    work, name, mapping = a.work, a.name, a.mapping
+    tag = a.tag or mapping.stem
     if name not in peers_time.SCENARIOS:
         sys.exit(f"simulate_mapping.py: unknown scenario '{name}'")
     if not (work / name).is_dir():
@@ -31,6 +41,10 @@ def main():
         s = validate.prepare(name, validate.ROOT / "build", work, peers_time.SCENARIOS[name])
     finally:
         validate.run = real_run
+    if a.iterations is not None:
+        s["app_args"] = [*s["app_args"][:-1], str(a.iterations)]
+    if a.compute_us is not None:
+        s["compute_us"] = a.compute_us
     print(name, tag, validate.simulate_mapping(s, mapping, tag))
 
 
