@@ -16,9 +16,13 @@ message of a phase together. Prints the last rank's end (no barrier).
 
 Tori only (flow_model.Machine). Slow: plain Python, one fair share a step.
 
-Usage: exchange_program.py PROFILE.rmp MACHINE.toml MAPPING ITERATIONS COMPUTE_US
+Usage: exchange_program.py GRAPH MACHINE.toml MAPPING ITERATIONS COMPUTE_US [--build DIR]
+  GRAPH    a profile (.rmp: its point-to-point traffic, through DIR's
+           rankmap convert) or a graph as csv (src,dst,bytes,msgs)
   MAPPING  rankmap's csv, or a host per rank (one per line)
+  --build  the build with cli/rankmap (default: ./build of the source)
 """
+import argparse
 import sys
 from pathlib import Path
 
@@ -112,18 +116,25 @@ def run_ns(machine, edges, nodes, iterations, compute_ns):
 
 
 def main():
-    if len(sys.argv) != 6:
-        sys.exit(__doc__)
-    profile, machine_path, mapping, iterations, compute_us = sys.argv[1:]
-    machine = fm.Machine(machine_path)
-    p2p = fm.traffic(profile, "p2p", str(fm.ROOT / "build" / "cli" / "rankmap"))
+    ap = argparse.ArgumentParser(usage=__doc__)
+    for name in ("graph", "machine", "mapping"):
+        ap.add_argument(name)
+    ap.add_argument("iterations", type=int)
+    ap.add_argument("compute_us", type=float)
+    ap.add_argument("--build", type=Path, default=fm.ROOT / "build")
+    a = ap.parse_args()
+    machine, mapping = fm.Machine(a.machine), a.mapping
+    if a.graph.endswith(".csv"):
+        p2p = fm.read_graph(a.graph)
+    else:
+        p2p = fm.traffic(a.graph, "p2p", str(a.build / "cli" / "rankmap"))
     if mapping.endswith(".csv"):
         nodes = fm.node_of(mapping, machine)
     else:
         hosts = Path(mapping).read_text().split()
         nodes = {r: int(h[len(machine.prefix):]) for r, h in enumerate(hosts)}
-    t = run_ns(machine, fm.clipped(p2p), nodes, int(iterations), float(compute_us) * 1000)
-    print(f"{Path(mapping).name} {iterations} iterations, {compute_us} us compute: {t / 1000:.3f} us")
+    t = run_ns(machine, fm.clipped(p2p), nodes, a.iterations, a.compute_us * 1000)
+    print(f"{Path(mapping).name} {a.iterations} iterations, {a.compute_us:g} us compute: {t / 1000:.3f} us")
 
 
 if __name__ == "__main__":

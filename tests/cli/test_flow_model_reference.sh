@@ -99,4 +99,22 @@ check "$work/counts-12.rmp" bench/machines/torus-4x4x4.toml 1 random chains
 check "$work/counts-12.rmp" data/machines/desmos.toml 4 rr chains
 check_pipeline tests/data/wavefront-16.rmp data/machines/desmos.toml 2 block
 check_pipeline tests/data/wavefront-16.rmp bench/machines/torus-4x4x4.toml 1 random
+# bench/smpi/exchange_program.py (iterated exchanges as rank programs) by
+# hand, on the 4x4x4 torus (t_inj = t_ej = 425 ns, t_hop = 129 ns, 75
+# Gbit/s = 9.375 bytes/ns), 2 iterations of 10 us compute and one exchange
+# of 4,000-byte messages (8,000 bytes in 2 messages a pair):
+# - n00 and n02, two hops apart: 2 x (10,000 + 1,108 + 426.67) = 23,069.3 ns;
+# - two pairs from n00 to n01 (two ranks a node) share both NICs and the
+#   link, each at half the rate: 2 x (10,000 + 979 + 853.33) = 23,664.7 ns.
+exchange() {  # graph csv, mapping csv, expected text
+  printf '%b' "$1" >graph.csv
+  printf '%b' "$2" >map.csv
+  local got
+  got=$(python3 "$src/bench/smpi/exchange_program.py" graph.csv "$src/bench/machines/torus-4x4x4.toml" map.csv 2 10 \
+        --build "$(dirname "$(dirname "$rankmap")")")
+  [[ $got == *": $3 us" ]] || { echo "FAIL: exchange_program.py: $got, expected $3 us"; fail=1; }
+}
+exchange 'src,dst,bytes,msgs\n0,1,8000,2\n1,0,8000,2\n' 'rank,host,socket,core,pu\n0,n00,0,0,\n1,n02,0,0,\n' 23.069
+exchange 'src,dst,bytes,msgs\n0,2,8000,2\n2,0,8000,2\n1,3,8000,2\n3,1,8000,2\n' \
+  'rank,host,socket,core,pu\n0,n00,0,0,\n1,n00,0,1,\n2,n01,0,0,\n3,n01,0,1,\n' 23.665
 exit $fail
