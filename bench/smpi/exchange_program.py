@@ -30,30 +30,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import flow_model as fm  # noqa: E402
 
 
-def fair_shares(routes, bw):
-    """{flow: rate} by progressive filling: the link with the least room a
-    flow fixes its flows' rates first (flow_model.fair_shares, with a count
-    of each link's unfixed flows kept rather than recounted)."""
-    users, rate = {}, {}
-    for i, links in routes.items():
-        for link in links:
-            users.setdefault(link, []).append(i)
-    room = dict.fromkeys(users, bw)
-    unfixed_on = {link: len(u) for link, u in users.items()}
-    unfixed = set(routes)
-    while unfixed:
-        tight = min((link for link in users if unfixed_on[link] > 0), key=lambda link: room[link] / unfixed_on[link])
-        share = room[tight] / unfixed_on[tight]
-        for i in users[tight]:
-            if i in unfixed:
-                rate[i] = share
-                unfixed.discard(i)
-                for link in routes[i]:
-                    room[link] -= share
-                    unfixed_on[link] -= 1
-    return rate
-
-
 def run_ns(machine, edges, nodes, iterations, compute_ns):
     """The last rank's end of its last iteration (ns), from time 0."""
     pairs = [(s, d, b / k) for s, d, b, k in edges if s != d and k > 0]
@@ -81,20 +57,15 @@ def run_ns(machine, edges, nodes, iterations, compute_ns):
             s, d, size = pairs[i]
             if posted[s][k] is None or posted[d][k] is None or (i, k) in moving:
                 continue
-            a, c, start = nodes[s], nodes[d], max(posted[s][k], posted[d][k])
-            if a == c:
-                moving[(i, k)] = [start + machine.t_local, size, None]
-            else:
-                path = machine.route(a, c)
-                moving[(i, k)] = [start + machine.t_inj + machine.t_ej + machine.t_hop * len(path), size,
-                                  (("inj", a), *path, ("ej", c))]
+            latency, links = machine.way(nodes[s], nodes[d])
+            moving[(i, k)] = [max(posted[s][k], posted[d][k]) + latency, size, links]
 
     for r in ranks:
         post(r, 0, compute_ns)
     bw, now = machine.bw, 0.0
     while moving:
         streaming = {m: v[2] for m, v in moving.items() if v[0] <= now + 1e-9 and v[2] is not None}
-        rate = fair_shares(streaming, bw)
+        rate = fm.fair_shares(streaming, bw)
         now_next = min([now + moving[m][1] / rate[m] for m in streaming] +
                        [v[0] for v in moving.values() if v[0] > now + 1e-9] +
                        [v[0] + v[1] / bw for v in moving.values() if v[2] is None])

@@ -132,6 +132,14 @@ class Machine:
                 delta[d] -= sign
         return links
 
+    def way(self, a, b):
+        """A message's latency from node a to b and the resources it
+        streams through (None inside a node: a loopback, no sharing)."""
+        if a == b:
+            return self.t_local, None
+        path = self.route(a, b)
+        return self.t_inj + self.t_ej + self.t_hop * len(path), [("inj", a), *path, ("ej", b)]
+
 
 def node_of(mapping_csv, machine):
     lines = Path(mapping_csv).read_text().splitlines()[1:]
@@ -201,13 +209,8 @@ def flow_ends(machine, messages, nodes):
     bw = machine.bw
     flows = []  # [sender, receiver, bytes, start, links]
     for s, d, size, ready in messages:
-        a, c = nodes[s], nodes[d]
-        if a == c:  # a node's loopback: no sharing
-            flows.append([s, d, size, ready + machine.t_local, None])
-        else:
-            path = machine.route(a, c)
-            links = [("inj", a)] + path + [("ej", c)]
-            flows.append([s, d, size, ready + machine.t_inj + machine.t_ej + machine.t_hop * len(path), links])
+        latency, links = machine.way(nodes[s], nodes[d])
+        flows.append([s, d, size, ready + latency, links])
     end = [None] * len(flows)
     left = [f[2] for f in flows]
     for i, f in enumerate(flows):
@@ -231,22 +234,25 @@ def flow_ends(machine, messages, nodes):
 
 def fair_shares(routes, bw):
     """{flow: rate} for streaming flows {flow: its links}, every link `bw`:
-    progressive filling, the tightest link fixes its flows' rates."""
-    rate, users, room = {}, {}, {}
+    progressive filling, the tightest link fixes its flows' rates. Each
+    link's count of unfixed flows is kept, not recounted at every step."""
+    users, rate = {}, {}
     for i, links in routes.items():
-        for r in links:
-            users.setdefault(r, []).append(i)
-            room[r] = bw
+        for link in links:
+            users.setdefault(link, []).append(i)
+    room = dict.fromkeys(users, bw)
+    unfixed_on = {link: len(u) for link, u in users.items()}
     unfixed = set(routes)
     while unfixed:
-        share, link = min(((room[r] / sum(1 for i in us if i in unfixed), r)
-                           for r, us in users.items() if any(i in unfixed for i in us)),
-                          key=lambda x: x[0])
-        for i in [i for i in users[link] if i in unfixed]:
-            rate[i] = share
-            unfixed.discard(i)
-            for r in routes[i]:
-                room[r] -= share
+        tight = min((link for link in users if unfixed_on[link] > 0), key=lambda link: room[link] / unfixed_on[link])
+        share = room[tight] / unfixed_on[tight]
+        for i in users[tight]:
+            if i in unfixed:
+                rate[i] = share
+                unfixed.discard(i)
+                for link in routes[i]:
+                    room[link] -= share
+                    unfixed_on[link] -= 1
     return rate
 
 
@@ -292,13 +298,8 @@ def pipeline_time(machine, edges, nodes):
 
     def start(i, at):
         s, d, size = pairs[i]
-        a, c = nodes[s], nodes[d]
-        if a == c:
-            moving[i] = [at + machine.t_local, size, None]
-        else:
-            path = machine.route(a, c)
-            moving[i] = [at + machine.t_inj + machine.t_ej + machine.t_hop * len(path), size,
-                         [("inj", a), *path, ("ej", c)]]
+        latency, links = machine.way(nodes[s], nodes[d])
+        moving[i] = [at + latency, size, links]
 
     def advance(r):
         while stage[r] < stages:
