@@ -34,16 +34,19 @@ struct Prediction {
   FlowTimes baseline_flow, mapping_flow;       // the flow model (gain.hpp)
   double flow_seconds = 0;                     // what the flow model took, both mappings
   PipelineTimes pipeline;                      // the pipeline term, for one-way traffic
+  ExchangeProgramTimes program;                // exchanges between rare collectives, as programs
   double gain_by_messages = 0;
-  // The headline: the pipeline term's for one-way traffic, the flow model's
-  // when it ran for both mappings, else the mean message time's
-  // ("pipeline", "flow" or "messages").
+  // The headline: the pipeline term's for one-way traffic, the program
+  // model's for exchanges between rare collectives, the flow model's when
+  // it ran for both mappings, else the mean message time's ("pipeline",
+  // "program", "flow" or "messages").
   std::string model;
 };
 
 // The one statement of rankmap's rule, in the report, map --help and README.
 inline constexpr const char* kNeverWorseThanBlock =
-    "Never worse than block: rankmap writes no mapping that the flow model predicts slower than the launcher's "
+    "Never worse than block: rankmap writes no mapping that the flow model (or its pipeline or program reading) "
+    "predicts slower than the launcher's "
     "block mapping when it times the candidates (a profile of at most 16,384 communicating pairs on a machine with "
     "link_gbps), and none with more hop-bytes than block otherwise.";
 

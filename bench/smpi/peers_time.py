@@ -5,7 +5,11 @@ SimGrid's SMPI once per mapping, on the platform of its machine
 
 Mappings, all from the app's own profile (Open MPI, rankmap's shim):
   rankmap default and quality   `rankmap map` on the profile (the flow
-                                model weighs its candidates);
+                                model weighs its candidates), with
+                                --p-mpi the share block's simulated run
+                                spends outside its compute (the
+                                profile's own is the native run's, with
+                                no compute: seventeenth session);
   block, rr, random             `rankmap map --baseline` (seed 1);
   Scotch, Mt-KaHyPar, KaHIP     each peer's best run by hop-bytes, as
                                 bench/peers.py runs them (bench/peers/), on
@@ -172,17 +176,21 @@ BASELINES = ("block", "rr", "random")
 PEERS = ("Scotch", "Mt-KaHyPar", "KaHIP")
 
 
-def mappings(s):
-    """{mapping name: its file}, every mapping of the scenario that exists."""
+def mappings(s, p_mpi):
+    """{mapping name: its file}, every mapping of the scenario that exists.
+    rankmap's presets are given the run's p_mpi (--p-mpi), as validate.py
+    gives eval: the profile's own is the native run's, which computes
+    nothing between exchanges."""
     d, rankmap = s["dir"], s["rankmap"]
     common = ["-m", s["machine_path"], "--ppn", str(s["ppn"]), "-f", "csv", "-q", "--seed", "1"]
     out = {}
-    for preset in OURS:
-        out[preset] = d / f"{preset}.csv"
-        validate.run([rankmap, "map", s["profile"], *common, "--preset", preset, "-o", out[preset]])
     for base in BASELINES:
         out[base] = d / f"{base}.csv"
         validate.run([rankmap, "map", s["profile"], *common, "--baseline", base, "-o", out[base]])
+    for preset in OURS:
+        out[preset] = d / f"{preset}.csv"
+        validate.run([rankmap, "map", s["profile"], *common, "--preset", preset, "--p-mpi", f"{p_mpi:.6f}",
+                      "-o", out[preset]])
     graph = d / "traffic.mtx"
     validate.run([rankmap, "convert", s["profile"], "-o", graph])
     peers_dir = d / "peers"
@@ -239,7 +247,12 @@ def scenario(name, build, work, compute_us=None):
     s = validate.prepare(name, build, work, SCENARIOS[name])
     if compute_us is not None:  # the simulated runs' compute alone changes: the profile is the same
         s["compute_us"] = compute_us
-    files = mappings(s)
+    # p_mpi: block's simulated run outside its compute (validate.py's).
+    block = s["dir"] / "block.csv"
+    validate.run([s["rankmap"], "map", s["profile"], "-m", s["machine_path"], "--ppn", str(s["ppn"]), "-f", "csv",
+                  "-q", "--seed", "1", "--baseline", "block", "-o", block])
+    p_mpi = 1 - s["iterations"] * s["compute_us"] * 1e-6 / validate.simulate_mapping(s, block, "block")
+    files = mappings(s, p_mpi)
     times = {m: validate.simulate_mapping(s, path, m) for m, path in files.items()}
     others = {m: t for m, t in times.items() if m not in OURS}
     fastest = min(others, key=others.get)
@@ -247,7 +260,7 @@ def scenario(name, build, work, compute_us=None):
     free = free_network_times(s, files, times)
     half = next(h for h, group in HALVES.items() if name in group)
     return {"scenario": name, "half": half, "machine": s["machine"].get("name"),
-            "ranks": s["ranks"], "ppn": s["ppn"], "times_s": times, "fastest_other": fastest,
+            "ranks": s["ranks"], "ppn": s["ppn"], "p_mpi": p_mpi, "times_s": times, "fastest_other": fastest,
             "default_over_fastest": times["default"] / others[fastest],
             "spread": max(times.values()) / min(times.values()) - 1,
             "ideal_network_s": ideal, "bound": ideal / others[fastest], "free_network_s": free,

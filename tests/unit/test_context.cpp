@@ -67,15 +67,16 @@ struct Case {
 
 TEST(Context, PresetsAreTheDefaultWithNamedOverrides) {
   EXPECT_EQ(dump_context(create_context("default")), dump_context(Context{}));
-  EXPECT_EQ(overrides_of(create_context("fast")),
-            (std::set<std::string>{"partition.metis_kway", "partition.bisection_cuts", "partition.coarsen_to",
-                                   "partition.trials", "placement.greedy", "placement.swap_passes",
-                                   "refinement.rank_swap_passes", "refinement.rank_moves"}));
+  EXPECT_EQ(
+      overrides_of(create_context("fast")),
+      (std::set<std::string>{"partition.metis_kway", "partition.bisection_cuts", "partition.coarsen_to",
+                             "partition.trials", "placement.greedy", "placement.swap_passes",
+                             "refinement.rank_swap_passes", "refinement.rank_moves", "refinement.program_swaps"}));
   EXPECT_EQ(
       overrides_of(create_context("quality")),
       (std::set<std::string>{"partition.scotch", "partition.metis_cuts", "partition.patience", "partition.coarsen_to",
                              "partition.grid_only", "partition.trials", "partition.default_candidate",
-                             "placement.swap_passes", "refinement.rank_swap_passes"}));
+                             "placement.swap_passes", "refinement.rank_swap_passes", "refinement.program_swaps"}));
   EXPECT_EQ(preset_names(), (std::vector<std::string>{"fast", "default", "quality"}));
   for (const auto& name : preset_names()) EXPECT_EQ(create_context(name).preset, name);
 }

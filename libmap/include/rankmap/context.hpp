@@ -58,6 +58,10 @@ struct Context {
   struct Refinement {
     int rank_swap_passes = 2;  // swap ranks between nodes (exact sizes kept)
     bool rank_moves = true;    // then move single ranks: round cycles of nodes, and freely then rebalanced
+    // Where a profile's exchanges are timed as each rank's program (compute
+    // between them known, collectives rare): rank swaps judged by that time,
+    // from the fastest candidate (map/refine/program_search.hpp); 0: none.
+    int program_swaps = 384;
   } refinement;
 
   bool within_node = true;     // split each node's ranks over its packages and cores

@@ -182,4 +182,37 @@ struct PipelineTimes {
 PipelineTimes pipeline_times(const Graph& p2p, const Machine& machine, const Allocation& allocation,
                              const Mapping& mapping, const Mapping& baseline, double p_mpi);
 
+// The program model, for exchanges between rare collectives. The flow
+// model's phases start every message of a phase together; with compute
+// between exchanges ranks drift apart, and which link is busy changes over
+// time. Here the run is K iterations (K and each pair's messages as in the
+// flow model); in each, a rank computes for c, posts every receive and
+// send of the iteration, and waits for its receives and its sends of
+// kEagerLimitBytes or more. A message moves once both ranks have posted
+// it: its latency, then its bytes at a max-min fair share of its route,
+// as in a phase. c is the compute that gives the baseline p_mpi: K c =
+// (run(c) - K c) (1 - p_mpi) / p_mpi, by fixed point from c = 0 (three
+// runs). The time is the last rank's end; the gain the runs' relative
+// difference, compute included. Rare collectives are left out. It applies
+// (exchanges_as_programs) when the point-to-point traffic is not a
+// pipeline and collectives come only around the loop: at most 4 calls a
+// rank in all, and fewer than K / 2 (the profile's call records, else the
+// collective graph's messages a pair). A barrier before and after the
+// loop, not an allreduce every iteration, which brings the ranks back
+// together (phases and rounds read that). On
+// SMPI's irregular app at 20 us an iteration, the lockstep phases put
+// KaHIP's mapping 9.5 % behind rankmap's where SMPI has it 1.6 % ahead;
+// this model ranks all seven mappings of two such scenarios in SMPI's order
+// (bench/RESULTS.md, issue 55, seventeenth session). The engine times its
+// candidates by it where it applies and p_mpi is known (map.hpp).
+bool exchanges_as_programs(const Graph& p2p, const Graph& collective, const std::vector<CollectiveCalls>* calls);
+struct ExchangeProgramTimes {
+  bool computed = false;                   // false: does not apply, or past the flow model's limits
+  double iterations = 0;                   // K
+  double compute_ns = 0;                   // c
+  double baseline_ns = 0, mapping_ns = 0;  // the runs' times, compute included
+};
+ExchangeProgramTimes exchange_program_times(const Graph& p2p, const Machine& machine, const Allocation& allocation,
+                                            const Mapping& mapping, const Mapping& baseline, double p_mpi);
+
 }  // namespace rankmap

@@ -38,7 +38,8 @@ struct TrafficKinds {
   const Graph* collective = nullptr;
   const std::vector<CollectiveCalls>* calls = nullptr;
   // The run's share of time in MPI, when known: a pipeline's compute time
-  // between stages is solved from it (gain.hpp, pipeline_times).
+  // between stages, and the exchange programs' between iterations, are
+  // solved from it (gain.hpp, pipeline_times, exchange_program_times).
   std::optional<double> p_mpi;
 };
 
@@ -48,8 +49,10 @@ struct TrafficKinds {
 // never more hop-bytes; or, when `kinds` holds a profile's traffic that
 // the flow model can time (link_gbps set, at most kEngineFlowPairs
 // communicating pairs; one-way pipeline traffic by the pipeline model,
-// with the compute time p_mpi gives, else none), never a longer predicted
-// time (gain.hpp, flow_times, pipeline_times): the mapping written is one
+// with the compute time p_mpi gives, else none; exchanges with
+// collectives only around the loop, when p_mpi is known, by the program
+// model, then the program search), never a longer predicted
+// time (gain.hpp, flow_times, pipeline_times, exchange_program_times): the mapping written is one
 // the model predicts fastest of every candidate it
 // timed (block and a spread over every allocated node among them), with
 // hop-bytes deciding between equal times. With a profile's traffic the

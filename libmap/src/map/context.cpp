@@ -29,6 +29,7 @@ void override_fast(Context& c) {
   c.placement.swap_passes = 1;
   c.refinement.rank_swap_passes = 0;
   c.refinement.rank_moves = false;
+  c.refinement.program_swaps = 0;
 }
 
 void override_default(Context&) {}
@@ -49,6 +50,7 @@ void override_quality(Context& c) {
   c.partition.default_candidate = true;
   c.placement.swap_passes = 32;
   c.refinement.rank_swap_passes = 8;
+  c.refinement.program_swaps = 1536;
 }
 
 struct Preset {
@@ -102,7 +104,8 @@ std::string dump_context(const Context& c) {
       << "swap_passes = " << c.placement.swap_passes << "\n\n"
       << "[refinement]\n"
       << "rank_swap_passes = " << c.refinement.rank_swap_passes << "\n"
-      << "rank_moves = " << b(c.refinement.rank_moves) << "\n";
+      << "rank_moves = " << b(c.refinement.rank_moves) << "\n"
+      << "program_swaps = " << c.refinement.program_swaps << "\n";
   return out.str();
 }
 
@@ -163,10 +166,12 @@ class ContextReader : private detail::TomlReader {
         c.placement.swap_passes = static_cast<int>(integer(*n, "swap_passes", 0, 10000));
     }
     if (const toml::table* t = table(root, "refinement")) {
-      reject_unknown(*t, {"rank_swap_passes", "rank_moves"}, "[refinement]");
+      reject_unknown(*t, {"rank_swap_passes", "rank_moves", "program_swaps"}, "[refinement]");
       boolean(*t, "rank_moves", c.refinement.rank_moves);
       if (auto* n = t->get("rank_swap_passes"))
         c.refinement.rank_swap_passes = static_cast<int>(integer(*n, "rank_swap_passes", 0, 10000));
+      if (auto* n = t->get("program_swaps"))
+        c.refinement.program_swaps = static_cast<int>(integer(*n, "program_swaps", 0, 1000000));
     }
     return c;
   }

@@ -29,11 +29,13 @@
 #include "core/prefetch.hpp"
 #include "core/workers.hpp"
 #include "map/kinds/network_kind.hpp"
+#include "map/refine/program_search.hpp"
 #include "map/stages.hpp"
 #include "rankmap/baseline.hpp"
 #include "rankmap/error.hpp"
 #include "rankmap/gain.hpp"
 #include "rankmap/metrics.hpp"
+#include "score/exchange_program.hpp"
 #include "score/flow_model.hpp"
 #include "score/pipeline_model.hpp"
 
@@ -432,6 +434,7 @@ class Engine {
     // fifth session).
     const bool pipeline = is_pipeline(p2p_);
     const double compute_ns = pipeline ? pipeline_compute_ns() : 0;
+    const std::optional<double> program_ns = pipeline ? std::nullopt : program_compute_ns();
     // Block first: when the model gives up on it, it decides nothing, and
     // the others are not tried (each may cost the whole budget). Then the
     // least busy resource first: the sooner the fastest is timed, the
@@ -473,7 +476,7 @@ class Engine {
       const double limit = fastest < 0 ? std::numeric_limits<double>::infinity() : tied_with(fastest);
       std::vector<Timing> timings(seen.size() - first);
       detail::run_jobs(detail::scoped_threads(), timings.size(), [&](std::size_t i) {
-        timings[i] = time_one(*seen[first + i].first, pipeline, compute_ns, limit);
+        timings[i] = time_one(*seen[first + i].first, pipeline, compute_ns, program_ns, limit);
       });
       for (const auto& [candidate, k] : segment) {
         Candidate& c = *candidate;
@@ -523,6 +526,7 @@ class Engine {
       }
     }
     std::erase_if(candidates_, [](const Candidate& c) { return c.predicted_ns < 0; });
+    if (program_ns && fastest >= 0) fastest = std::min(fastest, search_by_program(*program_ns));
     const double limit = tied_with(fastest);
     block_out_of_time_ = block_ns > limit;
     const bool block_alone = block_ns >= 0 && !block_out_of_time_;
@@ -545,8 +549,11 @@ class Engine {
     bool stopped = false;
     FlowTimes flow{};
   };
-  Timing time_one(const Candidate& c, bool pipeline, double compute_ns, double limit) const {
+  Timing time_one(const Candidate& c, bool pipeline, double compute_ns, std::optional<double> program_ns,
+                  double limit) const {
     if (pipeline) return {detail::pipeline_run_ns(p2p_, machine_, allocation_, c.mapping, compute_ns), false, {}};
+    if (program_ns)
+      return {detail::exchange_program_ns(p2p_, machine_, allocation_, c.mapping, *program_ns), false, {}};
     const FlowTimes t = detail::flow_times_below(p2p_, collective_, machine_, allocation_, c.mapping, calls_, limit);
     if (t.computed) return {t.slowest_ns, false, t};
     return {std::nullopt, std::string_view(t.why) == detail::kSlowerThanLimit, {}};
@@ -564,6 +571,37 @@ class Engine {
     if (!kinds_.p_mpi || !block) return 0;
     const PipelineTimes t = pipeline_times(p2p_, machine_, allocation_, block->mapping, block->mapping, *kinds_.p_mpi);
     return t.computed ? t.compute_ns : 0;
+  }
+
+  // The compute between exchanges that gives block the profile's p_mpi,
+  // where the traffic is read as exchange programs
+  // (exchanges_as_programs); else none, and the flow model's phases time
+  // the candidates.
+  std::optional<double> program_compute_ns() const {
+    const Candidate* block = find("block");
+    if (!kinds_.p_mpi || !block || !exchanges_as_programs(p2p_, collective_, calls_)) return std::nullopt;
+    return detail::exchange_compute_ns(p2p_, machine_, allocation_, block->mapping, *kinds_.p_mpi);
+  }
+
+  // The program search from the fastest candidate: a candidate of its own
+  // when it ends faster. Returns the fastest time after it.
+  double search_by_program(double compute_ns) {
+    const Candidate* fastest = nullptr;
+    for (const Candidate& c : candidates_)
+      if (c.predicted_ns >= 0 && (!fastest || c.predicted_ns < fastest->predicted_ns)) fastest = &c;
+    const int trials = context_.refinement.program_swaps;
+    if (!fastest || trials <= 0) return fastest ? fastest->predicted_ns : -1;
+    const detail::ProgramSearch found =
+        detail::program_search(p2p_, machine_, allocation_, fastest->mapping, compute_ns, trials, context_.seed);
+    const double best = fastest->predicted_ns;
+    if (!found.timed || found.ns >= best) {
+      stage("program search from " + fastest->name + ": nothing faster in " + std::to_string(trials) + " swaps");
+      return best;
+    }
+    stage("program search from " + fastest->name + ": " + std::to_string(found.improved) + " swaps kept, " +
+          std::to_string(std::llround(found.ns)) + " ns predicted");
+    candidates_.push_back({"program search", found.mapping, mapping_hop_bytes(found.mapping), found.ns});
+    return found.ns;
   }
 
   bool competes(const Candidate& c) const { return !(block_out_of_time_ && c.name == "block"); }

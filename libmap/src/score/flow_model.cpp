@@ -20,32 +20,11 @@ namespace rankmap {
 namespace {
 
 using detail::Flow;
-using detail::PhaseSimulator;
 
 // Phase grouping (phase_group_ends): how many distinct message counts are
 // simulated one by one, and past that how far a group's pairs may fall.
 constexpr std::size_t kExactPhases = 16;
 constexpr double kPhaseGroupDrop = 0.1;
-
-// The messages of one traffic kind, one per pair of distinct ranks that
-// exchange any, with the latency and route of the mapping; nothing past
-// the simulator's work limit (a route costs its length).
-std::optional<std::vector<Flow>> flows_of(const Graph& graph, const Machine& machine,
-                                          const detail::NodeGeometry& geometry, const Mapping& mapping,
-                                          std::size_t nodes, PhaseSimulator& simulate) {
-  std::vector<Flow> flows;
-  for (std::uint32_t r = 0; r < graph.ranks; ++r)
-    for (std::uint64_t e = graph.offsets[r]; e < graph.offsets[r + 1]; ++e) {
-      const std::uint32_t s = graph.targets[e];
-      if (s == r || graph.msgs[e] == 0) continue;
-      Flow f = detail::routed_flow(machine.network, geometry, mapping, nodes, r, s);
-      if (!simulate.charge(f.resources.size() + 1)) return std::nullopt;
-      f.messages = graph.msgs[e];
-      f.bytes = static_cast<double>(graph.bytes[e]) / static_cast<double>(graph.msgs[e]);
-      flows.push_back(std::move(f));
-    }
-  return flows;
-}
 
 // Which phases are simulated: the last phase of each group, groups in
 // order. Up to kExactPhases distinct message counts, each count ends a
@@ -99,6 +78,35 @@ FlowTimes flow_times(const Graph& p2p, const Graph& collective, const Machine& m
 
 namespace detail {
 
+std::optional<std::vector<Flow>> phase_flows(const Graph& p2p, const Machine& machine, const NodeGeometry& geometry,
+                                             const Mapping& mapping, std::size_t nodes, PhaseSimulator& simulate) {
+  std::vector<Flow> flows;
+  for (std::uint32_t r = 0; r < p2p.ranks; ++r)
+    for (std::uint64_t e = p2p.offsets[r]; e < p2p.offsets[r + 1]; ++e) {
+      const std::uint32_t s = p2p.targets[e];
+      if (s == r || p2p.msgs[e] == 0) continue;
+      Flow f = routed_flow(machine.network, geometry, mapping, nodes, r, s);
+      if (!simulate.charge(f.resources.size() + 1)) return std::nullopt;
+      f.messages = p2p.msgs[e];
+      f.bytes = static_cast<double>(p2p.bytes[e]) / static_cast<double>(p2p.msgs[e]);
+      flows.push_back(std::move(f));
+    }
+  // K, the phases: the (upper) median pair's message count. A pair with
+  // more sends its bytes spread over all K (a halo's two faces to one
+  // partner, in a grid two ranks deep, go out together, not in phases of
+  // their own).
+  if (!flows.empty()) {
+    std::vector<std::uint64_t> counts;
+    for (const Flow& f : flows) counts.push_back(f.messages);
+    const auto middle = static_cast<std::ptrdiff_t>(counts.size() / 2);
+    std::nth_element(counts.begin(), counts.begin() + middle, counts.end());
+    const std::uint64_t k = counts[static_cast<std::size_t>(middle)];
+    for (Flow& f : flows)
+      if (f.messages > k) f.bytes = f.bytes * static_cast<double>(f.messages) / static_cast<double>(k), f.messages = k;
+  }
+  return flows;
+}
+
 FlowTimes flow_times_below(const Graph& p2p, const Graph& collective, const Machine& machine,
                            const Allocation& allocation, const Mapping& mapping,
                            const std::vector<CollectiveCalls>* calls, double above_ns) {
@@ -122,22 +130,9 @@ FlowTimes flow_times_below(const Graph& p2p, const Graph& collective, const Mach
   }
   const std::vector<double> rate = resource_rates(net, nodes);
   PhaseSimulator simulate(rate, bytes_per_ns);
-  std::optional<std::vector<Flow>> made = flows_of(p2p, machine, geometry, mapping, nodes, simulate);
+  std::optional<std::vector<Flow>> made = detail::phase_flows(p2p, machine, geometry, mapping, nodes, simulate);
   if (!made) return t;
   std::vector<Flow>& flows = *made;
-  // K, the phases: the (upper) median pair's message count. A pair with
-  // more sends its bytes spread over all K (a halo's two faces to one
-  // partner, in a grid two ranks deep, go out together, not in phases of
-  // their own).
-  if (!flows.empty()) {
-    std::vector<std::uint64_t> counts;
-    for (const Flow& f : flows) counts.push_back(f.messages);
-    const auto middle = static_cast<std::ptrdiff_t>(counts.size() / 2);
-    std::nth_element(counts.begin(), counts.begin() + middle, counts.end());
-    const std::uint64_t k = counts[static_cast<std::size_t>(middle)];
-    for (Flow& f : flows)
-      if (f.messages > k) f.bytes = f.bytes * static_cast<double>(f.messages) / static_cast<double>(k), f.messages = k;
-  }
   std::vector<double> rank_ns(mapping.ranks.size(), 0);
   // Phase j (from 1) holds every pair with j messages or more: between two
   // consecutive message counts of the graph the phases are alike.

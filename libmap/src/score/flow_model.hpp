@@ -3,9 +3,12 @@
 // one already timed, and guesses which to time first.
 #pragma once
 
+#include <optional>
 #include <vector>
 
+#include "machine/node_geometry.hpp"
 #include "rankmap/gain.hpp"
+#include "score/phase_simulator.hpp"
 
 namespace rankmap::detail {
 
@@ -21,6 +24,14 @@ inline constexpr const char* kSlowerThanLimit = "slower than the limit it was gi
 FlowTimes flow_times_below(const Graph& p2p, const Graph& collective, const Machine& machine,
                            const Allocation& allocation, const Mapping& mapping,
                            const std::vector<CollectiveCalls>* calls, double above_ns);
+
+// The point-to-point messages as flow_times() has them: one flow per pair
+// of distinct ranks that exchange any, with the mapping's latency and
+// route, its messages capped at K (the median pair's count; a pair with
+// more sends its bytes spread over the K). nullopt past the simulator's
+// work budget (a route costs its length).
+std::optional<std::vector<Flow>> phase_flows(const Graph& p2p, const Machine& machine, const NodeGeometry& geometry,
+                                             const Mapping& mapping, std::size_t nodes, PhaseSimulator& simulate);
 
 // The busiest resource's point-to-point bytes over its rate, in ns (links,
 // and the NICs where they are resources of their own, as the flow model

@@ -4,7 +4,6 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
-#include <limits>
 #include <optional>
 #include <queue>
 #include <vector>
@@ -12,6 +11,7 @@
 #include "machine/node_geometry.hpp"
 #include "rankmap/gain.hpp"
 #include "score/mapping_size.hpp"
+#include "score/message_events.hpp"
 #include "score/phase_simulator.hpp"
 #include "score/pipeline_model.hpp"
 
@@ -142,43 +142,14 @@ class Pipeline {
         : p_(p),
           flows_(flows),
           compute_ns_(compute_ns),
-          sim_(sim),
-          bytes_per_ns_(p.net_.link_gbps / 8),
+          events_(flows, sim, p.net_.link_gbps / 8),
           ranks_(p.ranks_),
           sent_(flows.size()),
-          posted_(flows.size(), -1),
-          left_(flows.size(), 0),
-          rate_(flows.size(), 0) {}
+          posted_(flows.size(), -1) {}
 
     double all() {
       for (std::uint32_t r = 0; r < p_.ranks_; ++r) advance(r);
-      double now = 0;
-      std::vector<std::uint32_t> ended;
-      for (;;) {
-        if (changed_) sim_.share(live_, rate_), changed_ = false;
-        double next = std::numeric_limits<double>::infinity();
-        if (!waiting_.empty()) next = waiting_.top().first;
-        if (!timed_.empty()) next = std::min(next, timed_.top().first);
-        for (const std::uint32_t f : live_) next = std::min(next, now + left_[f] / rate_[f]);
-        if (next == std::numeric_limits<double>::infinity() || !sim_.charge(live_.size() + 1)) break;
-        ended.clear();
-        std::size_t kept = 0;
-        for (const std::uint32_t f : live_) {
-          left_[f] -= rate_[f] * (next - now);
-          // Flows of one size on equal shares end together.
-          if (left_[f] <= 1e-9 * flows_[f].bytes)
-            ended.push_back(f), changed_ = true;
-          else
-            live_[kept++] = f;
-        }
-        live_.resize(kept);
-        now = next;
-        while (!timed_.empty() && timed_.top().first <= now) ended.push_back(timed_.top().second), timed_.pop();
-        while (!waiting_.empty() && waiting_.top().first <= now)
-          live_.push_back(waiting_.top().second), waiting_.pop(), changed_ = true;
-        std::sort(ended.begin(), ended.end());  // the same order whatever the heaps'
-        for (const std::uint32_t f : ended) received(f, now);
-      }
+      events_.run([&](std::uint32_t f, double now) { received(f, now); });
       double last = 0;
       for (const Rank& k : ranks_) last = std::max(last, k.clock);
       return last;
@@ -190,23 +161,9 @@ class Pipeline {
       std::size_t step = 0;  // receives, then the compute, then the sends
       double clock = 0;
     };
-    using Event = std::pair<double, std::uint32_t>;
-    using Heap = std::priority_queue<Event, std::vector<Event>, std::greater<>>;
 
     bool eager(std::uint32_t f) const { return flows_[f].bytes < kEagerLimitBytes; }
-
-    void start(std::uint32_t f, double at) {
-      const detail::Flow& flow = flows_[f];
-      const double streaming = at + flow.start_ns;  // after its latency
-      if (bytes_per_ns_ <= 0 || flow.bytes <= 0) {
-        timed_.emplace(streaming, f);
-      } else if (flow.resources.empty()) {
-        timed_.emplace(streaming + flow.bytes / bytes_per_ns_, f);  // inside a node: alone at the link rate
-      } else {
-        left_[f] = flow.bytes;
-        waiting_.emplace(streaming, f);
-      }
-    }
+    void start(std::uint32_t f, double at) { events_.start(f, at); }
 
     void received(std::uint32_t f, double now) {
       const std::uint32_t to = p_.edges_[f].to, from = p_.edges_[f].from;
@@ -255,16 +212,10 @@ class Pipeline {
     const Pipeline& p_;
     const std::vector<detail::Flow>& flows_;
     double compute_ns_;
-    detail::PhaseSimulator& sim_;
-    double bytes_per_ns_;
+    detail::MessageEvents events_;
     std::vector<Rank> ranks_;
     std::vector<std::deque<double>> sent_;  // each pair's sends not yet received, oldest first
     std::vector<double> posted_;            // each pair's receive posted before its send, or -1
-    std::vector<double> left_, rate_;       // bytes still to stream, and at what rate
-    std::vector<std::uint32_t> live_;       // streaming
-    Heap waiting_;                          // in their latency: when they start streaming
-    Heap timed_;                            // ending at a known time (in a node, or no bytes)
-    bool changed_ = false;
   };
 
   std::uint32_t ranks_;

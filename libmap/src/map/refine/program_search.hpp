@@ -1,0 +1,42 @@
+// The program search: rank swaps judged by the exchange program's time
+// (score/exchange_program.hpp), not by hop-bytes. With compute between
+// exchanges the ranks drift apart, and what paces the run is no longer the
+// busiest link of a phase; on SMPI's irregular app on the 4x4x4 torus at
+// 20 us an iteration every candidate of the engine was behind KaHIP's and
+// Mt-KaHyPar's mappings, by that reading and by SMPI alike
+// (bench/RESULTS.md, issue 55, seventeenth session).
+#pragma once
+
+#include <cstdint>
+
+#include "rankmap/allocation.hpp"
+#include "rankmap/graph.hpp"
+#include "rankmap/machine.hpp"
+#include "rankmap/mapping.hpp"
+
+namespace rankmap::detail {
+
+struct ProgramSearch {
+  Mapping mapping;
+  double ns = 0;      // its program time, every iteration
+  int improved = 0;   // swaps kept
+  bool timed = true;  // false: the work budget ran out on the whole run at the end
+};
+
+// From `start`: up to `trials` swaps of two random ranks (the seed's) on
+// different nodes, each judged by the program's time with its first
+// kProgramProbe iterations run and the rest extrapolated
+// (exchange_program_ns); a swap that shortens it is kept (first
+// improvement; kProgramBatch judged side by side). Judged on the first 4
+// alone, with no extrapolation, swaps that help only while the ranks
+// drift apart were kept. The search stops once its simulations pass
+// trials x kProgramTrialWork steps, so that a large graph runs fewer
+// trials. The result is then timed over every iteration. The same for any
+// number of threads.
+inline constexpr int kProgramBatch = 4;
+inline constexpr std::uint64_t kProgramProbe = 8;
+inline constexpr std::uint64_t kProgramTrialWork = std::uint64_t{1} << 24;
+ProgramSearch program_search(const Graph& p2p, const Machine& machine, const Allocation& allocation,
+                             const Mapping& start, double compute_ns, int trials, std::uint64_t seed);
+
+}  // namespace rankmap::detail
