@@ -89,13 +89,15 @@ nlohmann::ordered_json report_json(const Metrics& mapping, const Metrics& baseli
                                     {"collectives", t.rounds ? "rounds" : "chains"},
                                     {"collective_floor_ns", t.collective_floor_ns}};
     };
-    if (prediction->pipeline.computed) {
-      const PipelineTimes& t = prediction->pipeline;
-      doc["pipeline_model"] = {{"stages", t.stages},
-                               {"compute_ns", t.compute_ns},
-                               {"mapping_ns", t.mapping_ns},
-                               {"baseline_ns", t.baseline_ns}};
-    }
+    // The pipeline's and the programs' runs: their count of stages or
+    // iterations, the compute solved from p_mpi, both runs' times.
+    const auto run_json = [](const char* count_key, double count, double compute_ns, double mapping_ns,
+                             double baseline_ns) {
+      return nlohmann::ordered_json{
+          {count_key, count}, {"compute_ns", compute_ns}, {"mapping_ns", mapping_ns}, {"baseline_ns", baseline_ns}};
+    };
+    if (const PipelineTimes& t = prediction->pipeline; t.computed)
+      doc["pipeline_model"] = run_json("stages", t.stages, t.compute_ns, t.mapping_ns, t.baseline_ns);
     // The predicted communication time of each mapping (the slowest rank's,
     // which paces the run): the flow model's; the other models give none.
     if (prediction->model == "flow")
@@ -103,13 +105,8 @@ nlohmann::ordered_json report_json(const Metrics& mapping, const Metrics& baseli
                                   {"baseline", prediction->baseline_flow.slowest_ns}};
     else
       doc["predicted_comm_ns"] = nullptr;
-    if (prediction->program.computed) {
-      const ExchangeProgramTimes& t = prediction->program;
-      doc["program_model"] = {{"iterations", t.iterations},
-                              {"compute_ns", t.compute_ns},
-                              {"mapping_ns", t.mapping_ns},
-                              {"baseline_ns", t.baseline_ns}};
-    }
+    if (const ExchangeProgramTimes& t = prediction->program; t.computed)
+      doc["program_model"] = run_json("iterations", t.iterations, t.compute_ns, t.mapping_ns, t.baseline_ns);
     if (prediction->model != "messages")
       doc["flow_model"] = {{"mapping", flow_json(prediction->mapping_flow)},
                            {"baseline", flow_json(prediction->baseline_flow)}};
@@ -291,20 +288,20 @@ std::string report(const Graph& graph, const Machine& machine, const Allocation&
   if (prediction) {
     const std::string p_mpi_source = printable(prediction->p_mpi_source);
     char line[300];
-    if (prediction->model == "pipeline")
+    // The pipeline's and the programs' line: what ran, its compute, both runs.
+    const auto run_line = [&](const char* what, double count, const char* unit, double compute_ns, double mapping_ns,
+                              double baseline_ns) {
       std::snprintf(line, sizeof line,
-                    "predicted gain %.2f %% over %s (pipeline model: one-way traffic, %.0f stages of %.1f us "
-                    "compute; p_mpi %.3f from %s; run %.1f us, %s %.1f us)\n",
-                    100 * prediction->gain, column.c_str(), prediction->pipeline.stages,
-                    prediction->pipeline.compute_ns / 1e3, prediction->p_mpi, p_mpi_source.c_str(),
-                    prediction->pipeline.mapping_ns / 1e3, column.c_str(), prediction->pipeline.baseline_ns / 1e3);
-    else if (prediction->model == "program")
-      std::snprintf(line, sizeof line,
-                    "predicted gain %.2f %% over %s (program model: exchanges as each rank's program, %.0f "
-                    "iterations of %.1f us compute; p_mpi %.3f from %s; run %.1f us, %s %.1f us)\n",
-                    100 * prediction->gain, column.c_str(), prediction->program.iterations,
-                    prediction->program.compute_ns / 1e3, prediction->p_mpi, p_mpi_source.c_str(),
-                    prediction->program.mapping_ns / 1e3, column.c_str(), prediction->program.baseline_ns / 1e3);
+                    "predicted gain %.2f %% over %s (%s, %.0f %s of %.1f us compute; p_mpi %.3f from %s; run %.1f us, "
+                    "%s %.1f us)\n",
+                    100 * prediction->gain, column.c_str(), what, count, unit, compute_ns / 1e3, prediction->p_mpi,
+                    p_mpi_source.c_str(), mapping_ns / 1e3, column.c_str(), baseline_ns / 1e3);
+    };
+    if (const PipelineTimes& t = prediction->pipeline; prediction->model == "pipeline")
+      run_line("pipeline model: one-way traffic", t.stages, "stages", t.compute_ns, t.mapping_ns, t.baseline_ns);
+    else if (const ExchangeProgramTimes& p = prediction->program; prediction->model == "program")
+      run_line("program model: exchanges as each rank's program", p.iterations, "iterations", p.compute_ns,
+               p.mapping_ns, p.baseline_ns);
     else if (prediction->model == "flow")
       std::snprintf(line, sizeof line,
                     "predicted gain %.2f %% over %s (flow model, p_mpi %.3f from %s; slowest rank's "

@@ -158,7 +158,8 @@ void add_map(Command& app, Action& action) {
       .check(whole_number_from(1, kMaxThreads, "threads"));
   cmd.option("--json", o->json, "Also write the report as JSON to this file (-: standard output)");
   cmd.option("--p-mpi", o->p_mpi,
-             "Fraction of run time spent in MPI, for predicted_gain (default: the profile's, when GRAPH is a .rmp)")
+             "Fraction of run time spent in MPI, for predicted_gain and the compute between a pipeline's stages or "
+             "exchanges the engine times (default: the profile's, when GRAPH is a .rmp)")
       .check(number_from(0, 1, "a fraction"));
   cmd.flag("--quiet,-q", o->quiet,
            "No progress or advice lines on stderr (the scores' table still goes to standard output)");

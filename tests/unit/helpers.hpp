@@ -7,7 +7,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <string>
+#include <tuple>
 
 #include "rankmap/error.hpp"
 #include "rankmap/graph.hpp"
@@ -93,6 +95,15 @@ inline Machine make_machine(const std::string& dims, const std::string& wrap, co
 // An LU-like wavefront as apps/wavefront.c sends it: `rows` x `cols` ranks
 // row-major, each passing `stages` messages of `bytes` to its east (r + 1)
 // and south (r + cols) neighbours.
+// A graph of the listed (source, destination, bytes, messages) pairs.
+inline Graph graph_of(
+    std::uint32_t ranks,
+    std::initializer_list<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t, std::uint64_t>> list) {
+  GraphBuilder b(ranks);
+  for (const auto& [s, d, bytes, msgs] : list) b.add(s, d, bytes, msgs);
+  return b.build();
+}
+
 inline Graph wavefront(std::uint32_t rows, std::uint32_t cols, std::uint64_t stages, std::uint64_t bytes) {
   GraphBuilder b(rows * cols);
   for (std::uint32_t r = 0; r < rows * cols; ++r) {

@@ -17,9 +17,7 @@ namespace {
 
 Graph edges(std::uint32_t ranks,
             std::initializer_list<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t, std::uint64_t>> list) {
-  GraphBuilder b(ranks);
-  for (const auto& [s, d, bytes, msgs] : list) b.add(s, d, bytes, msgs);
-  return b.build();
+  return test::graph_of(ranks, list);
 }
 
 Machine with_bandwidth(Machine m) {

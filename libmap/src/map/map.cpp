@@ -435,6 +435,7 @@ class Engine {
     const bool pipeline = is_pipeline(p2p_);
     const double compute_ns = pipeline ? pipeline_compute_ns() : 0;
     const std::optional<double> program_ns = pipeline ? std::nullopt : program_compute_ns();
+    as_programs_ = program_ns.has_value();
     // Block first: when the model gives up on it, it decides nothing, and
     // the others are not tried (each may cost the whole budget). Then the
     // least busy resource first: the sooner the fastest is timed, the
@@ -604,6 +605,8 @@ class Engine {
     return found.ns;
   }
 
+  bool as_programs_ = false;  // the candidates were timed as exchange programs
+
   bool competes(const Candidate& c) const { return !(block_out_of_time_ && c.name == "block"); }
 
   // Without the flow model (too large a graph, or its work budget ran
@@ -689,6 +692,7 @@ class Engine {
       if (ours != theirs && best->predicted_ns > 0 && block->predicted_ns > 0)
         std::snprintf(line, sizeof line, "the %s at %.1f us on %zu nodes against block's %.1f us on %zu (%.1f %% less)",
                       is_pipeline(p2p_) ? "pipeline model predicts the run"
+                      : as_programs_    ? "program model predicts the run"
                                         : "flow model predicts the slowest rank's communication",
                       best->predicted_ns / 1e3, ours, block->predicted_ns / 1e3, theirs,
                       100 * (1 - best->predicted_ns / block->predicted_ns));
