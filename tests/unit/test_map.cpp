@@ -667,8 +667,8 @@ TEST(Map, ScotchIsSkippedOnSixDimensions) {
 // rank's program (gain.hpp, exchange_program_times), and the program
 // search adds a candidate from the fastest. The mapping written is the
 // fastest by that reading of every candidate timed (the stages), with the
-// compute that gives block p_mpi; never slower than block; and the same on
-// 1 and 2 threads. A 64-rank irregular exchange of 10 iterations on a 4x4
+// compute that gives block p_mpi, or block when none is 0.5 % faster;
+// never slower than block; and the same on 1 and 2 threads. A 64-rank irregular exchange of 10 iterations on a 4x4
 // torus of 4-core nodes.
 TEST(MapWeighsPredictedTime, ExchangesAsProgramsAndTheProgramSearch) {
   Machine m = test::make_machine("[4, 4]", "", "n[00-15]", "core:4");
@@ -700,7 +700,11 @@ TEST(MapWeighsPredictedTime, ExchangesAsProgramsAndTheProgramSearch) {
   ASSERT_TRUE(kept.computed);
   EXPECT_GT(kept.compute_ns, 0);
   EXPECT_NEAR(kept.baseline_ns, timed.at("block"), 1);
-  EXPECT_LE(kept.mapping_ns, fastest + 1) << "kept " << r.kept;  // the stages round to 1 ns
+  // Block stays unless a candidate is 0.5 % faster (the program model's margin).
+  if (r.kept == "block")
+    EXPECT_GT(fastest, 0.995 * kept.baseline_ns - 1);
+  else
+    EXPECT_LE(kept.mapping_ns, fastest + 1) << "kept " << r.kept;  // the stages round to 1 ns
   EXPECT_LE(kept.mapping_ns, kept.baseline_ns);
   context.threads = 1;
   EXPECT_EQ(map_explained(g, m, a, context, {}, kinds).mapping, r.mapping);

@@ -202,7 +202,7 @@ PipelineTimes pipeline_times(const Graph& p2p, const Machine& machine, const All
 // together (phases and rounds read that). On
 // SMPI's irregular app at 20 us an iteration, the lockstep phases put
 // KaHIP's mapping 9.5 % behind rankmap's where SMPI has it 1.6 % ahead;
-// this model ranks all seven mappings of two such scenarios in SMPI's order
+// this model ranks all eight mappings of two such scenarios in SMPI's order
 // (bench/RESULTS.md, issue 55, seventeenth session). The engine times its
 // candidates by it where it applies and p_mpi is known (map.hpp).
 bool exchanges_as_programs(const Graph& p2p, const Graph& collective, const std::vector<CollectiveCalls>* calls);
