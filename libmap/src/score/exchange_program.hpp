@@ -39,9 +39,10 @@ std::uint64_t exchange_iterations(const Graph& p2p);
 // max-min fair share of its route, as in a phase. The time is the last
 // rank's end of its last iteration. With `iterations` below K, the first
 // that many are run, and the rest added at the pace of the second half of
-// them (the ranks drift apart in the first few). nullopt where the flow model does not time the graph
-// (more than kMaxFlowsPerPhase messages a phase) or its work budget runs
-// out. `work`, when given: the simulator's steps (PhaseSimulator::work).
+// them (the ranks drift apart in the first few). nullopt where the flow
+// model does not time the graph (more than kMaxFlowsPerPhase messages a
+// phase) or its work budget runs out. `work`, when given: the
+// simulator's steps (PhaseSimulator::work).
 std::optional<double> exchange_program_ns(const Graph& p2p, const Machine& machine, const Allocation& allocation,
                                           const Mapping& mapping, double compute_ns,
                                           std::uint64_t iterations = std::numeric_limits<std::uint64_t>::max(),
