@@ -176,9 +176,10 @@ BASELINES = ("block", "rr", "random")
 PEERS = ("Scotch", "Mt-KaHyPar", "KaHIP")
 
 
-def mappings(s, p_mpi):
-    """{mapping name: its file}, every mapping of the scenario that exists.
-    rankmap's presets are given the run's p_mpi (--p-mpi), as validate.py
+def mappings(s):
+    """{mapping name: its file}, every mapping of the scenario that exists,
+    and {"block": its simulated time}. rankmap's presets are given the
+    run's p_mpi (--p-mpi), block's run outside its compute, as validate.py
     gives eval: the profile's own is the native run's, which computes
     nothing between exchanges."""
     d, rankmap = s["dir"], s["rankmap"]
@@ -187,6 +188,8 @@ def mappings(s, p_mpi):
     for base in BASELINES:
         out[base] = d / f"{base}.csv"
         validate.run([rankmap, "map", s["profile"], *common, "--baseline", base, "-o", out[base]])
+    block_s = validate.simulate_mapping(s, out["block"], "block")
+    p_mpi = 1 - s["iterations"] * s["compute_us"] * 1e-6 / block_s
     for preset in OURS:
         out[preset] = d / f"{preset}.csv"
         validate.run([rankmap, "map", s["profile"], *common, "--preset", preset, "--p-mpi", f"{p_mpi:.6f}",
@@ -206,7 +209,7 @@ def mappings(s, p_mpi):
         runs = [r for r in (result or {}).get("runs", []) if "hop_bytes" in r]
         if runs:
             out[name] = Path(min(runs, key=lambda r: r["hop_bytes"])["mapping"])
-    return out
+    return out, {"block": block_s}, p_mpi
 
 
 def platform_of(s, text, name):
@@ -247,13 +250,8 @@ def scenario(name, build, work, compute_us=None):
     s = validate.prepare(name, build, work, SCENARIOS[name])
     if compute_us is not None:  # the simulated runs' compute alone changes: the profile is the same
         s["compute_us"] = compute_us
-    # p_mpi: block's simulated run outside its compute (validate.py's).
-    block = s["dir"] / "block.csv"
-    validate.run([s["rankmap"], "map", s["profile"], "-m", s["machine_path"], "--ppn", str(s["ppn"]), "-f", "csv",
-                  "-q", "--seed", "1", "--baseline", "block", "-o", block])
-    p_mpi = 1 - s["iterations"] * s["compute_us"] * 1e-6 / validate.simulate_mapping(s, block, "block")
-    files = mappings(s, p_mpi)
-    times = {m: validate.simulate_mapping(s, path, m) for m, path in files.items()}
+    files, times, p_mpi = mappings(s)
+    times.update({m: validate.simulate_mapping(s, path, m) for m, path in files.items() if m not in times})
     others = {m: t for m, t in times.items() if m not in OURS}
     fastest = min(others, key=others.get)
     ideal = ideal_network_time(s, files["block"])

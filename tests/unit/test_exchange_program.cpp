@@ -8,6 +8,7 @@
 #include "rankmap/gain.hpp"
 #include "rankmap/profile.hpp"
 #include "score/exchange_program.hpp"
+#include "score/flow_model.hpp"
 
 using namespace rankmap;
 
@@ -41,7 +42,7 @@ TEST(ProgramModel, AnExchangeByHand) {
   EXPECT_DOUBLE_EQ(*detail::exchange_compute_ns(g, m, a, kFourAndFour, 0.5), 1900);
   const Graph four = edges(8, {{0, 4, 4000, 4}, {4, 0, 4000, 4}});
   EXPECT_DOUBLE_EQ(*detail::exchange_program_ns(four, m, a, kFourAndFour, 500, 2), 4 * 2400.0);
-  EXPECT_EQ(detail::exchange_iterations(four), 4u);
+  EXPECT_EQ(detail::phase_count(four), 4u);
 }
 
 // Ranks drift apart. Rank 0 sends rank 4 1,000 B and rank 1 rank 5 3,000 B

@@ -668,8 +668,8 @@ TEST(Map, ScotchIsSkippedOnSixDimensions) {
 // search adds a candidate from the fastest. The mapping written is the
 // fastest by that reading of every candidate timed (the stages), with the
 // compute that gives block p_mpi, or block when none is 0.5 % faster;
-// never slower than block; and the same on 1 and 2 threads. A 64-rank irregular exchange of 10 iterations on a 4x4
-// torus of 4-core nodes.
+// never slower than block; and the same on 1 and 2 threads. A 64-rank
+// irregular exchange of 10 iterations on a 4x4 torus of 4-core nodes.
 TEST(MapWeighsPredictedTime, ExchangesAsProgramsAndTheProgramSearch) {
   Machine m = test::make_machine("[4, 4]", "", "n[00-15]", "core:4");
   m.network.link_gbps = 8;

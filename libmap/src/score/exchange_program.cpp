@@ -117,11 +117,7 @@ class ExchangeProgram {
       : ranks_(p2p.ranks),
         bytes_per_ns_(machine.network.link_gbps / 8),
         sim_(resource_rates(machine.network, allocation.size()), bytes_per_ns_) {
-    std::size_t messages = 0;
-    for (std::uint32_t r = 0; r < p2p.ranks; ++r)
-      for (std::uint64_t e = p2p.offsets[r]; e < p2p.offsets[r + 1]; ++e)
-        messages += p2p.targets[e] != r && p2p.msgs[e] > 0;
-    if (messages > kMaxFlowsPerPhase) return;
+    if (phase_messages(p2p) > kMaxFlowsPerPhase) return;
     const NodeGeometry geometry(machine, allocation);
     std::optional<std::vector<Flow>> made = phase_flows(p2p, machine, geometry, mapping, allocation.size(), sim_);
     if (!made) return;
@@ -139,9 +135,11 @@ class ExchangeProgram {
     ExchangeRun run(flows_, ranks_, iterations, compute_ns, sim_, bytes_per_ns_);
     const double ns = run.all();
     if (sim_.work() > kFlowModelWork) return std::nullopt;
-    if (iterations >= iterations_ || iterations < 2) return ns;
+    if (iterations >= iterations_) return ns;
+    // The second half starts where the first ends (at 0 for one iteration).
     const std::uint64_t half = iterations / 2;
-    const double pace = (ns - run.ends()[half - 1]) / static_cast<double>(iterations - half);
+    const double first = half == 0 ? 0 : run.ends()[half - 1];
+    const double pace = (ns - first) / static_cast<double>(iterations - half);
     return ns + pace * static_cast<double>(iterations_ - iterations);
   }
   std::uint64_t iterations() const { return iterations_; }
@@ -157,17 +155,6 @@ class ExchangeProgram {
 };
 
 }  // namespace
-
-std::uint64_t exchange_iterations(const Graph& p2p) {
-  std::vector<std::uint64_t> counts;
-  for (std::uint32_t r = 0; r < p2p.ranks; ++r)
-    for (std::uint64_t e = p2p.offsets[r]; e < p2p.offsets[r + 1]; ++e)
-      if (p2p.targets[e] != r && p2p.msgs[e] > 0) counts.push_back(p2p.msgs[e]);
-  if (counts.empty()) return 0;
-  const auto middle = static_cast<std::ptrdiff_t>(counts.size() / 2);
-  std::nth_element(counts.begin(), counts.begin() + middle, counts.end());
-  return counts[static_cast<std::size_t>(middle)];
-}
 
 std::optional<double> exchange_program_ns(const Graph& p2p, const Machine& machine, const Allocation& allocation,
                                           const Mapping& mapping, double compute_ns, std::uint64_t iterations,
@@ -200,7 +187,7 @@ std::optional<double> exchange_compute_ns(const Graph& p2p, const Machine& machi
 namespace rankmap {
 
 bool exchanges_as_programs(const Graph& p2p, const Graph& collective, const std::vector<CollectiveCalls>* calls) {
-  const std::uint64_t k = detail::exchange_iterations(p2p);
+  const std::uint64_t k = detail::phase_count(p2p);
   if (k == 0 || is_pipeline(p2p)) return false;
   // Collectives only around the loop: at most kCallsAroundTheLoop calls a
   // rank (the profile's call records), else as many messages between a
@@ -230,7 +217,7 @@ ExchangeProgramTimes exchange_program_times(const Graph& p2p, const Machine& mac
   const std::optional<double> after = detail::exchange_program_ns(p2p, machine, allocation, mapping, *c);
   if (!before || !after) return t;
   t.computed = true;
-  t.iterations = static_cast<double>(detail::exchange_iterations(p2p));
+  t.iterations = static_cast<double>(detail::phase_count(p2p));
   t.compute_ns = *c, t.baseline_ns = *before, t.mapping_ns = *after;
   return t;
 }

@@ -26,10 +26,6 @@ namespace rankmap::detail {
 // the loop, a reduction of the result.
 inline constexpr std::uint64_t kCallsAroundTheLoop = 4;
 
-// K: the median pair's message count, as flow_times() has it (0 with no
-// point-to-point messages).
-std::uint64_t exchange_iterations(const Graph& p2p);
-
 // K iterations (K and each pair's messages and bytes as flow_times() has
 // them: a pair with m < K messages takes part in the first m). In each, a
 // rank computes for compute_ns, posts every receive and send of the

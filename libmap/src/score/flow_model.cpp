@@ -91,20 +91,32 @@ std::optional<std::vector<Flow>> phase_flows(const Graph& p2p, const Machine& ma
       f.bytes = static_cast<double>(p2p.bytes[e]) / static_cast<double>(p2p.msgs[e]);
       flows.push_back(std::move(f));
     }
-  // K, the phases: the (upper) median pair's message count. A pair with
-  // more sends its bytes spread over all K (a halo's two faces to one
-  // partner, in a grid two ranks deep, go out together, not in phases of
-  // their own).
-  if (!flows.empty()) {
-    std::vector<std::uint64_t> counts;
-    for (const Flow& f : flows) counts.push_back(f.messages);
-    const auto middle = static_cast<std::ptrdiff_t>(counts.size() / 2);
-    std::nth_element(counts.begin(), counts.begin() + middle, counts.end());
-    const std::uint64_t k = counts[static_cast<std::size_t>(middle)];
-    for (Flow& f : flows)
-      if (f.messages > k) f.bytes = f.bytes * static_cast<double>(f.messages) / static_cast<double>(k), f.messages = k;
-  }
+  // A pair with more than K messages sends its bytes spread over all K (a
+  // halo's two faces to one partner, in a grid two ranks deep, go out
+  // together, not in phases of their own).
+  const std::uint64_t k = phase_count(p2p);
+  for (Flow& f : flows)
+    if (f.messages > k) f.bytes = f.bytes * static_cast<double>(f.messages) / static_cast<double>(k), f.messages = k;
   return flows;
+}
+
+std::size_t phase_messages(const Graph& p2p) {
+  std::size_t messages = 0;
+  for (std::uint32_t r = 0; r < p2p.ranks; ++r)
+    for (std::uint64_t e = p2p.offsets[r]; e < p2p.offsets[r + 1]; ++e)
+      messages += p2p.targets[e] != r && p2p.msgs[e] > 0;
+  return messages;
+}
+
+std::uint64_t phase_count(const Graph& p2p) {
+  std::vector<std::uint64_t> counts;
+  for (std::uint32_t r = 0; r < p2p.ranks; ++r)
+    for (std::uint64_t e = p2p.offsets[r]; e < p2p.offsets[r + 1]; ++e)
+      if (p2p.targets[e] != r && p2p.msgs[e] > 0) counts.push_back(p2p.msgs[e]);
+  if (counts.empty()) return 0;
+  const auto middle = static_cast<std::ptrdiff_t>(counts.size() / 2);
+  std::nth_element(counts.begin(), counts.begin() + middle, counts.end());
+  return counts[static_cast<std::size_t>(middle)];
 }
 
 FlowTimes flow_times_below(const Graph& p2p, const Graph& collective, const Machine& machine,
@@ -120,11 +132,7 @@ FlowTimes flow_times_below(const Graph& p2p, const Graph& collective, const Mach
   // Every other early return below is the work budget running out.
   t.why = kFlowModelWorkRanOut;
 
-  std::size_t messages = 0;  // counted before any flow is made: a million-rank graph has tens of millions
-  for (std::uint32_t r = 0; r < p2p.ranks; ++r)
-    for (std::uint64_t e = p2p.offsets[r]; e < p2p.offsets[r + 1]; ++e)
-      messages += p2p.targets[e] != r && p2p.msgs[e] > 0;
-  if (messages > kMaxFlowsPerPhase) {
+  if (detail::phase_messages(p2p) > kMaxFlowsPerPhase) {
     t.why = "more than 131,072 messages a phase";
     return t;
   }

@@ -25,6 +25,15 @@ FlowTimes flow_times_below(const Graph& p2p, const Graph& collective, const Mach
                            const Allocation& allocation, const Mapping& mapping,
                            const std::vector<CollectiveCalls>* calls, double above_ns);
 
+// The messages of a phase at most: one per pair of distinct ranks that
+// exchange any. Counted before any flow is made: a million-rank graph has
+// tens of millions, past kMaxFlowsPerPhase.
+std::size_t phase_messages(const Graph& p2p);
+
+// K, the phases (the pipeline's stages, the programs' iterations): the
+// (upper) median pair's message count; 0 with no messages.
+std::uint64_t phase_count(const Graph& p2p);
+
 // The point-to-point messages as flow_times() has them: one flow per pair
 // of distinct ranks that exchange any, with the mapping's latency and
 // route, its messages capped at K (the median pair's count; a pair with

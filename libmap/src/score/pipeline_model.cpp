@@ -10,6 +10,7 @@
 
 #include "machine/node_geometry.hpp"
 #include "rankmap/gain.hpp"
+#include "score/flow_model.hpp"
 #include "score/mapping_size.hpp"
 #include "score/message_events.hpp"
 #include "score/phase_simulator.hpp"
@@ -37,7 +38,6 @@ std::vector<std::uint32_t> topological_order(const Graph& p2p, std::vector<Edge>
   // The flow model's limit: larger graphs fall back to the message model.
   if (p2p.num_edges() > kMaxFlowsPerPhase) return {};
   std::vector<std::uint32_t> in_degree(p2p.ranks, 0);
-  std::vector<std::uint64_t> counts;
   for (std::uint32_t r = 0; r < p2p.ranks; ++r)
     for (std::uint64_t e = p2p.offsets[r]; e < p2p.offsets[r + 1]; ++e) {
       const std::uint32_t s = p2p.targets[e];
@@ -45,12 +45,10 @@ std::vector<std::uint32_t> topological_order(const Graph& p2p, std::vector<Edge>
       for (std::uint64_t b = p2p.offsets[s]; b < p2p.offsets[s + 1]; ++b)
         if (p2p.targets[b] == r && p2p.msgs[b] > 0) return {};
       edges.push_back({r, s, static_cast<double>(p2p.bytes[e]) / static_cast<double>(p2p.msgs[e])});
-      counts.push_back(p2p.msgs[e]);
       ++in_degree[s];
     }
   if (edges.empty()) return {};
-  std::sort(counts.begin(), counts.end());
-  stages = counts[counts.size() / 2];  // as flow_times' K
+  stages = detail::phase_count(p2p);  // as flow_times' K
   // Kahn's algorithm, smallest rank first: a wavefront's own order.
   std::vector<std::uint32_t> order;
   std::priority_queue<std::uint32_t, std::vector<std::uint32_t>, std::greater<>> ready;
