@@ -165,7 +165,12 @@ std::optional<Prediction> predict(const Graph& graph, const Machine& machine, co
   // Exchanges between rare collectives: each rank's program, the engine's
   // reading there (map.hpp), with the compute that gives the baseline p_mpi.
   if (kinds && p.mapping_flow.computed && exchanges_as_programs(p2p, collective, calls)) {
-    const ExchangeProgramTimes t = exchange_program_times(p2p, machine, allocation, mapping, base_mapping, p.p_mpi);
+    const std::optional<ReportRequest::KnownProgram>& k = request.known_program;
+    const ExchangeProgramTimes t =
+        k && k->times.computed && k->p_mpi == p.p_mpi && same_nodes(mapping, k->of) &&
+                same_nodes(base_mapping, k->baseline)
+            ? k->times
+            : exchange_program_times(p2p, machine, allocation, mapping, base_mapping, p.p_mpi);
     if (t.computed) p.program = t;
   }
   if (p.pipeline.computed && p.mapping_flow.computed) {  // a wavefront: ranks wait along the pipe
@@ -193,6 +198,14 @@ std::vector<ReportRequest::KnownFlow> known_flows_of(const MapResult& result, co
   if (result.block_flow.computed)
     known.push_back({baseline_mapping(Baseline::block, allocation, ranks, 1, oversubscribe), result.block_flow});
   return known;
+}
+
+std::optional<ReportRequest::KnownProgram> known_program_of(const MapResult& result, const Allocation& allocation,
+                                                            std::uint32_t ranks, bool oversubscribe,
+                                                            std::optional<double> p_mpi) {
+  if (!result.program.computed || !p_mpi) return std::nullopt;
+  return ReportRequest::KnownProgram{
+      result.mapping, baseline_mapping(Baseline::block, allocation, ranks, 1, oversubscribe), *p_mpi, result.program};
 }
 
 void print_comparison(std::ostream& out, const Metrics& m, const std::string& label, const Metrics& b,

@@ -90,6 +90,16 @@ struct ReportRequest {
     FlowTimes times;
   };
   std::vector<KnownFlow> known_flows{};
+  // The program model's times already known (map: MapResult::program), of
+  // `of` against `baseline` at `p_mpi`: used when the report's mapping,
+  // baseline and p_mpi are those (on the same nodes), in place of five
+  // runs of the model (a second on the 128-rank irregular app).
+  struct KnownProgram {
+    Mapping of, baseline;
+    double p_mpi = 0;
+    ExchangeProgramTimes times;
+  };
+  std::optional<KnownProgram> known_program{};
   // Block's score when already under way (valid()), else computed here:
   // map starts it while the engine runs, as it takes seconds at a million
   // ranks.
@@ -107,6 +117,11 @@ struct ReportRequest {
 // again.
 std::vector<ReportRequest::KnownFlow> known_flows_of(const MapResult& result, const Allocation& allocation,
                                                      std::uint32_t ranks, bool oversubscribe);
+// The engine's program model times (MapResult::program), found with p_mpi,
+// as the request's known_program; none when it did not compute them.
+std::optional<ReportRequest::KnownProgram> known_program_of(const MapResult& result, const Allocation& allocation,
+                                                            std::uint32_t ranks, bool oversubscribe,
+                                                            std::optional<double> p_mpi);
 
 // Scores `mapping` and its baseline (block of the same allocation unless the
 // request names another), writes the JSON report when asked and returns the

@@ -105,6 +105,7 @@ int run_map(const MapOptions& o) {
   request.calls = &calls;
   request.baseline_score = block_score;
   request.known_flows = known_flows_of(result, allocation, graph.ranks, over);
+  request.known_program = known_program_of(result, allocation, graph.ranks, over, p_mpi);
   request.threads = threads;
   std::string json_text;
   request.json_text = &json_text;

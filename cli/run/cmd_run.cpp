@@ -388,6 +388,7 @@ int run_run(const RunOptions& o) {
     request.collective = &collective;
     request.calls = &calls;
     request.known_flows = known_flows_of(result, allocation, graph.ranks, context.oversubscribe);
+    request.known_program = known_program_of(result, allocation, graph.ranks, context.oversubscribe, p_mpi);
     request.threads = context.threads;
     request.json_text = &json_text;
     // The table map prints, kept as report.txt beside the JSON.

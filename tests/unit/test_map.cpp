@@ -668,8 +668,10 @@ TEST(Map, ScotchIsSkippedOnSixDimensions) {
 // search adds a candidate from the fastest. The mapping written is the
 // fastest by that reading of every candidate timed (the stages), with the
 // compute that gives block p_mpi, or block when none is 0.5 % faster;
-// never slower than block; and the same on 1 and 2 threads. A 64-rank
-// irregular exchange of 10 iterations on a 4x4 torus of 4-core nodes.
+// never slower than block; its times handed back (MapResult::program) as
+// exchange_program_times() gives them; and the same on 1 and 2 threads. A
+// 64-rank irregular exchange of 10 iterations on a 4x4 torus of 4-core
+// nodes.
 TEST(MapWeighsPredictedTime, ExchangesAsProgramsAndTheProgramSearch) {
   Machine m = test::make_machine("[4, 4]", "", "n[00-15]", "core:4");
   m.network.link_gbps = 8;
@@ -706,6 +708,12 @@ TEST(MapWeighsPredictedTime, ExchangesAsProgramsAndTheProgramSearch) {
   else
     EXPECT_LE(kept.mapping_ns, fastest + 1) << "kept " << r.kept;  // the stages round to 1 ns
   EXPECT_LE(kept.mapping_ns, kept.baseline_ns);
+  // The times handed back are exchange_program_times()'s, field for field.
+  ASSERT_TRUE(r.program.computed);
+  EXPECT_EQ(r.program.iterations, kept.iterations);
+  EXPECT_EQ(r.program.compute_ns, kept.compute_ns);
+  EXPECT_EQ(r.program.baseline_ns, kept.baseline_ns);
+  EXPECT_EQ(r.program.mapping_ns, kept.mapping_ns);
   context.threads = 1;
   EXPECT_EQ(map_explained(g, m, a, context, {}, kinds).mapping, r.mapping);
 }

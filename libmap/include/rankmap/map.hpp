@@ -79,6 +79,11 @@ struct MapResult {
   // sees each rank's node only: they hold for any mapping on the same nodes
   // (same_nodes), so a report need not run the model on them again.
   FlowTimes mapping_flow{}, block_flow{};
+  // The program model's times of `mapping` and of block, with the compute
+  // it solved from the p_mpi given, when the engine ranked its candidates
+  // by that model (exchanges_as_programs), else not computed: what
+  // exchange_program_times() gives for them.
+  ExchangeProgramTimes program{};
 };
 // Inside nodes only, for a layout fixed elsewhere (srun's, when a
 // scheduler plugin may bind tasks but not move them): node_of_rank[r] is

@@ -436,6 +436,7 @@ class Engine {
     const double compute_ns = pipeline ? pipeline_compute_ns() : 0;
     const std::optional<double> program_ns = pipeline ? std::nullopt : program_compute_ns();
     as_programs_ = program_ns.has_value();
+    program_compute_ = program_ns.value_or(0);
     // Block first: when the model gives up on it, it decides nothing, and
     // the others are not tried (each may cost the whole budget). Then the
     // least busy resource first: the sooner the fastest is timed, the
@@ -616,7 +617,8 @@ class Engine {
     return found.ns;
   }
 
-  bool as_programs_ = false;  // the candidates were timed as exchange programs
+  bool as_programs_ = false;    // the candidates were timed as exchange programs
+  double program_compute_ = 0;  // then, the compute an iteration
 
   bool competes(const Candidate& c) const { return !(block_out_of_time_ && c.name == "block"); }
 
@@ -697,6 +699,9 @@ class Engine {
         if (c.name == "block") best = &c;
     const Candidate* block = find("block");
     MapResult result{best->mapping, best->name, "", "", best->flow, block ? block->flow : FlowTimes{}};
+    if (as_programs_ && block && best->predicted_ns > 0 && block->predicted_ns > 0)
+      result.program = {true, static_cast<double>(detail::phase_count(p2p_)), program_compute_, block->predicted_ns,
+                        best->predicted_ns};
     if (block && best != block) {
       const std::size_t ours = nodes_used(best->mapping), theirs = nodes_used(block->mapping);
       char line[300] = "";

@@ -27,14 +27,21 @@ struct ProgramSearch {
 // different nodes, each judged by the program's time with its first
 // kProgramProbe iterations run and the rest extrapolated
 // (exchange_program_ns); a swap that shortens it is kept (first
-// improvement; kProgramBatch judged side by side). Judged on the first 4
-// alone, with no extrapolation, swaps that help only while the ranks
-// drift apart were kept. The search stops once its simulations pass
-// trials x kProgramTrialWork steps, so that a large graph runs fewer
-// trials. The result is then timed over every iteration. The same for any
-// number of threads.
+// improvement; kProgramBatch judged side by side). The search stops once
+// its simulations pass trials x kProgramTrialWork steps, so that a large
+// graph or a long probe runs fewer trials. The result is then timed over
+// every iteration. The same for any number of threads.
+//
+// The probe is the whole run of SMPI's irregular app, 20 iterations.
+// Judged on 8 extrapolated, the search kept swaps that the whole run then
+// undid (a METIS start went from 564.4 to 573.0 us in 11 swaps kept); with
+// seeds 1-4 on the 4x4x4 torus it ended between 537.7 and 556.3 us, and
+// between 537.7 and 541.9 judged on all 20 in the same budget, with fewer
+// trials (bench/RESULTS.md, issue 55, eighteenth session). On 4 alone,
+// with no extrapolation, it kept swaps that help only while the ranks
+// drift apart.
 inline constexpr int kProgramBatch = 4;
-inline constexpr std::uint64_t kProgramProbe = 8;
+inline constexpr std::uint64_t kProgramProbe = 20;
 inline constexpr std::uint64_t kProgramTrialWork = std::uint64_t{1} << 24;
 ProgramSearch program_search(const Graph& p2p, const Machine& machine, const Allocation& allocation,
                              const Mapping& start, double compute_ns, int trials, std::uint64_t seed);
