@@ -47,9 +47,10 @@ half showed (run once with it), and a `fourth`, made after that, for a
 change the fresh set showed. For issue 54, `dragonfly` runs on SimGrid's
 own dragonfly zones and `dragonfly-bench` on bench/dragonfly.py's two
 machines (rankmap's wiring, the tree platform), each run once; `strided`
-holds fewer ranks than nodes on those and a fat tree.
+holds fewer ranks than nodes on those and a fat tree; `eighteenth`,
+irregular graphs the program search was not tuned on.
 
-Usage: peers_time.py [--build DIR] [--half tune|held-out|fresh|fourth|dragonfly|dragonfly-bench|strided|all] [--only NAME,...] [--json FILE] [--keep DIR]
+Usage: peers_time.py [--build DIR] [--half tune|held-out|fresh|fourth|dragonfly|dragonfly-bench|strided|eighteenth|all] [--only NAME,...] [--json FILE] [--keep DIR]
                      [--compute-us US]
 """
 import argparse
@@ -168,9 +169,18 @@ STRIDED = {
     "irregular-df8-1ppn": (DF8, 1, "irregular", ["64", "17", "6"], 20, 20.0),
     "fft2d-ft4-1ppn-16KiB": (FT4, 1, "fft2d", ["4", "4", "2048"], 10, 100.0),
 }
+# Made after the program search was judged on the whole run (issue 55,
+# eighteenth session), to judge it on irregular graphs it was not tuned
+# on: other seeds and degrees, on a torus and the 4:1 fat tree. Run once,
+# with the dragonfly sets' irregular scenarios the program model had not
+# met.
+EIGHTEENTH = {
+    "irregular-4x4x4-s21": (T4, 2, "irregular", ["128", "21", "8"], 20, 20.0),
+    "irregular-ft4-s23": (FT4, 4, "irregular", ["128", "23", "6"], 20, 20.0),
+}
 HALVES = {"tune": TUNE, "held-out": HELD_OUT, "fresh": FRESH, "fourth": FOURTH, "dragonfly": DRAGONFLY,
-          "dragonfly-bench": DRAGONFLY_BENCH, "strided": STRIDED}
-SCENARIOS = {**TUNE, **HELD_OUT, **FRESH, **FOURTH, **DRAGONFLY, **DRAGONFLY_BENCH, **STRIDED}
+          "dragonfly-bench": DRAGONFLY_BENCH, "strided": STRIDED, "eighteenth": EIGHTEENTH}
+SCENARIOS = {**TUNE, **HELD_OUT, **FRESH, **FOURTH, **DRAGONFLY, **DRAGONFLY_BENCH, **STRIDED, **EIGHTEENTH}
 OURS = ("default", "quality")
 BASELINES = ("block", "rr", "random")
 PEERS = ("Scotch", "Mt-KaHyPar", "KaHIP")
