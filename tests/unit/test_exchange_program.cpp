@@ -53,12 +53,18 @@ TEST(ProgramModel, AnExchangeByHand) {
 // streams from 5,800, when 1 -> 5 has 100 B left; halves again, 1 -> 5
 // ends at 6,000 and the second 0 -> 4 at 6,900. Rank 5 posts at 7,000:
 // its second message streams from 7,900, alone, and ends at 10,900.
-// (Phases in lockstep would give 2 x (1,000 + 4,900) = 11,800.)
+// (Phases in lockstep would give 2 x (1,000 + 4,900) = 11,800.) Each
+// rank's end of its last iteration: 6,900 for rank 4, 10,900 for rank 5,
+// 2,000 for the others (two computes, nothing to wait for).
 TEST(ProgramModel, RanksGoOnWhenTheirOwnReceivesEnd) {
   const Machine m = two_nodes();
   const Allocation a = make_allocation(m, {});
   const Graph g = edges(8, {{0, 4, 2000, 2}, {1, 5, 6000, 2}});
-  EXPECT_NEAR(*detail::exchange_program_ns(g, m, a, kFourAndFour, 1000), 10900, 1e-6);
+  std::vector<double> ends;
+  EXPECT_NEAR(*detail::exchange_program_ns(g, m, a, kFourAndFour, 1000, 2, nullptr, &ends), 10900, 1e-6);
+  const std::vector<double> by_hand{2000, 2000, 2000, 2000, 6900, 10900, 2000, 2000};
+  ASSERT_EQ(ends.size(), by_hand.size());
+  for (std::size_t r = 0; r < ends.size(); ++r) EXPECT_NEAR(ends[r], by_hand[r], 1e-6) << "rank " << r;
   const ExchangeProgramTimes t = exchange_program_times(g, m, a, kFourAndFour, kFourAndFour, 0.5);
   ASSERT_TRUE(t.computed);
   EXPECT_EQ(t.iterations, 2);

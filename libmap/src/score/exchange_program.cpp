@@ -32,7 +32,8 @@ class ExchangeRun {
         out_(ranks),
         sends_(flows.size()),
         receives_(flows.size()),
-        ends_(iterations, 0) {
+        ends_(iterations, 0),
+        rank_ends_(ranks, 0) {
     for (std::uint32_t f = 0; f < flows.size(); ++f) out_[flows[f].src].push_back(f), in_[flows[f].dst].push_back(f);
   }
 
@@ -48,6 +49,8 @@ class ExchangeRun {
 
   // The last rank's end of each iteration.
   const std::vector<double>& ends() const { return ends_; }
+  // Each rank's end of its last iteration.
+  const std::vector<double>& rank_ends() const { return rank_ends_; }
 
  private:
   struct Rank {
@@ -97,6 +100,7 @@ class ExchangeRun {
 
   void finish(Rank& k, double at) {
     ends_[k.iteration] = std::max(ends_[k.iteration], at);
+    rank_ends_[static_cast<std::size_t>(&k - ranks_.data())] = at;
     ++k.iteration;
   }
 
@@ -107,7 +111,7 @@ class ExchangeRun {
   std::vector<Rank> ranks_;
   std::vector<std::vector<std::uint32_t>> in_, out_;  // each rank's flows received and sent
   std::vector<std::deque<double>> sends_, receives_;  // each flow's posts its other end has not matched yet
-  std::vector<double> ends_;
+  std::vector<double> ends_, rank_ends_;
 };
 
 // The program's runs under one mapping, on one work budget.
@@ -128,12 +132,14 @@ class ExchangeProgram {
   }
 
   // The first `iterations` run; the rest, to K, at the pace of the
-  // second half of them (ranks drift apart in the first few).
-  std::optional<double> run_ns(double compute_ns, std::uint64_t iterations) {
+  // second half of them (ranks drift apart in the first few). rank_ends,
+  // when given: each rank's end of the last iteration run.
+  std::optional<double> run_ns(double compute_ns, std::uint64_t iterations, std::vector<double>* rank_ends = nullptr) {
     if (!usable_) return std::nullopt;
     if (iterations == 0) return 0.0;
     ExchangeRun run(flows_, ranks_, iterations, compute_ns, sim_, bytes_per_ns_);
     const double ns = run.all();
+    if (rank_ends) *rank_ends = run.rank_ends();
     if (sim_.work() > kFlowModelWork) return std::nullopt;
     if (iterations >= iterations_) return ns;
     // The second half starts where the first ends (at 0 for one iteration).
@@ -158,10 +164,10 @@ class ExchangeProgram {
 
 std::optional<double> exchange_program_ns(const Graph& p2p, const Machine& machine, const Allocation& allocation,
                                           const Mapping& mapping, double compute_ns, std::uint64_t iterations,
-                                          std::uint64_t* work) {
+                                          std::uint64_t* work, std::vector<double>* rank_ends) {
   require_mapping_of(p2p, mapping);
   ExchangeProgram program(p2p, machine, allocation, mapping);
-  const std::optional<double> ns = program.run_ns(compute_ns, std::min(iterations, program.iterations()));
+  const std::optional<double> ns = program.run_ns(compute_ns, std::min(iterations, program.iterations()), rank_ends);
   if (work) *work = program.work();
   return ns;
 }

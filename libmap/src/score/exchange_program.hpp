@@ -38,11 +38,12 @@ inline constexpr std::uint64_t kCallsAroundTheLoop = 4;
 // them (the ranks drift apart in the first few). nullopt where the flow
 // model does not time the graph (more than kMaxFlowsPerPhase messages a
 // phase) or its work budget runs out. `work`, when given: the
-// simulator's steps (PhaseSimulator::work).
+// simulator's steps (PhaseSimulator::work); `rank_ends`: when each rank
+// ended the last iteration run (the program search's late ranks).
 std::optional<double> exchange_program_ns(const Graph& p2p, const Machine& machine, const Allocation& allocation,
                                           const Mapping& mapping, double compute_ns,
                                           std::uint64_t iterations = std::numeric_limits<std::uint64_t>::max(),
-                                          std::uint64_t* work = nullptr);
+                                          std::uint64_t* work = nullptr, std::vector<double>* rank_ends = nullptr);
 
 // The compute time an iteration that gives `baseline`'s program the MPI
 // share p_mpi: K c = (run(c) - K c) (1 - p_mpi) / p_mpi, solved by fixed

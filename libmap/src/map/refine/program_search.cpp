@@ -1,6 +1,7 @@
 // Rank swaps judged by the exchange program's time (program_search.hpp).
 #include "map/refine/program_search.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <utility>
@@ -12,20 +13,37 @@
 
 namespace rankmap::detail {
 
+namespace {
+
+// The latest quarter of the ranks (at least one) by when each ended its
+// last iteration, latest first (ties in rank order).
+std::vector<std::uint32_t> latest_quarter(const std::vector<double>& rank_ends) {
+  std::vector<std::uint32_t> ranks(rank_ends.size());
+  for (std::uint32_t r = 0; r < ranks.size(); ++r) ranks[r] = r;
+  std::stable_sort(ranks.begin(), ranks.end(),
+                   [&](std::uint32_t x, std::uint32_t y) { return rank_ends[x] > rank_ends[y]; });
+  ranks.resize(std::max<std::size_t>(1, ranks.size() / 4));
+  return ranks;
+}
+
+}  // namespace
+
 ProgramSearch program_search(const Graph& p2p, const Machine& machine, const Allocation& allocation,
                              const Mapping& start, double compute_ns, int trials, std::uint64_t seed) {
   ProgramSearch s{start};
   std::uint64_t spent = 0;
-  std::optional<double> now = exchange_program_ns(p2p, machine, allocation, start, compute_ns, kProgramProbe, &spent);
+  std::vector<double> rank_ends;
+  std::optional<double> now =
+      exchange_program_ns(p2p, machine, allocation, start, compute_ns, kProgramProbe, &spent, &rank_ends);
+  std::vector<std::uint32_t> late = latest_quarter(rank_ends);
   const std::uint64_t budget = static_cast<std::uint64_t>(trials) * kProgramTrialWork;
   Rng rng(seed);
-  // Two ranks drawn at random (no swap when they share a node). Drawing
-  // the second on the node of one of the first's partners was cheaper a
-  // trial (shorter routes) but found less: on the irregular app on the
-  // 4x4x4, 384 such trials left SMPI 0.5 to 1.6 % slower than 192 of these
-  // (bench/RESULTS.md, issue 55, seventeenth session).
+  // Two ranks on different nodes (no swap when they share one): every
+  // other draw the first from the latest quarter of the ranks, the second
+  // at random.
   auto draw = [&]() -> std::pair<std::uint32_t, std::uint32_t> {
-    const auto a = static_cast<std::uint32_t>(rng.below(p2p.ranks));
+    const bool from_late = rng.below(2) == 0 && !late.empty();
+    const auto a = from_late ? late[rng.below(late.size())] : static_cast<std::uint32_t>(rng.below(p2p.ranks));
     return {a, static_cast<std::uint32_t>(rng.below(p2p.ranks))};
   };
   // First improvement, as one swap after another would find it: a batch
@@ -36,12 +54,13 @@ ProgramSearch program_search(const Graph& p2p, const Machine& machine, const All
     while (pending.size() < static_cast<std::size_t>(kProgramBatch)) pending.push_back(draw());
     std::vector<std::optional<double>> times(pending.size());
     std::vector<std::uint64_t> work(pending.size(), 0);
+    std::vector<std::vector<double>> ends(pending.size());
     run_jobs(scoped_threads(), pending.size(), [&](std::size_t i) {
       const auto [a, b] = pending[i];
       if (s.mapping.ranks[a].node == s.mapping.ranks[b].node) return;
       Mapping m = s.mapping;
       std::swap(m.ranks[a], m.ranks[b]);
-      times[i] = exchange_program_ns(p2p, machine, allocation, m, compute_ns, kProgramProbe, &work[i]);
+      times[i] = exchange_program_ns(p2p, machine, allocation, m, compute_ns, kProgramProbe, &work[i], &ends[i]);
     });
     std::size_t kept = pending.size();
     for (std::size_t i = 0; i < pending.size() && done < trials; ++i) {
@@ -58,6 +77,7 @@ ProgramSearch program_search(const Graph& p2p, const Machine& machine, const All
     const auto [a, b] = pending[kept];
     std::swap(s.mapping.ranks[a], s.mapping.ranks[b]);
     now = times[kept];
+    late = latest_quarter(ends[kept]);
     ++s.improved;
     pending.erase(pending.begin(), pending.begin() + static_cast<std::ptrdiff_t>(kept) + 1);
   }

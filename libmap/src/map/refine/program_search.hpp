@@ -23,8 +23,10 @@ struct ProgramSearch {
   bool timed = true;  // false: the work budget ran out on the whole run at the end
 };
 
-// From `start`: up to `trials` swaps of two random ranks (the seed's) on
-// different nodes, each judged by the program's time with its first
+// From `start`: up to `trials` swaps of two ranks on different nodes (the
+// seed's draws: every other one takes its first rank from the latest
+// quarter of the ranks, by when each ended the last run, the rest at
+// random), each judged by the program's time with its first
 // kProgramProbe iterations run and the rest extrapolated
 // (exchange_program_ns); a swap that shortens it is kept (first
 // improvement; kProgramBatch judged side by side). The search stops once
@@ -37,9 +39,12 @@ struct ProgramSearch {
 // undid (a METIS start went from 564.4 to 573.0 us in 11 swaps kept); with
 // seeds 1-4 on the 4x4x4 torus it ended between 537.7 and 556.3 us, and
 // between 537.7 and 541.9 judged on all 20 in the same budget, with fewer
-// trials (bench/RESULTS.md, issue 55, eighteenth session). On 4 alone,
-// with no extrapolation, it kept swaps that help only while the ranks
-// drift apart.
+// trials. The late ranks are where the run waits: drawing from them, it
+// ended between 526.8 and 539.3, and on a graph of degree 8 it was not
+// tuned on at 568.9 us where random pairs stopped at 589.7, behind
+// Scotch's mapping (586.9) (bench/RESULTS.md, issue 55, eighteenth
+// session). On 4 iterations alone, with no extrapolation, it kept swaps
+// that help only while the ranks drift apart.
 inline constexpr int kProgramBatch = 4;
 inline constexpr std::uint64_t kProgramProbe = 20;
 inline constexpr std::uint64_t kProgramTrialWork = std::uint64_t{1} << 24;
