@@ -15,9 +15,10 @@ namespace rankmap::detail {
 
 namespace {
 
-// The latest quarter of the ranks (at least one) by when each ended its
-// last iteration, latest first (ties in rank order).
+// The latest quarter of the ranks (at least one; none without ends) by
+// when each ended its last iteration, latest first (ties in rank order).
 std::vector<std::uint32_t> latest_quarter(const std::vector<double>& rank_ends) {
+  if (rank_ends.empty()) return {};
   std::vector<std::uint32_t> ranks(rank_ends.size());
   for (std::uint32_t r = 0; r < ranks.size(); ++r) ranks[r] = r;
   std::stable_sort(ranks.begin(), ranks.end(),
@@ -40,7 +41,11 @@ ProgramSearch program_search(const Graph& p2p, const Machine& machine, const All
   Rng rng(seed);
   // Two ranks on different nodes (no swap when they share one): every
   // other draw the first from the latest quarter of the ranks, the second
-  // at random.
+  // at random. Drawing the second on the node of one of the first's
+  // partners was cheaper a trial (shorter routes) but found less: on the
+  // irregular app on the 4x4x4, 384 such trials left SMPI 0.5 to 1.6 %
+  // slower than 192 random pairs (bench/RESULTS.md, issue 55, seventeenth
+  // session).
   auto draw = [&]() -> std::pair<std::uint32_t, std::uint32_t> {
     const bool from_late = rng.below(2) == 0 && !late.empty();
     const auto a = from_late ? late[rng.below(late.size())] : static_cast<std::uint32_t>(rng.below(p2p.ranks));
