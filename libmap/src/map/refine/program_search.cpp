@@ -39,13 +39,13 @@ ProgramSearch program_search(const Graph& p2p, const Machine& machine, const All
   std::vector<std::uint32_t> late = latest_quarter(rank_ends);
   const std::uint64_t budget = static_cast<std::uint64_t>(trials) * kProgramTrialWork;
   Rng rng(seed);
-  // Two ranks on different nodes (no swap when they share one): every
-  // other draw the first from the latest quarter of the ranks, the second
-  // at random. Drawing the second on the node of one of the first's
-  // partners was cheaper a trial (shorter routes) but found less: on the
-  // irregular app on the 4x4x4, 384 such trials left SMPI 0.5 to 1.6 %
-  // slower than 192 random pairs (bench/RESULTS.md, issue 55, seventeenth
-  // session).
+  // Two ranks on different nodes (no swap when they share one): one draw
+  // in two, at random, takes the first from the latest quarter of the
+  // ranks; the rest are random. Drawing the second on the node of one of
+  // the first's partners was cheaper a trial (shorter routes) but found
+  // less: on the irregular app on the 4x4x4, 384 such trials left SMPI
+  // 0.5 to 1.6 % slower than 192 random pairs (bench/RESULTS.md, issue
+  // 55, seventeenth session).
   auto draw = [&]() -> std::pair<std::uint32_t, std::uint32_t> {
     const bool from_late = rng.below(2) == 0 && !late.empty();
     const auto a = from_late ? late[rng.below(late.size())] : static_cast<std::uint32_t>(rng.below(p2p.ranks));
