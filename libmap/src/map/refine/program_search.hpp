@@ -25,10 +25,11 @@ struct ProgramSearch {
 
 // From `start`: up to `trials` swaps of two ranks on different nodes (the
 // seed's draws: one in two, at random, takes its first rank from the
-// latest quarter of the ranks, by when each ended the last run), each judged by the program's time with its first
-// kProgramProbe iterations run and the rest extrapolated
-// (exchange_program_ns); a swap that shortens it is kept (first
-// improvement; kProgramBatch judged side by side). The search stops once
+// latest quarter of the ranks, by when each ended the last run), each
+// judged by the program's time with its first kProgramProbe iterations
+// run and the rest extrapolated (exchange_program_ns); a swap that
+// shortens it is kept (first improvement; kProgramBatch judged side by
+// side). The search stops once
 // its simulations pass trials x kProgramTrialWork steps, so that a large
 // graph or a long probe runs fewer trials. The result is then timed over
 // every iteration. The same for any number of threads.
