@@ -304,3 +304,132 @@ TEST(ReadPieces, AnyOrderRepeatsPastTheLimitAsOnOneThread) {
   const detail::ThreadsScope scope(3);
   EXPECT_EQ(error_of(detail::read_mtx, text, 1), error);
 }
+
+// A row both pieces write, its receivers out of order across them:
+// piece 0: 0->2 (3), 1->2 (5), 1->0 (2); piece 1: 1->1 (4), 2->1 (7),
+// 2->0 (6). Each piece sorts its part of row 1 ([0, 2] and [1]); the two
+// parts lie end to end and are sorted together after, in the same pass.
+TEST(ReadPieces, RowAcrossPiecesSortedInOnePassByHand) {
+  int calls = 0;
+  const std::optional<Graph> g =
+      graph_of_pieces({{{0, 2, 3}, {1, 2, 5}, {1, 0, 2}}, {{1, 1, 4}, {2, 1, 7}, {2, 0, 6}}}, calls);
+  ASSERT_TRUE(g.has_value());
+  EXPECT_EQ(calls, 2);  // the senders came in order: no second reading
+  // Row 0: 2 (3); row 1: 0 (2), 1 (4), 2 (5); row 2: 0 (6), 1 (7).
+  EXPECT_EQ(g->offsets, (std::vector<std::uint64_t>{0, 1, 4, 6}));
+  EXPECT_EQ(g->targets, (std::vector<std::uint32_t>{2, 0, 1, 2, 0, 1}));
+  EXPECT_EQ(g->bytes, (std::vector<std::uint64_t>{3, 2, 4, 5, 6, 7}));
+  EXPECT_EQ(g->msgs, (std::vector<std::uint64_t>(6, 1)));
+}
+
+// sort_row against std::stable_sort of (receiver, bytes, messages) by
+// receiver, on rows short enough for its insertion sort and too long for
+// it, with and without repeats.
+TEST(ReadPieces, SortRowIsAStableSortByReceiver) {
+  std::mt19937 random(5);
+  for (const std::size_t n : {1, 2, 5, 32, 33, 40, 300})
+    for (const std::uint32_t receivers : {3u, 1000000u}) {
+      Graph g;
+      g.ranks = 1;
+      g.offsets = {0, 4 + n};  // four edges before the row, which stay
+      std::vector<std::array<std::uint64_t, 3>> want;
+      for (std::size_t i = 0; i < 4 + n; ++i) {
+        const std::array<std::uint64_t, 3> e{random() % receivers, i, 1000 + i};
+        g.targets.push_back(static_cast<std::uint32_t>(e[0]));
+        g.bytes.push_back(e[1]);
+        g.msgs.push_back(e[2]);
+        want.push_back(e);
+      }
+      std::stable_sort(want.begin() + 4, want.end(), [](const auto& a, const auto& b) { return a[0] < b[0]; });
+      bool repeats = false;
+      for (std::size_t i = 5; i < want.size(); ++i) repeats = repeats || want[i][0] == want[i - 1][0];
+      detail::RowScratch scratch;
+      EXPECT_EQ(detail::sort_row(g, 4, 4 + n, scratch), repeats) << n << " " << receivers;
+      for (std::size_t i = 0; i < want.size(); ++i) {
+        EXPECT_EQ(g.targets[i], want[i][0]) << n << " " << receivers << " at " << i;
+        EXPECT_EQ(g.bytes[i], want[i][1]) << n << " " << receivers << " at " << i;
+        EXPECT_EQ(g.msgs[i], want[i][2]) << n << " " << receivers << " at " << i;
+      }
+    }
+}
+
+// Every row's receivers in descending order, the senders in order, and
+// long rows (a vertex of 300 neighbours): each piece sorts its rows as it
+// reads them, rows split between pieces are sorted after, and the graph is
+// the sorted file's, in every format, for any number of pieces.
+TEST(ReadPieces, RowsInDescendingOrderGiveTheSortedGraph) {
+  // Symmetric, no loops, the same load both ways: every format writes it
+  // as it is (format_scotch, format_metis).
+  GraphBuilder b(400);
+  auto add = [&](std::uint32_t r, std::uint32_t s) {
+    if (r == s) return;
+    b.add(r, s, 10 + std::min(r, s) + 7 * std::max(r, s), 1);
+    b.add(s, r, 10 + std::min(r, s) + 7 * std::max(r, s), 1);
+  };
+  for (std::uint32_t s = 0; s < 400; s += 4) add(7, s + 1);  // 100 neighbours, and 1 more from each
+  for (std::uint32_t r = 0; r < 400; ++r)
+    for (std::uint32_t k = 1; k <= 2 + r % 5; ++k) add(r, (r + k * 37) % 400);
+  Graph g = b.build();
+  std::fill(g.msgs.begin(), g.msgs.end(), 1);  // as each format reads back a pair added twice
+  ASSERT_GT(g.offsets[8] - g.offsets[7], 100u);
+  auto descending = [](std::string text, std::size_t first) {  // .mtx, .csv: each row's lines reversed
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    std::size_t begin = first;
+    auto sender = [](const std::string& l) { return std::stoul(l); };
+    for (std::size_t i = first + 1; i <= lines.size(); ++i)
+      if (i == lines.size() || sender(lines[i]) != sender(lines[begin])) {
+        std::reverse(lines.begin() + static_cast<std::ptrdiff_t>(begin),
+                     lines.begin() + static_cast<std::ptrdiff_t>(i));
+        begin = i;
+      }
+    std::string out;
+    for (const std::string& line : lines) out += line + "\n";
+    return out;
+  };
+  auto reversed_pairs = [](const std::string& text, std::size_t first, std::size_t skip) {  // .graph, .grf
+    std::istringstream in(text);
+    std::string out;
+    std::size_t n = 0;
+    for (std::string line; std::getline(in, line); ++n) {
+      std::istringstream fields(line);
+      std::vector<std::string> f;
+      for (std::string t; fields >> t;) f.push_back(t);
+      if (n < first || f.size() <= skip + 2) {
+        out += line + "\n";
+        continue;
+      }
+      for (std::size_t k = 0; k < skip; ++k) out += f[k] + " ";
+      for (std::size_t k = f.size(); k >= skip + 2; k -= 2) out += f[k - 2] + " " + f[k - 1] + " ";
+      out.back() = '\n';
+    }
+    return out;
+  };
+  const std::vector<Format> all = {{"mtx", detail::read_mtx, descending(format_mtx(g, "a comment"), 3)},
+                                   {"graph", detail::read_metis, reversed_pairs(format_metis(g), 1, 0)},
+                                   {"grf", detail::read_scotch, reversed_pairs(format_scotch(g), 3, 1)},
+                                   {"csv", detail::read_csv, descending(format_csv(g), 2)}};
+  for (const Format& f : all) {
+    const Graph one = f.read(f.text, "t", kOneThread);
+    expect_same_graph(one, g, std::string(f.name) + " one thread");
+    for (int threads : {2, 3, 8}) {
+      const detail::ThreadsScope scope(threads);
+      expect_same_graph(f.read(f.text, "t", 1), one, std::string(f.name) + " " + std::to_string(threads));
+    }
+  }
+}
+
+// An edge line's sender read alone: a plain number up to its separator,
+// else nothing (the reader then reads the whole line).
+TEST(ReadPieces, FirstCountReadsAPlainSenderOnly) {
+  std::uint64_t v = 0;
+  EXPECT_TRUE(detail::first_count("12 3 4", ' ', v) && v == 12);
+  EXPECT_TRUE(detail::first_count("  7\t1 1", ' ', v) && v == 7);
+  EXPECT_TRUE(detail::first_count("12,3,4", ',', v) && v == 12);
+  EXPECT_TRUE(detail::first_count(" 9 ,3,4", ',', v) && v == 9);
+  for (const char* line : {"5", "5x 1 1", "+5 1 1", "-5 1 1", " ", "", "12345678901234567890 1 1"})
+    EXPECT_FALSE(detail::first_count(line, ' ', v)) << line;
+  for (const char* line : {"12 3,4", "12;3;4", "12", ",3,4", "1e3,1,1"})
+    EXPECT_FALSE(detail::first_count(line, ',', v)) << line;
+}

@@ -151,6 +151,25 @@ inline bool scan_counts(std::string_view line, std::uint64_t* out, int k) {
   return p == end;
 }
 
+// The whole number a line starts with, up to a blank (`sep` ' ') or up to
+// `sep` after any blanks: an edge line's sender, read alone where only
+// the rows' edges are counted. False for anything else, which the caller
+// then reads in full, to the same number or to the line's error.
+inline bool first_count(std::string_view line, char sep, std::uint64_t& out) {
+  const char* p = line.data();
+  const char* const end = p + line.size();
+  while (p < end && (*p == ' ' || *p == '\t')) ++p;
+  const char* start = p;
+  std::uint64_t v = 0;
+  while (p < end && static_cast<unsigned>(*p - '0') < 10) v = v * 10 + static_cast<unsigned>(*p++ - '0');
+  if (p == start || p - start > 19) return false;
+  if (sep != ' ')
+    while (p < end && (*p == ' ' || *p == '\t')) ++p;
+  if (p == end || !(*p == sep || (sep == ' ' && *p == '\t'))) return false;
+  out = v;
+  return true;
+}
+
 // Takes the next field or fails naming what was expected.
 inline std::string_view need(Fields& fields, const LineScanner& at, const char* what) {
   std::string_view f;

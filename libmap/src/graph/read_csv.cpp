@@ -56,21 +56,40 @@ std::optional<Graph> read_rows_in_pieces(const LineScanner& at, std::size_t file
                                          std::size_t piece_bytes) {
   const std::vector<Piece> pieces = counted_edge_lines(at, piece_bytes, is_data);
   if (pieces.empty()) return std::nullopt;
-  return graph_from_pieces(static_cast<std::uint32_t>(declared), total_edges(pieces), pieces,
-                           [&](const Piece& piece, auto& fill) {
-                             LineScanner lines(piece.text, at.source(), piece.first_line);
-                             std::string_view line;
-                             while (lines.next(line)) {
-                               if (is_blank(line)) continue;
-                               if (line[0] == '#') {
-                                 if (line.find("ranks=") != std::string_view::npos) return false;
-                                 continue;
-                               }
-                               const Row r = parse_row(line, lines, file_bytes, declared);
-                               if (!fill.add(r.src, r.dst, r.bytes, r.msgs)) return false;
-                             }
-                             return true;
-                           });
+  auto read = [&](const Piece& piece, auto& fill) {
+    LineScanner lines(piece.text, at.source(), piece.first_line);
+    std::string_view line;
+    while (lines.next(line)) {
+      if (is_blank(line)) continue;
+      if (line[0] == '#') {
+        if (line.find("ranks=") != std::string_view::npos) return false;
+        continue;
+      }
+      const Row r = parse_row(line, lines, file_bytes, declared);
+      if (!fill.add(r.src, r.dst, r.bytes, r.msgs)) return false;
+    }
+    return true;
+  };
+  // Rows out of order are first counted by sender, the sender alone read
+  // where it is a plain rank below the declared count, else the whole line
+  // (to the same rank, or to its error), as read_mtx does.
+  auto count_senders = [&](const Piece& piece, RowCount& count) {
+    LineScanner lines(piece.text, at.source(), piece.first_line);
+    std::string_view line;
+    while (lines.next(line)) {
+      if (is_blank(line)) continue;
+      if (line[0] == '#') {
+        if (line.find("ranks=") != std::string_view::npos) return false;
+        continue;
+      }
+      std::uint64_t src = 0;
+      const bool plain = first_count(line, ',', src) && src < declared;
+      if (!count.add(plain ? static_cast<std::uint32_t>(src) : parse_row(line, lines, file_bytes, declared).src, 0, 0))
+        return false;
+    }
+    return true;
+  };
+  return graph_from_pieces(static_cast<std::uint32_t>(declared), total_edges(pieces), pieces, read, count_senders);
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "graph/row_pieces.hpp"
 
+#include <algorithm>
+
 #include "core/huge_pages.hpp"
 #include "rankmap/error.hpp"
 
@@ -35,17 +37,18 @@ Graph graph_with_room(std::uint32_t ranks, std::uint64_t edges) {
 }
 
 Joined join_pieces(Graph& g, const std::vector<Piece>& pieces, const std::vector<RowFill>& fills) {
-  bool any = false;
+  bool any = false, unsorted = false;
   std::uint32_t last_src = 0, last_dst = 0;
   for (std::size_t i = 0; i < fills.size(); ++i) {
     const RowFill& f = fills[i];
     if (f.end() != pieces[i].first_edge + pieces[i].edges) return Joined::miscounted;
     if (!f.any_) continue;
     // Rows after the previous piece's last, up to this piece's first, start
-    // at its first edge; a row both pieces write continues.
+    // at its first edge; a row both pieces write continues (its two parts
+    // lie end to end, each sorted).
     const std::uint32_t from = any ? last_src + 1 : 0;
-    if (any && (f.first_src_ < last_src || (f.first_src_ == last_src && f.first_dst_ <= last_dst)))
-      return Joined::out_of_order;
+    if (any && f.first_src_ < last_src) return Joined::out_of_order;
+    if (any && f.first_src_ == last_src && f.first_dst_ <= last_dst) unsorted = true;
     for (std::uint32_t r = from; r <= f.first_src_; ++r) g.offsets[r] = pieces[i].first_edge;
     any = true;
     last_src = f.last_src_;
@@ -53,7 +56,39 @@ Joined join_pieces(Graph& g, const std::vector<Piece>& pieces, const std::vector
   }
   const std::uint64_t total = g.targets.size();
   for (std::size_t r = any ? static_cast<std::size_t>(last_src) + 1 : 0; r <= g.ranks; ++r) g.offsets[r] = total;
-  return Joined::yes;
+  return unsorted ? Joined::unsorted_row : Joined::yes;
+}
+
+bool sort_row(Graph& g, std::uint64_t first, std::uint64_t last, RowScratch& scratch) {
+  std::uint32_t* const to = g.targets.data() + first;
+  std::uint64_t* const bytes = g.bytes.data() + first;
+  std::uint64_t* const msgs = g.msgs.data() + first;
+  const std::size_t n = last - first;
+  // A stencil's row of 26 sorts faster by insertion, in place, than by keys.
+  if (n <= 32) {
+    for (std::size_t i = 1; i < n; ++i) {
+      const std::uint32_t t = to[i];
+      const std::uint64_t b = bytes[i], m = msgs[i];
+      std::size_t j = i;
+      for (; j > 0 && to[j - 1] > t; --j) to[j] = to[j - 1], bytes[j] = bytes[j - 1], msgs[j] = msgs[j - 1];
+      to[j] = t, bytes[j] = b, msgs[j] = m;
+    }
+  } else {
+    // As keys (receiver, place in the row): 8 bytes each, the weights
+    // fetched from a copy of the row by place.
+    scratch.keys.clear();
+    for (std::size_t i = 0; i < n; ++i) scratch.keys.push_back(std::uint64_t{to[i]} << 32 | i);
+    std::sort(scratch.keys.begin(), scratch.keys.end());
+    scratch.bytes.assign(bytes, bytes + n);
+    scratch.msgs.assign(msgs, msgs + n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t at = scratch.keys[i] & 0xffffffffU;
+      to[i] = static_cast<std::uint32_t>(scratch.keys[i] >> 32);
+      bytes[i] = scratch.bytes[at];
+      msgs[i] = scratch.msgs[at];
+    }
+  }
+  return std::adjacent_find(to, to + n) != to + n;
 }
 
 void add_up_edge(std::uint64_t& sum, std::uint64_t more, std::uint32_t src, std::uint32_t dst, const char* what) {
@@ -82,13 +117,11 @@ void rows_from_counts(Graph& g, std::vector<std::uint32_t>& counts, std::size_t 
 
 void sort_and_merge_rows(Graph& g) {
   // Each range of rows sorts and merges its own rows in place and counts
-  // what it kept; rows are short, so a copy of one row sorts cheaply.
+  // what it kept.
   std::vector<std::uint64_t> kept = huge_vector<std::uint64_t>(g.ranks);
   const std::size_t ranges = ranges_for(g.ranks, g.targets.size() >= kParallelEdges);
   for_each_range(g.ranks, ranges, [&](std::size_t, std::size_t begin, std::size_t end) {
-    // A row sorts as keys (receiver, place in the row): 8 bytes each, the
-    // weights fetched from a copy of the row by place.
-    std::vector<std::uint64_t> keys, bytes, msgs;
+    RowScratch scratch;
     for (std::size_t r = begin; r < end; ++r) {
       const std::uint64_t first = g.offsets[r], last = g.offsets[r + 1];
       const auto row_begin = g.targets.begin() + static_cast<std::ptrdiff_t>(first);
@@ -97,25 +130,18 @@ void sort_and_merge_rows(Graph& g) {
         kept[r] = last - first;  // ascending without repeats: nothing to do
         continue;
       }
-      keys.clear();
-      for (std::uint64_t e = first; e < last; ++e) keys.push_back(std::uint64_t{g.targets[e]} << 32 | (e - first));
-      bytes.assign(g.bytes.begin() + static_cast<std::ptrdiff_t>(first),
-                   g.bytes.begin() + static_cast<std::ptrdiff_t>(last));
-      msgs.assign(g.msgs.begin() + static_cast<std::ptrdiff_t>(first),
-                  g.msgs.begin() + static_cast<std::ptrdiff_t>(last));
-      std::sort(keys.begin(), keys.end());
+      sort_row(g, first, last, scratch);
       std::uint64_t out = first;
-      for (const std::uint64_t key : keys) {
-        const auto dst = static_cast<std::uint32_t>(key >> 32);
-        const std::size_t at = key & 0xffffffffU;
+      for (std::uint64_t e = first; e < last; ++e) {
+        const std::uint32_t dst = g.targets[e];
         if (out > first && g.targets[out - 1] == dst) {
-          add_up_edge(g.bytes[out - 1], bytes[at], static_cast<std::uint32_t>(r), dst, "bytes");
-          add_up_edge(g.msgs[out - 1], msgs[at], static_cast<std::uint32_t>(r), dst, "messages");
+          add_up_edge(g.bytes[out - 1], g.bytes[e], static_cast<std::uint32_t>(r), dst, "bytes");
+          add_up_edge(g.msgs[out - 1], g.msgs[e], static_cast<std::uint32_t>(r), dst, "messages");
           continue;
         }
         g.targets[out] = dst;
-        g.bytes[out] = bytes[at];
-        g.msgs[out] = msgs[at];
+        g.bytes[out] = g.bytes[e];
+        g.msgs[out] = g.msgs[e];
         ++out;
       }
       kept[r] = out - first;

@@ -5,11 +5,12 @@
 // straight into the graph's arrays, as rankmap and Scotch write .mtx,
 // .graph, .grf and .csv files: senders in order, each row's receivers
 // ascending. Other tools' files come in any order. A row's receivers out
-// of order or repeated are taken as they come, and the row sorted after;
-// senders out of order make each piece read twice more, to count every
-// row's edges and to put each edge in its row, before the rows are sorted
-// and their repeats added up, still a thread a piece (or a range of rows).
-// Internal to libmap.
+// of order are taken as they come, and the row sorted as soon as it ends,
+// while it is in cache (repeats are added up after, in one pass); senders
+// out of order make each piece read twice more, once for its lines'
+// senders alone, to count every row's edges, and once to put each edge in
+// its row, before the rows are sorted and their repeats added up, still a
+// thread a piece (or a range of rows). Internal to libmap.
 #pragma once
 
 #include <algorithm>
@@ -45,18 +46,33 @@ struct Piece {
 // to `pieces` runs of whole lines of about equal size.
 std::vector<Piece> cut_into_pieces(std::string_view body, std::size_t first_line, std::size_t pieces);
 
-enum class Joined { yes, out_of_order, miscounted };
+// `unsorted_row`: joined, but a row that two pieces share has receivers
+// out of order or repeated across them (sort_and_merge_rows mends it).
+enum class Joined { yes, unsorted_row, out_of_order, miscounted };
+
+// A row's edges in a run of the graph's arrays, reordered.
+struct RowScratch {
+  std::vector<std::uint64_t> keys, bytes, msgs;
+};
+
+// The edges [first, last) of g sorted by receiver, in place, keeping the
+// file's order among repeats; true when two of them share a receiver.
+bool sort_row(Graph& g, std::uint64_t first, std::uint64_t last, RowScratch& scratch);
 
 // One piece's edges, written from its first_edge in order: add() is false
 // when an edge's sender comes before the piece's previous one
 // (out_of_order()), or the piece has more edges than counted (never past
-// its room). A row's receivers out of order or repeated (a .grf or .graph
-// whose neighbour lists are not sorted) are taken, and the row sorted
-// once every piece is in (rows_to_sort()).
+// its room). A row's receivers out of order (a .grf or .graph whose
+// neighbour lists are not sorted) are taken, and the row sorted when its
+// sender's edges end (finish() for the piece's last row); a row with
+// repeats waits for sort_and_merge_rows (repeats()). Sorting each row
+// while it is in cache, not all rows after, took the extra time of a
+// 1M-rank stencil's .grf with its lists shuffled from 0.35 s to
+// (bench/RESULTS.md, issue 55).
 class RowFill {
  public:
   explicit RowFill(Graph& g, const Piece& piece)
-      : g_(g), pos_(piece.first_edge), end_(piece.first_edge + piece.edges) {}
+      : g_(g), begin_(piece.first_edge), pos_(piece.first_edge), end_(piece.first_edge + piece.edges) {}
   bool add(std::uint32_t src, std::uint32_t dst, std::uint64_t bytes, std::uint64_t msgs = 1) {
     if (pos_ == end_) return false;
     if (any_) {
@@ -64,12 +80,15 @@ class RowFill {
         out_of_order_ = true;
         return false;
       }
-      if (src == last_src_ && dst <= last_dst_) rows_to_sort_ = true;
-      for (std::uint32_t r = last_src_ + 1; r <= src; ++r) g_.offsets[r] = pos_;
+      if (src == last_src_) {
+        row_unsorted_ = row_unsorted_ || dst <= last_dst_;
+      } else {
+        close_row();
+        for (std::uint32_t r = last_src_ + 1; r <= src; ++r) g_.offsets[r] = pos_;
+      }
     } else {
       any_ = true;
       first_src_ = src;
-      first_dst_ = dst;
     }
     g_.targets[pos_] = dst;
     g_.bytes[pos_] = bytes;
@@ -79,24 +98,41 @@ class RowFill {
     last_dst_ = dst;
     return true;
   }
+  // Once the piece is read whole: its last row sorted, and the least and
+  // the greatest receiver at its two ends taken for join_pieces.
+  void finish() {
+    close_row();
+    if (!any_) return;
+    first_dst_ = g_.targets[begin_];
+    last_dst_ = g_.targets[pos_ - 1];
+  }
   std::uint64_t end() const { return pos_; }
   bool out_of_order() const { return out_of_order_; }
-  bool rows_to_sort() const { return rows_to_sort_; }
+  bool repeats() const { return repeats_; }
 
  private:
   friend Joined join_pieces(Graph& g, const std::vector<Piece>& pieces, const std::vector<RowFill>& fills);
+  // The current row, [row_first_, pos_), sorted if it came out of order.
+  void close_row() {
+    if (row_unsorted_) repeats_ = sort_row(g_, row_first_, pos_, scratch_) || repeats_;
+    row_unsorted_ = false;
+    row_first_ = pos_;
+  }
   Graph& g_;
-  std::uint64_t pos_, end_;
-  bool any_ = false, out_of_order_ = false, rows_to_sort_ = false;
+  std::uint64_t begin_, pos_, end_, row_first_ = begin_;
+  bool any_ = false, out_of_order_ = false, row_unsorted_ = false, repeats_ = false;
   std::uint32_t first_src_ = 0, first_dst_ = 0, last_src_ = 0, last_dst_ = 0;
+  RowScratch scratch_;
 };
 
 // The any-order path's sinks see a shuffled file's rows far apart: each
 // edge's row is fetched when it comes and used kRowLag edges later, so
 // that the cache misses of consecutive edges overlap (on a 1M-rank
 // stencil with its lines shuffled, the row lookups were 3/4 of the
-// reading's time).
-inline constexpr std::size_t kRowLag = 16;
+// reading's time). 32 rather than 16: there, in three runs each, the
+// counting pass took 0.24-0.35 s against 0.43-0.59 s, the placing pass
+// 1.18-1.42 s against 1.33-1.72 s.
+inline constexpr std::size_t kRowLag = 32;
 
 // The first pass: each edge counted in its sender's row, in this piece's
 // own counts (rows[src]); false past the piece's counted edges.
@@ -263,24 +299,39 @@ std::vector<char> read_each_piece(const std::vector<Piece>& pieces, std::vector<
   return whole;
 }
 
-// g's rows from pieces whose edges come in any order: counted, written
-// into their rows (a piece's counts a row each: pieces x ranks x 4 bytes,
-// so only where that is at most 8 bytes an edge), sorted and added up.
-// False when a piece is not what the fast path reads (the caller reads the
-// file on one thread); else the first piece's error is rethrown.
-template <class Read>
-bool fill_rows_in_any_order(Graph& g, const std::vector<Piece>& pieces, Read& read) {
+// g's rows from pieces whose edges come in any order: counted (by
+// count(piece, sink), which may read the senders alone), written into
+// their rows by read(piece, sink) (a piece's counts a row each: pieces x
+// ranks x 4 bytes, so only where that is at most 8 bytes an edge), sorted
+// and added up. False when a piece is not what the fast path reads (the
+// caller reads the file on one thread); else the first piece's error is
+// rethrown.
+template <class Count, class Read>
+bool fill_rows_in_any_order(Graph& g, const std::vector<Piece>& pieces, Count& count, Read& read) {
   const std::size_t ranks = g.ranks, edges = g.targets.size();
   if (edges > kMaxEdges || pieces.size() * ranks > 2 * edges) return false;
   std::vector<std::uint32_t> counts = huge_vector<std::uint32_t>(pieces.size() * ranks);
-  std::vector<RowCount> counters;
-  counters.reserve(pieces.size());
-  for (std::size_t i = 0; i < pieces.size(); ++i) counters.emplace_back(counts.data() + i * ranks, pieces[i].edges);
+  auto counters_of = [&] {
+    std::vector<RowCount> counters;
+    counters.reserve(pieces.size());
+    for (std::size_t i = 0; i < pieces.size(); ++i) counters.emplace_back(counts.data() + i * ranks, pieces[i].edges);
+    return counters;
+  };
+  std::vector<RowCount> counters = counters_of();
   std::exception_ptr error;
-  const std::vector<char> whole = read_each_piece(pieces, counters, read, error);
+  const std::vector<char> whole = read_each_piece(pieces, counters, count, error);
   if (std::find(whole.begin(), whole.end(), 0) != whole.end()) return false;
+  if (error) {
+    // A line count() read in full failed; an earlier line of its piece,
+    // whose sender alone was read, may fail too. Read in full, the pieces
+    // name the file's first error.
+    error = nullptr;
+    std::vector<RowCount> again = counters_of();
+    read_each_piece(pieces, again, read, error);
+    if (error) std::rethrow_exception(error);
+    return false;  // not reached: the same lines read again
+  }
   for (RowCount& c : counters) c.flush();
-  if (error) std::rethrow_exception(error);
   for (std::size_t i = 0; i < pieces.size(); ++i)
     if (counters[i].seen() != pieces[i].edges) return false;
   rows_from_counts(g, counts, pieces.size());
@@ -288,7 +339,7 @@ bool fill_rows_in_any_order(Graph& g, const std::vector<Piece>& pieces, Read& re
   scatters.reserve(pieces.size());
   for (std::size_t i = 0; i < pieces.size(); ++i) scatters.emplace_back(g, counts.data() + i * ranks);
   const std::vector<char> written = read_each_piece(pieces, scatters, read, error);
-  if (error) std::rethrow_exception(error);  // not reached: the same text read again
+  if (error) std::rethrow_exception(error);  // a line whose sender alone was counted
   if (std::find(written.begin(), written.end(), 0) != written.end()) return false;
   for (RowScatter& s : scatters)
     if (!s.flush()) return false;
@@ -298,15 +349,17 @@ bool fill_rows_in_any_order(Graph& g, const std::vector<Piece>& pieces, Read& re
 
 // A graph of `ranks` with room for `edges`, filled by read(piece, sink) on
 // a thread a piece; read is called with a RowFill, and where edges came out
-// of order with a RowCount and a RowScatter (a generic lambda serves). It
+// of order with a RowScatter, after count_senders(piece, sink) with a
+// RowCount (a generic lambda serves for both; count_senders may read each
+// edge line's sender alone, and must give the senders read does). Each
 // returns true (the whole piece read), false (sink.add() said no, or the
 // piece is not what the fast path reads), or throws the file's error.
 // Empty when a piece is not what the fast path reads, or wrote other than
 // it counted: the caller then reads on one thread, whose first error is
 // the file's. Else the first piece's error is rethrown.
-template <class Read>
+template <class Read, class CountSenders>
 std::optional<Graph> graph_from_pieces(std::uint32_t ranks, std::uint64_t edges, const std::vector<Piece>& pieces,
-                                       Read&& read) {
+                                       Read&& read, CountSenders&& count_senders) {
   Graph g = graph_with_room(ranks, edges);
   std::vector<RowFill> fills;
   fills.reserve(pieces.size());
@@ -321,16 +374,27 @@ std::optional<Graph> graph_from_pieces(std::uint32_t ranks, std::uint64_t edges,
   }
   if (in_order) {
     if (error) std::rethrow_exception(error);
+    for (RowFill& f : fills) f.finish();
     const Joined joined = join_pieces(g, pieces, fills);
-    if (joined == Joined::yes) {
-      if (std::any_of(fills.begin(), fills.end(), [](const RowFill& f) { return f.rows_to_sort(); }))
+    if (joined == Joined::yes || joined == Joined::unsorted_row) {
+      if (joined == Joined::unsorted_row ||
+          std::any_of(fills.begin(), fills.end(), [](const RowFill& f) { return f.repeats(); }))
         sort_and_merge_rows(g);
       return g;
     }
     if (joined == Joined::miscounted) return std::nullopt;
   }
-  if (!fill_rows_in_any_order(g, pieces, read)) return std::nullopt;
+  if (!fill_rows_in_any_order(g, pieces, count_senders, read)) return std::nullopt;
   return g;
+}
+
+// The same, where edges are only ever in their senders' order (one line a
+// vertex: .grf, .graph), or where reading a line's sender alone saves
+// nothing.
+template <class Read>
+std::optional<Graph> graph_from_pieces(std::uint32_t ranks, std::uint64_t edges, const std::vector<Piece>& pieces,
+                                       Read&& read) {
+  return graph_from_pieces(ranks, edges, pieces, read, read);
 }
 
 }  // namespace rankmap::detail
