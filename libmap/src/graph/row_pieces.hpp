@@ -66,9 +66,10 @@ bool sort_row(Graph& g, std::uint64_t first, std::uint64_t last, RowScratch& scr
 // neighbour lists are not sorted) are taken, and the row sorted when its
 // sender's edges end (finish() for the piece's last row); a row with
 // repeats waits for sort_and_merge_rows (repeats()). Sorting each row
-// while it is in cache, not all rows after, took the extra time of a
-// 1M-rank stencil's .grf with its lists shuffled from 0.35 s to
-// (bench/RESULTS.md, issue 55).
+// while it is in cache, not all rows after, brought a 1M-rank stencil's
+// .grf with its lists shuffled to the sorted file's time: 0.999x of it in
+// the whole `map --preset fast`, against 1.072x (bench/RESULTS.md, issue
+// 55, nineteenth session).
 class RowFill {
  public:
   explicit RowFill(Graph& g, const Piece& piece)
