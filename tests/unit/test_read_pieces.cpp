@@ -433,3 +433,19 @@ TEST(ReadPieces, FirstCountReadsAPlainSenderOnly) {
   for (const char* line : {"12 3,4", "12;3;4", "12", ",3,4", "1e3,1,1"})
     EXPECT_FALSE(detail::first_count(line, ',', v)) << line;
 }
+
+// Two pieces' counts of two rows become each piece's first place in each
+// row, worked out here: piece 0 has 2 edges of row 0 and 1 of row 1,
+// piece 1 has 1 and 1. Places that stop where the next piece's begin (the
+// last piece's at the row's end) are as counted; one more edge in a row
+// is not.
+TEST(ReadPieces, PlacesFromCountsByHand) {
+  Graph g = detail::graph_with_room(2, 5);
+  std::vector<std::uint32_t> counts{2, 1, 1, 1};
+  detail::rows_from_counts(g, counts, 2);
+  EXPECT_EQ(g.offsets, (std::vector<std::uint64_t>{0, 3, 5}));
+  EXPECT_EQ(counts, (std::vector<std::uint32_t>{0, 3, 2, 4}));
+  EXPECT_TRUE(detail::rows_placed_as_counted(g, counts, {2, 4, 3, 5}, 2));
+  EXPECT_FALSE(detail::rows_placed_as_counted(g, counts, {3, 4, 3, 5}, 2));  // piece 0 ran into piece 1's place
+  EXPECT_FALSE(detail::rows_placed_as_counted(g, counts, {2, 4, 3, 4}, 2));  // piece 1 left a place empty
+}

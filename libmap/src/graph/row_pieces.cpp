@@ -113,6 +113,19 @@ void rows_from_counts(Graph& g, std::vector<std::uint32_t>& counts, std::size_t 
   });
   g.offsets[0] = 0;
   for (std::size_t r = 0; r < ranks; ++r) g.offsets[r + 1] += g.offsets[r];
+  for_each_range(ranks, ranges, [&](std::size_t, std::size_t begin, std::size_t end) {
+    for (std::size_t i = 0; i < pieces; ++i)
+      for (std::size_t r = begin; r < end; ++r) counts[i * ranks + r] += static_cast<std::uint32_t>(g.offsets[r]);
+  });
+}
+
+bool rows_placed_as_counted(const Graph& g, const std::vector<std::uint32_t>& starts,
+                            const std::vector<std::uint32_t>& ends, std::size_t pieces) {
+  const std::size_t ranks = g.ranks;
+  for (std::size_t i = 0; i < pieces; ++i)
+    for (std::size_t r = 0; r < ranks; ++r)
+      if (ends[i * ranks + r] != (i + 1 < pieces ? starts[(i + 1) * ranks + r] : g.offsets[r + 1])) return false;
+  return true;
 }
 
 void sort_and_merge_rows(Graph& g) {

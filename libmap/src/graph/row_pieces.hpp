@@ -160,19 +160,19 @@ class RowCount {
   std::uint32_t waiting_[kRowLag] = {};
 };
 
-// The second: each edge at its row's next place for this piece
-// (g.offsets[src] + placed[src], placed starting past the earlier pieces'
-// edges of the row), edges placed in file order, so that a row holds them
-// in file order. False past the row's end, which the same text never
-// reaches.
+// The second: each edge at its row's next place for this piece (next[src],
+// starting past the earlier pieces' edges of the row: one lookup an edge,
+// where the row's start and a count were two), edges placed in file
+// order, so that a row holds them in file order. False past the graph's
+// end; a row that took more than its count, which the same text never
+// gives, shows after in rows_placed_as_counted().
 class RowScatter {
  public:
-  RowScatter(Graph& g, std::uint32_t* placed) : g_(g), placed_(placed) {}
+  RowScatter(Graph& g, std::uint32_t* next) : g_(g), next_(next) {}
   bool add(std::uint32_t src, std::uint32_t dst, std::uint64_t bytes, std::uint64_t msgs = 1) {
     Edge& slot = waiting_[seen_++ % kRowLag];
     if (seen_ > kRowLag && !place(slot)) return false;
-    prefetch(g_.offsets, src);
-    __builtin_prefetch(placed_ + src, 1);
+    __builtin_prefetch(next_ + src, 1);
     slot = {src, dst, bytes, msgs};
     return true;
   }
@@ -193,8 +193,8 @@ class RowScatter {
   // The edge's place, fetched now; the edge placed kRowLag places earlier,
   // written.
   bool place(const Edge& e) {
-    const std::uint64_t at = g_.offsets[e.src] + placed_[e.src]++;
-    if (at >= g_.offsets[e.src + 1]) return false;
+    const std::uint64_t at = next_[e.src]++;
+    if (at >= g_.targets.size()) return false;
     prefetch_for_write(g_.targets, at);
     prefetch_for_write(g_.bytes, at);
     prefetch_for_write(g_.msgs, at);
@@ -214,15 +214,22 @@ class RowScatter {
     g_.msgs[p.at] = p.msgs;
   }
   Graph& g_;
-  std::uint32_t* placed_;
+  std::uint32_t* next_;
   std::uint64_t seen_ = 0, placed_count_ = 0;
   Edge waiting_[kRowLag] = {};
   Placed placed_edges_[kRowLag] = {};
 };
 
 // After RowCount: counts (a row of g.ranks a piece) become each piece's
-// first place in every row, and g.offsets the rows' starts.
+// first place in every row (places fit: at most kMaxEdges edges), and
+// g.offsets the rows' starts.
 void rows_from_counts(Graph& g, std::vector<std::uint32_t>& counts, std::size_t pieces);
+
+// After RowScatter: whether every piece's places (`ends`) stopped where
+// the next piece's began (`starts`, rows_from_counts' places), the last
+// piece's at each row's end.
+bool rows_placed_as_counted(const Graph& g, const std::vector<std::uint32_t>& starts,
+                            const std::vector<std::uint32_t>& ends, std::size_t pieces);
 
 // sum += more, or an error naming the edge where it would pass 2^64 - 1
 // (`what`: "bytes" or "messages").
@@ -336,6 +343,7 @@ bool fill_rows_in_any_order(Graph& g, const std::vector<Piece>& pieces, Count& c
   for (std::size_t i = 0; i < pieces.size(); ++i)
     if (counters[i].seen() != pieces[i].edges) return false;
   rows_from_counts(g, counts, pieces.size());
+  const std::vector<std::uint32_t> starts = counts;
   std::vector<RowScatter> scatters;
   scatters.reserve(pieces.size());
   for (std::size_t i = 0; i < pieces.size(); ++i) scatters.emplace_back(g, counts.data() + i * ranks);
@@ -344,6 +352,7 @@ bool fill_rows_in_any_order(Graph& g, const std::vector<Piece>& pieces, Count& c
   if (std::find(written.begin(), written.end(), 0) != written.end()) return false;
   for (RowScatter& s : scatters)
     if (!s.flush()) return false;
+  if (!rows_placed_as_counted(g, starts, counts, pieces.size())) return false;
   sort_and_merge_rows(g);
   return true;
 }
