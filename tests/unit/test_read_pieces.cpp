@@ -90,10 +90,10 @@ std::string shuffled_lines(const std::string& text, std::size_t first) {
 }
 
 // The text with each line's (neighbour, weight) pairs after its first
-// `skip` fields, from line `first` on, in a seeded random order (.graph
-// and .grf with edge weights: the neighbour lists).
-std::string shuffled_neighbours(const std::string& text, std::size_t first, std::size_t skip) {
-  std::mt19937 random(11);
+// `skip` fields, from line `first` on, put in another order by
+// reorder(pairs) (.graph and .grf with edge weights: the neighbour lists).
+template <class Reorder>
+std::string reordered_neighbours(const std::string& text, std::size_t first, std::size_t skip, Reorder&& reorder) {
   std::istringstream in(text);
   std::string out;
   std::size_t n = 0;
@@ -107,12 +107,19 @@ std::string shuffled_neighbours(const std::string& text, std::size_t first, std:
     }
     std::vector<std::pair<std::string, std::string>> pairs;
     for (std::size_t k = skip; k + 1 < f.size(); k += 2) pairs.emplace_back(f[k], f[k + 1]);
-    std::shuffle(pairs.begin(), pairs.end(), random);
+    reorder(pairs);
     for (std::size_t k = 0; k < skip; ++k) out += f[k] + " ";
     for (const auto& [a, b] : pairs) out += a + " " + b + " ";
     out.back() = '\n';
   }
   return out;
+}
+
+// The neighbour lists in a seeded random order.
+std::string shuffled_neighbours(const std::string& text, std::size_t first, std::size_t skip) {
+  std::mt19937 random(11);
+  return reordered_neighbours(text, first, skip,
+                              [&](auto& pairs) { std::shuffle(pairs.begin(), pairs.end(), random); });
 }
 
 // Each format's text with its edges in another order: lines shuffled for
@@ -389,22 +396,7 @@ TEST(ReadPieces, RowsInDescendingOrderGiveTheSortedGraph) {
     return out;
   };
   auto reversed_pairs = [](const std::string& text, std::size_t first, std::size_t skip) {  // .graph, .grf
-    std::istringstream in(text);
-    std::string out;
-    std::size_t n = 0;
-    for (std::string line; std::getline(in, line); ++n) {
-      std::istringstream fields(line);
-      std::vector<std::string> f;
-      for (std::string t; fields >> t;) f.push_back(t);
-      if (n < first || f.size() <= skip + 2) {
-        out += line + "\n";
-        continue;
-      }
-      for (std::size_t k = 0; k < skip; ++k) out += f[k] + " ";
-      for (std::size_t k = f.size(); k >= skip + 2; k -= 2) out += f[k - 2] + " " + f[k - 1] + " ";
-      out.back() = '\n';
-    }
-    return out;
+    return reordered_neighbours(text, first, skip, [](auto& pairs) { std::reverse(pairs.begin(), pairs.end()); });
   };
   const std::vector<Format> all = {{"mtx", detail::read_mtx, descending(format_mtx(g, "a comment"), 3)},
                                    {"graph", detail::read_metis, reversed_pairs(format_metis(g), 1, 0)},

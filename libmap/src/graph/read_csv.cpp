@@ -48,6 +48,24 @@ Row parse_row(std::string_view line, const LineScanner& in, std::size_t file_byt
 
 bool is_data(std::string_view line) { return !is_blank(line) && line[0] != '#'; }
 
+// each(line, lines) for every data line of a piece, in order, while it
+// gives true; false when one gives false, or at a "ranks=" line among the
+// data (the one-thread reader names it).
+template <class Each>
+bool each_data_line(const Piece& piece, const LineScanner& at, Each&& each) {
+  LineScanner lines(piece.text, at.source(), piece.first_line);
+  std::string_view line;
+  while (lines.next(line)) {
+    if (is_blank(line)) continue;
+    if (line[0] == '#') {
+      if (line.find("ranks=") != std::string_view::npos) return false;
+      continue;
+    }
+    if (!each(line, lines)) return false;
+  }
+  return true;
+}
+
 // The data lines from `at` on, in pieces, a thread each (row_pieces.hpp),
 // when ranks are declared above them (format_csv writes the line), the
 // edges in any order. Empty otherwise (a "ranks=" line among them, say);
@@ -57,37 +75,21 @@ std::optional<Graph> read_rows_in_pieces(const LineScanner& at, std::size_t file
   const std::vector<Piece> pieces = counted_edge_lines(at, piece_bytes, is_data);
   if (pieces.empty()) return std::nullopt;
   auto read = [&](const Piece& piece, auto& fill) {
-    LineScanner lines(piece.text, at.source(), piece.first_line);
-    std::string_view line;
-    while (lines.next(line)) {
-      if (is_blank(line)) continue;
-      if (line[0] == '#') {
-        if (line.find("ranks=") != std::string_view::npos) return false;
-        continue;
-      }
+    return each_data_line(piece, at, [&](std::string_view line, const LineScanner& lines) {
       const Row r = parse_row(line, lines, file_bytes, declared);
-      if (!fill.add(r.src, r.dst, r.bytes, r.msgs)) return false;
-    }
-    return true;
+      return fill.add(r.src, r.dst, r.bytes, r.msgs);
+    });
   };
   // Rows out of order are first counted by sender, the sender alone read
   // where it is a plain rank below the declared count, else the whole line
   // (to the same rank, or to its error), as read_mtx does.
   auto count_senders = [&](const Piece& piece, RowCount& count) {
-    LineScanner lines(piece.text, at.source(), piece.first_line);
-    std::string_view line;
-    while (lines.next(line)) {
-      if (is_blank(line)) continue;
-      if (line[0] == '#') {
-        if (line.find("ranks=") != std::string_view::npos) return false;
-        continue;
-      }
+    return each_data_line(piece, at, [&](std::string_view line, const LineScanner& lines) {
       std::uint64_t src = 0;
       const bool plain = first_count(line, ',', src) && src < declared;
-      if (!count.add(plain ? static_cast<std::uint32_t>(src) : parse_row(line, lines, file_bytes, declared).src, 0, 0))
-        return false;
-    }
-    return true;
+      return count.add(plain ? static_cast<std::uint32_t>(src) : parse_row(line, lines, file_bytes, declared).src, 0,
+                       0);
+    });
   };
   return graph_from_pieces(static_cast<std::uint32_t>(declared), total_edges(pieces), pieces, read, count_senders);
 }
