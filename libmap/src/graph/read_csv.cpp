@@ -87,8 +87,9 @@ std::optional<Graph> read_rows_in_pieces(const LineScanner& at, std::size_t file
     return each_data_line(piece, at, [&](std::string_view line, const LineScanner& lines) {
       std::uint64_t src = 0;
       const bool plain = first_count(line, ',', src) && src < declared;
-      return count.add(plain ? static_cast<std::uint32_t>(src) : parse_row(line, lines, file_bytes, declared).src, 0,
-                       0);
+      const std::uint32_t sender =
+          plain ? static_cast<std::uint32_t>(src) : parse_row(line, lines, file_bytes, declared).src;
+      return count.add(sender, 0, 0);
     });
   };
   return graph_from_pieces(static_cast<std::uint32_t>(declared), total_edges(pieces), pieces, read, count_senders);

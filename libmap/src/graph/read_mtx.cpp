@@ -84,8 +84,9 @@ std::optional<Graph> read_entries_in_pieces(const LineScanner& in, std::uint64_t
       if (!is_entry(line)) continue;
       std::uint64_t i = 0;
       const bool plain = first_count(line, ' ', i) && i >= 1 && i <= rows;
-      if (!count.add(plain ? static_cast<std::uint32_t>(i - 1) : parse_entry(line, lines, rows, values).src, 0, 0))
-        return false;
+      const std::uint32_t sender =
+          plain ? static_cast<std::uint32_t>(i - 1) : parse_entry(line, lines, rows, values).src;
+      if (!count.add(sender, 0, 0)) return false;
     }
     return true;
   };
