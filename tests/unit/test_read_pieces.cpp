@@ -77,16 +77,25 @@ std::vector<Format> formats() {
           {"csv", detail::read_csv, format_csv(g)}};
 }
 
-// The text with its lines from `first` (0-based) on in a seeded random
-// order (.mtx, .csv: the edges).
-std::string shuffled_lines(const std::string& text, std::size_t first) {
+// The text's lines, put in another order by reorder(lines, first), which
+// leaves the lines before `first` (0-based) where they are.
+template <class Reorder>
+std::string reordered_lines(const std::string& text, std::size_t first, Reorder&& reorder) {
   std::vector<std::string> lines;
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) lines.push_back(line);
-  std::shuffle(lines.begin() + static_cast<std::ptrdiff_t>(first), lines.end(), std::mt19937(11));
+  reorder(lines, first);
   std::string out;
   for (const std::string& line : lines) out += line + "\n";
   return out;
+}
+
+// The text with its lines from `first` (0-based) on in a seeded random
+// order (.mtx, .csv: the edges).
+std::string shuffled_lines(const std::string& text, std::size_t first) {
+  return reordered_lines(text, first, [](std::vector<std::string>& lines, std::size_t from) {
+    std::shuffle(lines.begin() + static_cast<std::ptrdiff_t>(from), lines.end(), std::mt19937(11));
+  });
 }
 
 // The text with each line's (neighbour, weight) pairs after its first
@@ -379,21 +388,17 @@ TEST(ReadPieces, RowsInDescendingOrderGiveTheSortedGraph) {
   Graph g = b.build();
   std::fill(g.msgs.begin(), g.msgs.end(), 1);  // as each format reads back a pair added twice
   ASSERT_GT(g.offsets[8] - g.offsets[7], 100u);
-  auto descending = [](std::string text, std::size_t first) {  // .mtx, .csv: each row's lines reversed
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
-    std::size_t begin = first;
-    auto sender = [](const std::string& l) { return std::stoul(l); };
-    for (std::size_t i = first + 1; i <= lines.size(); ++i)
-      if (i == lines.size() || sender(lines[i]) != sender(lines[begin])) {
-        std::reverse(lines.begin() + static_cast<std::ptrdiff_t>(begin),
-                     lines.begin() + static_cast<std::ptrdiff_t>(i));
-        begin = i;
-      }
-    std::string out;
-    for (const std::string& line : lines) out += line + "\n";
-    return out;
+  auto descending = [](const std::string& text, std::size_t first) {  // .mtx, .csv: each row's lines reversed
+    return reordered_lines(text, first, [](std::vector<std::string>& lines, std::size_t from) {
+      auto sender = [](const std::string& l) { return std::stoul(l); };
+      std::size_t begin = from;
+      for (std::size_t i = from + 1; i <= lines.size(); ++i)
+        if (i == lines.size() || sender(lines[i]) != sender(lines[begin])) {
+          std::reverse(lines.begin() + static_cast<std::ptrdiff_t>(begin),
+                       lines.begin() + static_cast<std::ptrdiff_t>(i));
+          begin = i;
+        }
+    });
   };
   auto reversed_pairs = [](const std::string& text, std::size_t first, std::size_t skip) {  // .graph, .grf
     return reordered_neighbours(text, first, skip, [](auto& pairs) { std::reverse(pairs.begin(), pairs.end()); });

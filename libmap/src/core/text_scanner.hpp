@@ -131,6 +131,22 @@ inline std::uint64_t parse_bytes(std::string_view field, const LineScanner& at, 
   return v;
 }
 
+// Past the blanks at p.
+inline void skip_blanks(const char*& p, const char* end) {
+  while (p < end && (*p == ' ' || *p == '\t')) ++p;
+}
+
+// The digits at p as a whole number, p past them; false when there are
+// none or more than 19 (which might not fit 64 bits).
+inline bool scan_digits(const char*& p, const char* end, std::uint64_t& out) {
+  const char* start = p;
+  std::uint64_t v = 0;
+  while (p < end && static_cast<unsigned>(*p - '0') < 10) v = v * 10 + static_cast<unsigned>(*p++ - '0');
+  if (p == start || p - start > 19) return false;
+  out = v;
+  return true;
+}
+
 // The common line of k whole numbers separated by blanks, read in one
 // sweep; false for anything else (a sign, a fraction, a 20-digit number, a
 // missing or extra field), which the caller then reads field by field to
@@ -139,15 +155,11 @@ inline bool scan_counts(std::string_view line, std::uint64_t* out, int k) {
   const char* p = line.data();
   const char* const end = p + line.size();
   for (int i = 0; i < k; ++i) {
-    while (p < end && (*p == ' ' || *p == '\t')) ++p;
-    const char* start = p;
-    std::uint64_t v = 0;
-    while (p < end && static_cast<unsigned>(*p - '0') < 10) v = v * 10 + static_cast<unsigned>(*p++ - '0');
-    if (p == start || p - start > 19) return false;
+    skip_blanks(p, end);
+    if (!scan_digits(p, end, out[i])) return false;
     if (p < end && *p != ' ' && *p != '\t') return false;
-    out[i] = v;
   }
-  while (p < end && (*p == ' ' || *p == '\t')) ++p;
+  skip_blanks(p, end);
   return p == end;
 }
 
@@ -158,13 +170,10 @@ inline bool scan_counts(std::string_view line, std::uint64_t* out, int k) {
 inline bool first_count(std::string_view line, char sep, std::uint64_t& out) {
   const char* p = line.data();
   const char* const end = p + line.size();
-  while (p < end && (*p == ' ' || *p == '\t')) ++p;
-  const char* start = p;
+  skip_blanks(p, end);
   std::uint64_t v = 0;
-  while (p < end && static_cast<unsigned>(*p - '0') < 10) v = v * 10 + static_cast<unsigned>(*p++ - '0');
-  if (p == start || p - start > 19) return false;
-  if (sep != ' ')
-    while (p < end && (*p == ' ' || *p == '\t')) ++p;
+  if (!scan_digits(p, end, v)) return false;
+  if (sep != ' ') skip_blanks(p, end);
   if (p == end || !(*p == sep || (sep == ' ' && *p == '\t'))) return false;
   out = v;
   return true;

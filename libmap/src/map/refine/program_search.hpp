@@ -29,10 +29,10 @@ struct ProgramSearch {
 // judged by the program's time with its first kProgramProbe iterations
 // run and the rest extrapolated (exchange_program_ns); a swap that
 // shortens it is kept (first improvement; kProgramBatch judged side by
-// side). The search stops once
-// its simulations pass trials x kProgramTrialWork steps, so that a large
-// graph or a long probe runs fewer trials. The result is then timed over
-// every iteration. The same for any number of threads.
+// side). The search stops once its simulations pass trials x
+// kProgramTrialWork steps, so that a large graph or a long probe runs
+// fewer trials. The result is then timed over every iteration. The same
+// for any number of threads.
 //
 // The probe is the whole run of SMPI's irregular app, 20 iterations.
 // Judged on 8 extrapolated, the search kept swaps that the whole run then
