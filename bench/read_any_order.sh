@@ -4,7 +4,9 @@
 # writes it (sorted) and as another tool might (bench/shuffle_graph.py:
 # .mtx and .csv lines shuffled, .graph and .grf neighbour lists shuffled):
 # both map to the same file, and farm-bench times the whole `map --preset
-# fast` command, shuffled (A) against sorted (B), in turn.
+# fast` command, shuffled (A) against sorted (B), in turn. With .mtx, the
+# least work the order of the lines adds, in memory alone, follows
+# (bench/read_order_bound.cpp).
 #
 # Usage: bench/read_any_order.sh [RANKMAP] [WORKDIR] [FORMATS...]
 #        (build/cli/rankmap, /tmp/rankmap-read-any-order, grf graph mtx csv)
@@ -29,3 +31,8 @@ for ext in "${formats[@]}"; do
     --vs "$rankmap map st.$ext -m $machine --preset fast --threads 2 -o b.csv -f csv" -- \
     "$rankmap" map "shuffled.$ext" -m "$machine" --preset fast --threads 2 -o a.csv -f csv
 done
+if [[ " ${formats[*]} " == *" mtx "* ]]; then
+  g++ -O3 -std=c++20 -pthread "$here/read_order_bound.cpp" -o read_order_bound
+  echo "== the least the order of .mtx lines adds, in memory"
+  ./read_order_bound st.mtx shuffled.mtx
+fi
