@@ -6,8 +6,9 @@
 //   in order: each edge written at its own place (the sorted file);
 //   direct:   rows counted, each edge written at its row's next place (32
 //             in flight), rows sorted (what libmap does);
-//   buckets:  edges counted by runs of 512 rows, written at their run's
-//             next place, each run put in row order in cache and its rows
+//   buckets:  edges counted by runs of consecutive rows (about 2,048
+//             runs: 512 rows on 1M ranks), written at their run's next
+//             place, each run put in row order in cache and its rows
 //             sorted (tried in the twentieth session, not kept).
 // The outputs are checked against each other; the times are the best of
 // five. No text is read while timing: what is left is memory work that the
