@@ -68,39 +68,40 @@ bool sort_row(Graph& g, std::uint64_t first, std::uint64_t last, RowScratch& scr
   std::uint64_t* const bytes = g.bytes.data() + first;
   std::uint64_t* const msgs = g.msgs.data() + first;
   const std::size_t n = last - first;
-  // A short row (a 27-point stencil's 26) as keys (receiver, place in the
-  // row) sorted by insertion on the stack, the weights then gathered by
-  // place: one array of 8 bytes moved, not three of 4, 8 and 8.
-  if (n <= kShortRow) {
-    std::uint64_t keys[kShortRow], b[kShortRow], m[kShortRow];
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::uint64_t key = std::uint64_t{to[i]} << 32 | i;
+  // As keys (receiver, place in the row), 8 bytes each, sorted; the
+  // weights then gathered from a copy of the row by place. A short row (a
+  // 27-point stencil's 26) on the stack, by insertion: one array of 8
+  // bytes moved, not three of 4, 8 and 8.
+  std::uint64_t short_keys[kShortRow], short_bytes[kShortRow], short_msgs[kShortRow];
+  const bool short_row = n <= kShortRow;
+  if (!short_row) {
+    scratch.keys.resize(n);
+    scratch.bytes.resize(n);
+    scratch.msgs.resize(n);
+  }
+  std::uint64_t* const keys = short_row ? short_keys : scratch.keys.data();
+  std::uint64_t* const b = short_row ? short_bytes : scratch.bytes.data();
+  std::uint64_t* const m = short_row ? short_msgs : scratch.msgs.data();
+  for (std::size_t i = 0; i < n; ++i) {
+    keys[i] = std::uint64_t{to[i]} << 32 | i;
+    b[i] = bytes[i];
+    m[i] = msgs[i];
+  }
+  if (short_row) {
+    for (std::size_t i = 1; i < n; ++i) {
+      const std::uint64_t key = keys[i];
       std::size_t j = i;
       for (; j > 0 && keys[j - 1] > key; --j) keys[j] = keys[j - 1];
       keys[j] = key;
-      b[i] = bytes[i];
-      m[i] = msgs[i];
-    }
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::size_t at = keys[i] & 0xffffffffU;
-      to[i] = static_cast<std::uint32_t>(keys[i] >> 32);
-      bytes[i] = b[at];
-      msgs[i] = m[at];
     }
   } else {
-    // As keys (receiver, place in the row): 8 bytes each, the weights
-    // fetched from a copy of the row by place.
-    scratch.keys.clear();
-    for (std::size_t i = 0; i < n; ++i) scratch.keys.push_back(std::uint64_t{to[i]} << 32 | i);
-    std::sort(scratch.keys.begin(), scratch.keys.end());
-    scratch.bytes.assign(bytes, bytes + n);
-    scratch.msgs.assign(msgs, msgs + n);
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::size_t at = scratch.keys[i] & 0xffffffffU;
-      to[i] = static_cast<std::uint32_t>(scratch.keys[i] >> 32);
-      bytes[i] = scratch.bytes[at];
-      msgs[i] = scratch.msgs[at];
-    }
+    std::sort(keys, keys + n);
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t at = keys[i] & 0xffffffffU;
+    to[i] = static_cast<std::uint32_t>(keys[i] >> 32);
+    bytes[i] = b[at];
+    msgs[i] = m[at];
   }
   return std::adjacent_find(to, to + n) != to + n;
 }
