@@ -56,7 +56,10 @@ Edges load_mtx(const char* path) {
   buffer << in.rdbuf();
   const std::string text = buffer.str();
   const char* p = text.c_str();
-  auto next_line = [&] { p = std::strchr(p, '\n') ? std::strchr(p, '\n') + 1 : p + std::strlen(p); };
+  auto next_line = [&] {
+    const char* eol = std::strchr(p, '\n');
+    p = eol ? eol + 1 : p + std::strlen(p);
+  };
   while (*p == '%') next_line();
   char* end = nullptr;
   Edges e;
@@ -155,6 +158,20 @@ void stage_done(int k) {
   stage_start = now;
 }
 
+// Two halves' counts (next[k] and next[n + k], k < n) become each half's
+// first place in k, and starts[k] k's first place (starts[n] the end).
+void places_of_halves(std::vector<std::uint64_t>& next, std::size_t n, std::uint64_t* starts) {
+  std::uint64_t place = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    starts[k] = place;
+    const std::uint64_t first = next[k], second = next[n + k];
+    next[k] = place;
+    next[n + k] = place + first;
+    place += first + second;
+  }
+  starts[n] = place;
+}
+
 void direct(const Edges& e, Csr& g) {
   const std::size_t n = e.src.size(), ranks = e.ranks;
   stage_start = std::chrono::steady_clock::now();
@@ -167,15 +184,7 @@ void direct(const Edges& e, Csr& g) {
       ++count[e.src[i]];
     }
   });
-  std::uint64_t place = 0;
-  for (std::size_t r = 0; r < ranks; ++r) {
-    g.offsets[r] = place;
-    const std::uint64_t a = next[r], b = next[ranks + r];
-    next[r] = place;
-    next[ranks + r] = place + a;
-    place += a + b;
-  }
-  g.offsets[ranks] = place;
+  places_of_halves(next, ranks, g.offsets.data());
   stage_done(0);
   on_two_threads([&](int h) {  // each edge at its row's next place, its row fetched 32 edges ahead
     std::uint64_t* at = next.data() + h * ranks;
@@ -211,15 +220,7 @@ void buckets(const Edges& e, Csr& g) {
   on_two_threads([&](int h) {
     for (std::size_t i = half_begin(n, h); i < half_end(n, h); ++i) ++next[h * count + (e.src[i] >> shift)];
   });
-  std::uint64_t place = 0;
-  for (std::size_t b = 0; b < count; ++b) {
-    starts[b] = place;
-    const std::uint64_t a = next[b], c = next[count + b];
-    next[b] = place;
-    next[count + b] = place + a;
-    place += a + c;
-  }
-  starts[count] = place;
+  places_of_halves(next, count, starts.data());
   on_two_threads([&](int h) {
     std::uint64_t* at = next.data() + h * count;
     for (std::size_t i = half_begin(n, h); i < half_end(n, h); ++i) {
