@@ -115,6 +115,21 @@ TEST(ReadCsv, HeaderMessagesAndDeclaredRanks) {
   EXPECT_EQ(d.ranks, 5u);
 }
 
+// Lines read in one sweep and lines read field by field give the numbers
+// worked out here (runs of commas count as one, blanks around a number
+// are dropped; a first line not starting with a digit is a header), and
+// the field-by-field reader's own errors.
+TEST(ReadCsv, PlainAndUnusualLinesReadAlike) {
+  test::TempDir dir;
+  const Graph g = read_graph(dir.write("g.csv", "# ranks=4\n3,3,9\n 1 ,\t2, 007 ,3 \n1,,2,5\n,3,0,6,2\n2,1,1,\n"));
+  EXPECT_EQ(g.ranks, 4u);
+  EXPECT_EQ(edges_of(g), (Edges{{{1, 2}, {12, 4}}, {{2, 1}, {1, 1}}, {{3, 0}, {6, 2}}, {{3, 3}, {9, 1}}}));
+  auto read = [&](const std::string& text) { return [&dir, text] { read_graph(dir.write("e.csv", text)); }; };
+  expect_error(read("# ranks=4\n0,4,1\n"), 2, "beyond the declared ranks=4");
+  expect_error(read("0,1,281474976710657\n"), 1, "beyond the 281474976710656 bytes");
+  expect_error(read("0,2147483647,1\n"), 1, "out of range");
+}
+
 TEST(ReadCsv, Errors) {
   test::TempDir dir;
   auto read = [&](const std::string& text) { return [&dir, text] { read_graph(dir.write("e.csv", text)); }; };

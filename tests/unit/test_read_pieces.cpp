@@ -431,6 +431,21 @@ TEST(ReadPieces, FirstCountReadsAPlainSenderOnly) {
     EXPECT_FALSE(detail::first_count(line, ',', v)) << line;
 }
 
+// A CSV line's numbers read in one sweep: how many, or 0 for any line
+// the field-by-field reader must read (to its numbers or its error).
+TEST(ReadPieces, SeparatedCountsReadsPlainLinesOnly) {
+  std::uint64_t n[4] = {};
+  EXPECT_EQ(detail::scan_separated_counts("12,3,4", ',', n, 4), 3);
+  EXPECT_EQ(std::vector<std::uint64_t>(n, n + 3), (std::vector<std::uint64_t>{12, 3, 4}));
+  EXPECT_EQ(detail::scan_separated_counts(" 7 ,\t0, 007 ,9 ", ',', n, 4), 4);
+  EXPECT_EQ(std::vector<std::uint64_t>(n, n + 4), (std::vector<std::uint64_t>{7, 0, 7, 9}));
+  EXPECT_EQ(detail::scan_separated_counts("1,2,9999999999999999999", ',', n, 4), 3);
+  EXPECT_EQ(n[2], 9'999'999'999'999'999'999u);
+  for (const char* line : {"1,2,3,4,5", "1,,2,3", ",1,2,3", "1,2,3,", "1,2,-3", "1,+2,3", "1 2,3", "1;2;3", "1,2,3x",
+                           "1,2,12345678901234567890", "1,2,3.5", ""})
+    EXPECT_EQ(detail::scan_separated_counts(line, ',', n, 4), 0) << line;
+}
+
 // Two pieces' counts of two rows become each piece's first place in each
 // row, worked out here: piece 0 has 2 edges of row 0 and 1 of row 1,
 // piece 1 has 1 and 1. Places that stop where the next piece's begin (the

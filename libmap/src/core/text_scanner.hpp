@@ -163,6 +163,24 @@ inline bool scan_counts(std::string_view line, std::uint64_t* out, int k) {
   return p == end;
 }
 
+// The common CSV line of up to max_k whole numbers separated by `sep`
+// (blanks allowed around each), read in one sweep: how many it holds, or 0
+// for anything else (an empty field, a sign, a 20-digit number, more than
+// max_k), which the caller then reads field by field, to the same numbers
+// or to the line's error.
+inline int scan_separated_counts(std::string_view line, char sep, std::uint64_t* out, int max_k) {
+  const char* p = line.data();
+  const char* const end = p + line.size();
+  for (int i = 0; i < max_k; ++i) {
+    skip_blanks(p, end);
+    if (!scan_digits(p, end, out[i])) return 0;
+    skip_blanks(p, end);
+    if (p == end) return i + 1;
+    if (*p++ != sep) return 0;
+  }
+  return 0;
+}
+
 // The whole number a line starts with, up to a blank (`sep` ' ') or up to
 // `sep` after any blanks: an edge line's sender, read alone where only
 // the rows' edges are counted. False for anything else, which the caller
