@@ -76,7 +76,6 @@ class PhaseSimulator {
         capacity_(std::move(capacity)),
         room_(capacity_.size()),
         users_(capacity_.size()),
-        route_users_(capacity_.size()),
         first_user_(capacity_.size()),
         fill_(capacity_.size()) {}
 
@@ -167,9 +166,9 @@ class PhaseSimulator {
 
   // Numbers the routes of `flows` (those of `of`; all when empty): flows
   // with the same resources share a route, and share() gives them one
-  // rate. Each route's resources are kept in one array, in route order:
-  // share() walks them at every event. Before share() on flows run() has
-  // not seen; run() calls it.
+  // rate. Each route's resources are kept in one array, in route order,
+  // and each resource's routes in another: share() walks them at every
+  // event. Before share() on flows run() has not seen; run() calls it.
   void group_routes(const std::vector<Flow>& flows, const std::vector<std::uint32_t>& of = {}) {
     std::vector<std::uint32_t> order = of;
     if (of.empty())
@@ -191,6 +190,20 @@ class PhaseSimulator {
       work_ += resources.size() + 1;
     }
     const std::size_t routes = route_start_.size() - 1;
+    // Each resource's routes, in route order, once a run: share() takes a
+    // bottleneck's live routes from them, where it had sorted the live
+    // routes by resource at every event (HPCC 64 on the 4x4x4 torus: the
+    // whole map 0.87x; bench/RESULTS.md, issue 54, twenty-first session).
+    // A counting sort; its steps are the routes' resources counted above.
+    used_.clear();
+    for (std::uint32_t r : route_resources_)
+      if (users_[r]++ == 0) used_.push_back(r);
+    std::uint32_t at = 0;
+    for (std::uint32_t r : used_) first_user_[r] = fill_[r] = at, at += users_[r], users_[r] = 0;
+    user_list_.resize(at);
+    for (std::uint32_t k = 0; k < routes; ++k)
+      for (std::uint32_t i = route_start_[k]; i < route_start_[k + 1]; ++i)
+        user_list_[fill_[route_resources_[i]]++] = k;
     members_.assign(routes, 0);
     route_rate_.assign(routes, 0);
     route_fixed_.assign(routes, 0);
@@ -212,19 +225,15 @@ class PhaseSimulator {
                                             route_start_[k + 1] - route_start_[k]);
     };
     touched_.clear();
-    for (std::uint32_t k : routes_)
+    std::size_t at = 0;
+    for (std::uint32_t k : routes_) {
       for (std::uint32_t r : resources_of(k)) {
         if (users_[r] == 0) touched_.push_back(r);
         users_[r] += members_[k];
-        ++route_users_[r];
       }
-    // Each touched resource's routes, grouped (a counting sort).
-    std::uint32_t at = 0;
-    for (std::uint32_t r : touched_) first_user_[r] = at, at += route_users_[r], room_[r] = capacity_[r];
-    user_list_.resize(at);
-    for (std::uint32_t r : touched_) fill_[r] = first_user_[r];
-    for (std::uint32_t k : routes_)
-      for (std::uint32_t r : resources_of(k)) user_list_[fill_[r]++] = k;
+      at += route_start_[k + 1] - route_start_[k];
+    }
+    for (std::uint32_t r : touched_) room_[r] = capacity_[r];
     work_ += at + live.size();
     std::size_t unfixed = routes_.size();
     while (unfixed > 0) {
@@ -250,12 +259,11 @@ class PhaseSimulator {
         const double best_share = room_[best] / users_[best];
         for (std::uint32_t i = first_user_[best]; i < fill_[best]; ++i) {
           const std::uint32_t k = user_list_[i];
-          if (route_fixed_[k]) continue;
+          if (route_fixed_[k] || members_[k] == 0) continue;  // fixed, or not live
           route_fixed_[k] = 1, --unfixed;
           const std::uint32_t m = members_[k];
           route_rate_[k] = std::max(best_share, 1e-12 * bytes_per_ns_);
-          for (std::uint32_t r : resources_of(k))
-            room_[r] = std::max(0.0, room_[r] - m * best_share), users_[r] -= m, route_users_[r] = 0;
+          for (std::uint32_t r : resources_of(k)) room_[r] = std::max(0.0, room_[r] - m * best_share), users_[r] -= m;
         }
       }
     }
@@ -267,7 +275,7 @@ class PhaseSimulator {
   double bytes_per_ns_;
   std::vector<double> capacity_;
   std::vector<double> room_;
-  std::vector<std::uint32_t> users_, route_users_, first_user_, fill_, touched_, user_list_, bottlenecks_;
+  std::vector<std::uint32_t> users_, first_user_, fill_, touched_, user_list_, bottlenecks_, used_;
   std::vector<std::uint32_t> route_of_;                       // each flow's route
   std::vector<std::uint32_t> route_start_, route_resources_;  // each route's resources, one after another
   std::vector<std::uint32_t> members_, routes_;               // each route's live flows; the live routes
