@@ -10,6 +10,7 @@
 #include "rankmap/generate.hpp"
 #include "rankmap/profile.hpp"
 #include "score/flow_model.hpp"
+#include "score/phase_simulator.hpp"
 
 using namespace rankmap;
 
@@ -553,4 +554,36 @@ TEST(FlowModel, TimesEachRanksNodeNotItsSlot) {
   std::swap(swapped.ranks[0], swapped.ranks[63]);
   EXPECT_FALSE(same_nodes(swapped, block));
   EXPECT_FALSE(same_nodes(Mapping{{block.ranks[0]}}, block));  // fewer ranks
+}
+
+// Max-min shares worked by hand, on one route list and several live sets
+// (as the pipeline and program models call share()): resources 0 and 1
+// carry 1 byte a ns, resource 2 half that. Flows 0 and 3 share route
+// {0}, flow 1 takes {0, 1}, flow 2 {1, 2}. A resource's routes that are
+// not live take no share.
+TEST(PhaseSimulator, SharesOfEachLiveSetByHand) {
+  std::vector<detail::Flow> flows(4);
+  flows[0].resources = {0}, flows[1].resources = {0, 1}, flows[2].resources = {1, 2}, flows[3].resources = {0};
+  detail::PhaseSimulator sim({1.0, 1.0, 0.5}, 1.0);
+  sim.group_routes(flows);
+  std::vector<double> rate(4, 0);
+  // All four: resource 0 has three flows (1/3 each), then resource 2
+  // leaves flow 2 its 0.5.
+  sim.share({0, 1, 2, 3}, rate);
+  EXPECT_DOUBLE_EQ(rate[0], 1.0 / 3);
+  EXPECT_DOUBLE_EQ(rate[1], 1.0 / 3);
+  EXPECT_DOUBLE_EQ(rate[2], 0.5);
+  EXPECT_DOUBLE_EQ(rate[3], 1.0 / 3);
+  // Flows 2 and 1: resources 1 and 2 both at 0.5.
+  rate.assign(4, 0);
+  sim.share({2, 1}, rate);
+  EXPECT_DOUBLE_EQ(rate[1], 0.5);
+  EXPECT_DOUBLE_EQ(rate[2], 0.5);
+  // Flow 0 alone: resource 0 whole, though flow 1's route uses it too.
+  rate.assign(4, 0);
+  sim.share({0}, rate);
+  EXPECT_DOUBLE_EQ(rate[0], 1.0);
+  // Flow 2 alone: resource 2's 0.5.
+  sim.share({2}, rate);
+  EXPECT_DOUBLE_EQ(rate[2], 0.5);
 }
