@@ -193,8 +193,9 @@ class PhaseSimulator {
     // Each resource's routes, in route order, once a run: share() takes a
     // bottleneck's live routes from them, where it had sorted the live
     // routes by resource at every event (HPCC 64 on the 4x4x4 torus: the
-    // whole map 0.87x; bench/RESULTS.md, issue 54, twenty-first session).
-    // A counting sort; its steps are the routes' resources counted above.
+    // whole map in 0.87-0.89 of the time; bench/RESULTS.md, issue 54,
+    // twenty-first session). A counting sort in users_, which is zero
+    // outside share(); its steps are the routes' resources counted above.
     used_.clear();
     for (std::uint32_t r : route_resources_)
       if (users_[r]++ == 0) used_.push_back(r);
