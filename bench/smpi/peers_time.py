@@ -48,9 +48,10 @@ change the fresh set showed. For issue 54, `dragonfly` runs on SimGrid's
 own dragonfly zones and `dragonfly-bench` on bench/dragonfly.py's two
 machines (rankmap's wiring, the tree platform), each run once; `strided`
 holds fewer ranks than nodes on those and a fat tree; `eighteenth`,
-irregular graphs the program search was not tuned on.
+irregular graphs the program search was not tuned on; `full-dragonfly`,
+every slot of a dragonfly filled (FFT rows dealt over routers).
 
-Usage: peers_time.py [--build DIR] [--half tune|held-out|fresh|fourth|dragonfly|dragonfly-bench|strided|eighteenth|all] [--only NAME,...] [--json FILE] [--keep DIR]
+Usage: peers_time.py [--build DIR] [--half tune|held-out|fresh|fourth|dragonfly|dragonfly-bench|strided|eighteenth|full-dragonfly|all] [--only NAME,...] [--json FILE] [--keep DIR]
                      [--compute-us US]
 """
 import argparse
@@ -178,9 +179,25 @@ EIGHTEENTH = {
     "irregular-4x4x4-s21": (T4, 2, "irregular", ["128", "21", "8"], 20, 20.0),
     "irregular-ft4-s23": (FT4, 4, "irregular", ["128", "23", "6"], 20, 20.0),
 }
+# Issue 54, twenty-second session: every slot of a dragonfly filled, where
+# an FFT's row all-to-alls packed on a few routers crowd their cables and
+# the ranks dealt over each group's routers (engine.hpp) spread them. The
+# change was made on fft2d-df4-full-32KiB alone; the others are run once,
+# with it: other machines, a stencil and a small-message FFT, where dealing
+# should not be kept.
+FULL_DRAGONFLY = {
+    "fft2d-df4-full-32KiB": (DF4, 2, "fft2d", ["16", "16", "4096"], 10, 200.0),
+    "fft2d-df3-full-32KiB": (DF3, 2, "fft2d", ["15", "16", "4096"], 10, 200.0),
+    "fft2d-df8-full-32KiB": (DF8, 2, "fft2d", ["16", "16", "4096"], 10, 200.0),
+    "fft2d-dfp-full-32KiB": (DFP, 2, "fft2d", ["16", "16", "4096"], 10, 200.0),
+    "fft2d-df3-full-4KiB": (DF3, 2, "fft2d", ["15", "16", "512"], 10, 50.0),
+    "halo3d-df4-full-64KiB": (DF4, 2, "halo3d", ["8", "8", "4", "8192"], 10, 100.0),
+}
 HALVES = {"tune": TUNE, "held-out": HELD_OUT, "fresh": FRESH, "fourth": FOURTH, "dragonfly": DRAGONFLY,
-          "dragonfly-bench": DRAGONFLY_BENCH, "strided": STRIDED, "eighteenth": EIGHTEENTH}
-SCENARIOS = {**TUNE, **HELD_OUT, **FRESH, **FOURTH, **DRAGONFLY, **DRAGONFLY_BENCH, **STRIDED, **EIGHTEENTH}
+          "dragonfly-bench": DRAGONFLY_BENCH, "strided": STRIDED, "eighteenth": EIGHTEENTH,
+          "full-dragonfly": FULL_DRAGONFLY}
+SCENARIOS = {**TUNE, **HELD_OUT, **FRESH, **FOURTH, **DRAGONFLY, **DRAGONFLY_BENCH, **STRIDED, **EIGHTEENTH,
+             **FULL_DRAGONFLY}
 OURS = ("default", "quality")
 BASELINES = ("block", "rr", "random")
 PEERS = ("Scotch", "Mt-KaHyPar", "KaHIP")

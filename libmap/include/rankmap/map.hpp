@@ -54,7 +54,8 @@ struct TrafficKinds {
 // model, then the program search), never a longer predicted
 // time (gain.hpp, flow_times, pipeline_times, exchange_program_times): the mapping written is one
 // the model predicts fastest of every candidate it
-// timed (block and a spread over every allocated node among them), with
+// timed (block, a spread over every allocated node and, on a dragonfly,
+// ranks dealt over each group's routers among them), with
 // hop-bytes deciding between equal times. With a profile's traffic the
 // flow model cannot time, never a longer mean message time (the report's
 // "messages" model): a candidate with fewer hop-bytes but more hops a
