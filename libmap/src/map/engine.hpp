@@ -173,7 +173,7 @@ int refine_link_load(const Graph& graph, const std::vector<int>& part, const Par
 // On a dragonfly, each group's ranks of node_of_rank (taken group by group,
 // node by node) dealt in turn over the nodes they use there, the first
 // node of every router before any second: every node keeps its number of
-// ranks, and the ranks a node held go to as many routers. A sub-
+// ranks, and the ranks a node held go to different routers. A sub-
 // communicator's all-to-all packed on a few routers crowds their cables;
 // dealt, it spreads over every cable of the group. fft2d 16x16 at 2 a
 // node on SimGrid's 4,2;1,1;8,1;4: 2.12 ms in SMPI against block's 2.56
