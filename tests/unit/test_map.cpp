@@ -651,6 +651,12 @@ TEST(MapWeighsPredictedTime, RowAllToAllsDealtOverRouters) {
   const StageCallback collect = [&](std::string_view stage) { stages.emplace_back(stage); };
   const MapResult r = map_explained(g, m, a, only_block, collect, p2p_only(g));
   EXPECT_EQ(r.kept, "dealt over routers");
+  EXPECT_NE(std::find_if(stages.begin(), stages.end(),
+                         [](const std::string& s) {
+                           return s.starts_with("candidate dealt over routers: hop-bytes ") &&
+                                  s.ends_with(", from block");
+                         }),
+            stages.end());
   const int order[8] = {0, 2, 4, 6, 1, 3, 5, 7};
   for (std::uint32_t k = 0; k < 32; ++k)
     EXPECT_EQ(r.mapping.ranks[k].node, static_cast<int>(k / 16 * 8 + order[k % 8])) << k;
