@@ -192,6 +192,8 @@ FULL_DRAGONFLY = {
     "fft2d-dfp-full-32KiB": (DFP, 2, "fft2d", ["16", "16", "4096"], 10, 200.0),
     "fft2d-df3-full-4KiB": (DF3, 2, "fft2d", ["15", "16", "512"], 10, 50.0),
     "halo3d-df4-full-64KiB": (DF4, 2, "halo3d", ["8", "8", "4", "8192"], 10, 100.0),
+    # added after the six above were run: rows of 32 (four routers packed)
+    "fft2d-df4-full-8x32-32KiB": (DF4, 2, "fft2d", ["8", "32", "4096"], 10, 200.0),
 }
 HALVES = {"tune": TUNE, "held-out": HELD_OUT, "fresh": FRESH, "fourth": FOURTH, "dragonfly": DRAGONFLY,
           "dragonfly-bench": DRAGONFLY_BENCH, "strided": STRIDED, "eighteenth": EIGHTEENTH,
