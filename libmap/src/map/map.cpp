@@ -157,12 +157,15 @@ class Engine {
            2;
   }
 
-  // hop-bytes of a whole mapping: node_hop_bytes of its ranks' nodes.
-  std::uint64_t mapping_hop_bytes(const Mapping& mapping) const {
+  // Each rank's node under a whole mapping.
+  std::vector<int> nodes_of(const Mapping& mapping) const {
     std::vector<int> node_of_rank(graph_.ranks);
     for (std::uint32_t r = 0; r < graph_.ranks; ++r) node_of_rank[r] = mapping.ranks[r].node;
-    return node_hop_bytes(node_of_rank);
+    return node_of_rank;
   }
+
+  // hop-bytes of a whole mapping: node_hop_bytes of its ranks' nodes.
+  std::uint64_t mapping_hop_bytes(const Mapping& mapping) const { return node_hop_bytes(nodes_of(mapping)); }
 
   Problem problem() const { return {graph_, g_, machine_, allocation_, geometry_, context_}; }
 
@@ -593,8 +596,7 @@ class Engine {
     for (const Candidate& c : candidates_)
       if (c.name != kRoundRobin && (!base || c.hop_bytes < base->hop_bytes)) base = &c;
     if (!base) return;
-    std::vector<int> node_of_rank(graph_.ranks);
-    for (std::uint32_t r = 0; r < graph_.ranks; ++r) node_of_rank[r] = base->mapping.ranks[r].node;
+    const std::vector<int> node_of_rank = nodes_of(base->mapping);
     const std::vector<int> dealt = detail::dealt_over_routers(node_of_rank, geometry_);
     if (dealt == node_of_rank) return;
     const std::string from = base->name;
