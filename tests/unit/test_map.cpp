@@ -596,14 +596,34 @@ TEST(MapWeighsPredictedTime, NeverSlowerThanRoundRobinWithSlotsToSpare) {
 
 namespace {
 
-// 2 groups of 4 routers cabled all-to-all, 2 nodes of 2 cores a router,
-// every cable at one byte a ns.
-Machine two_group_dragonfly() {
+// 2 groups of 4 routers cabled all-to-all, 2 nodes of `cores` cores a
+// router, every cable at one byte a ns.
+Machine two_group_dragonfly(int cores = 2) {
   return parse_machine(
       "name = \"d2\"\n[network]\nkind = \"dragonfly\"\ngroups = 2\nglobal_links = 1\nrouters = 4\n"
       "nodes_per_router = 2\nt_hop_ns = 100\nt_inj_ns = 400\nt_ej_ns = 400\nlink_gbps = 8\n"
-      "[[nodes]]\nhosts = \"d[00-15]\"\nhwloc = \"package:1 core:2 pu:1\"\n",
+      "[[nodes]]\nhosts = \"d[00-15]\"\nhwloc = \"package:1 core:" +
+          std::to_string(cores) + " pu:1\"\n",
       "d2.toml");
+}
+
+// Rows of `row` ranks, each an all-to-all of `bytes` a pair (an FFT's
+// row transposes), rows of consecutive ranks.
+Graph row_all_to_alls(std::uint32_t ranks, std::uint32_t row, std::uint64_t bytes) {
+  GraphBuilder b(ranks);
+  for (std::uint32_t r = 0; r < ranks; ++r)
+    for (std::uint32_t s = r / row * row; s < r / row * row + row; ++s)
+      if (s != r) b.add(r, s, bytes, 1);
+  return b.build();
+}
+
+// A context whose only candidate of its own is block's (the engine adds
+// the ones it times: round-robin, the ranks dealt over routers).
+Context only_block() {
+  Context c = create_context("default");
+  c.partition.metis_kway = c.partition.recursive_bisection = false;
+  c.partition.scotch = c.partition.cartesian = false;
+  return c;
 }
 
 }  // namespace
@@ -626,30 +646,25 @@ TEST(DealtOverRouters, EachGroupsRanksInTurnByHand) {
   EXPECT_EQ(detail::dealt_over_routers(block, geometry), expected);
 }
 
-// Rows of 8 ranks, each an all-to-all of 64 MiB a pair (an FFT's row
-// transposes), on two_group_dragonfly() at 2 a node. Block packs a row on
-// 4 nodes of 2 routers: the cable between them carries 4 x 4 flows, so each
-// gets 1/16 of it, and a pair's bytes take 16 B ns. Dealt over routers
-// (block's ranks in turn over the first node of each router, then the
-// second), a row has a rank on every node of its group: a node's cable
-// carries its 2 ranks' 7 partners' flows, 14, and a router cable 2 rows x
-// 2 x 2 = 8: 14 B ns. The engine, with only block to deal from, keeps the
-// dealt ranks, 14/16 of block's time (the latencies aside: 0.2 % here).
+// Rows of 16 ranks, each an all-to-all of 64 MiB a pair, on
+// two_group_dragonfly(4) at 4 a node. Block packs a row on 4 nodes of 2
+// routers: the cable between them carries 8 x 8 flows, so each gets 1/64
+// of it, and a pair's bytes take 64 B ns (a node's cable carries 4 x 12).
+// Dealt over routers (a group's 32 ranks in turn over the first node of
+// each router, then the second), a row has 2 ranks on every node of its
+// group: a node's cable carries its 4 ranks' 14 partners' flows, 56, and
+// a router cable 2 rows x 4 x 4 = 32: 56 B ns. Round-robin puts each row
+// on all 16 nodes, every row's bytes between the groups. The engine, with
+// only block to deal from, keeps the dealt ranks, 56/64 of block's time
+// (the latencies aside: 0.2 % here).
 TEST(MapWeighsPredictedTime, RowAllToAllsDealtOverRouters) {
-  const Machine m = two_group_dragonfly();
+  const Machine m = two_group_dragonfly(4);
   const Allocation a = make_allocation(m, {});
   const std::uint64_t bytes = std::uint64_t{64} << 20;
-  GraphBuilder b(32);
-  for (std::uint32_t r = 0; r < 32; ++r)
-    for (std::uint32_t s = r / 8 * 8; s < r / 8 * 8 + 8; ++s)
-      if (s != r) b.add(r, s, bytes, 1);
-  const Graph g = b.build();
-  Context only_block = create_context("default");
-  only_block.partition.metis_kway = only_block.partition.recursive_bisection = false;
-  only_block.partition.scotch = only_block.partition.cartesian = false;
+  const Graph g = row_all_to_alls(64, 16, bytes);
   std::vector<std::string> stages;
   const StageCallback collect = [&](std::string_view stage) { stages.emplace_back(stage); };
-  const MapResult r = map_explained(g, m, a, only_block, collect, p2p_only(g));
+  const MapResult r = map_explained(g, m, a, only_block(), collect, p2p_only(g));
   EXPECT_EQ(r.kept, "dealt over routers");
   EXPECT_NE(std::find_if(stages.begin(), stages.end(),
                          [](const std::string& s) {
@@ -658,17 +673,46 @@ TEST(MapWeighsPredictedTime, RowAllToAllsDealtOverRouters) {
                          }),
             stages.end());
   const int order[8] = {0, 2, 4, 6, 1, 3, 5, 7};
-  for (std::uint32_t k = 0; k < 32; ++k)
-    EXPECT_EQ(r.mapping.ranks[k].node, static_cast<int>(k / 16 * 8 + order[k % 8])) << k;
+  for (std::uint32_t k = 0; k < 64; ++k)
+    EXPECT_EQ(r.mapping.ranks[k].node, static_cast<int>(k / 32 * 8 + order[k % 8])) << k;
   const FlowTimes kept = flow_times(g, Graph{}, m, a, r.mapping);
-  const FlowTimes block = flow_times(g, Graph{}, m, a, baseline_mapping(Baseline::block, a, 32));
+  const FlowTimes block = flow_times(g, Graph{}, m, a, baseline_mapping(Baseline::block, a, 64));
   ASSERT_TRUE(kept.computed && block.computed);
-  EXPECT_NEAR(block.slowest_ns, 16.0 * static_cast<double>(bytes), 0.005 * 16 * static_cast<double>(bytes));
-  EXPECT_NEAR(kept.slowest_ns / block.slowest_ns, 14.0 / 16, 0.005);
+  EXPECT_NEAR(block.slowest_ns, 64.0 * static_cast<double>(bytes), 0.005 * 64 * static_cast<double>(bytes));
+  EXPECT_NEAR(kept.slowest_ns / block.slowest_ns, 56.0 / 64, 0.005);
   // Without the model (no profile) hop-bytes decide, and block, with
   // fewer, stays: the dealt ranks are not a candidate then.
-  const MapResult plain = map_explained(g, m, a, only_block);
+  const MapResult plain = map_explained(g, m, a, only_block());
   EXPECT_EQ(plain.kept, "block");
+}
+
+// Round-robin is timed at full allocation on a dragonfly. Rows of 8 at 2
+// a node on two_group_dragonfly(): block packs a row on 4 nodes of 2
+// routers, 4 x 4 flows on the cable between them, 16 B ns a pair.
+// Round-robin (rank k on node k mod 16) puts each row on the 8 nodes of
+// one group, one rank a node: a node's cable carries its 2 ranks' 7
+// partners' flows, 14, a router cable 2 rows x 2 x 2 = 8: 14 B ns. The
+// ranks dealt over routers come to the same, so the engine keeps one of
+// the two, at 14/16 of block's time.
+TEST(MapWeighsPredictedTime, RoundRobinTimedAtFullAllocationOnADragonfly) {
+  const Machine m = two_group_dragonfly();
+  const Allocation a = make_allocation(m, {});
+  const std::uint64_t bytes = std::uint64_t{64} << 20;
+  const Graph g = row_all_to_alls(32, 8, bytes);
+  std::map<std::string, double> timed;
+  const StageCallback collect = [&](std::string_view stage) {
+    if (stage.starts_with("timed "))
+      timed[std::string(stage.substr(6, stage.find(": ") - 6))] =
+          std::stod(std::string(stage.substr(stage.find(": ") + 2)));
+  };
+  const MapResult r = map_explained(g, m, a, only_block(), collect, p2p_only(g));
+  ASSERT_TRUE(timed.contains("round-robin") && timed.contains("block"));
+  EXPECT_NEAR(timed["block"], 16.0 * static_cast<double>(bytes), 0.005 * 16 * static_cast<double>(bytes));
+  EXPECT_NEAR(timed["round-robin"] / timed["block"], 14.0 / 16, 0.005);
+  EXPECT_TRUE(r.kept == "round-robin" || r.kept == "dealt over routers") << r.kept;
+  const FlowTimes kept = flow_times(g, Graph{}, m, a, r.mapping);
+  ASSERT_TRUE(kept.computed);
+  EXPECT_NEAR(kept.slowest_ns / timed["block"], 14.0 / 16, 0.005);
 }
 
 // One-way traffic is timed as a pipeline (gain.hpp's pipeline term, with
