@@ -787,9 +787,10 @@ std::vector<int> link_swaps_by_full_scans(const Graph& graph, const std::vector<
         flows[{part[r], part[graph.targets[e]]}] += graph.bytes[e];
   auto loads = [&] {
     std::vector<std::uint64_t> load(geo.network().num_links(), 0);
-    for (const auto& [ends, bytes] : flows)
-      for_each_link(geo.network(), geo.coord_index(used[slot[ends.first]]), geo.coord_index(used[slot[ends.second]]),
-                    [&](std::size_t link) { load[link] += bytes; });
+    for (const auto& flow : flows)  // (clang 14 captures no structured binding)
+      for_each_link(geo.network(), geo.coord_index(used[slot[flow.first.first]]),
+                    geo.coord_index(used[slot[flow.first.second]]),
+                    [&](std::size_t link) { load[link] += flow.second; });
     return load;
   };
   auto peak = [&] {
@@ -811,11 +812,13 @@ std::vector<int> link_swaps_by_full_scans(const Graph& graph, const std::vector<
     const std::uint64_t top = *std::max_element(load.begin(), load.end());
     if (top == 0) break;
     std::vector<char> hot(q.parts, 0);
-    for (const auto& [ends, bytes] : flows)
-      for_each_link(geo.network(), geo.coord_index(used[slot[ends.first]]), geo.coord_index(used[slot[ends.second]]),
-                    [&](std::size_t link) {
-                      if (load[link] == top) hot[ends.first] = hot[ends.second] = 1;
-                    });
+    for (const auto& flow : flows) {
+      const int from = flow.first.first, to = flow.first.second;
+      bool crosses = false;
+      for_each_link(geo.network(), geo.coord_index(used[slot[from]]), geo.coord_index(used[slot[to]]),
+                    [&](std::size_t link) { crosses = crosses || load[link] == top; });
+      if (crosses) hot[from] = hot[to] = 1;
+    }
     bool improved = false;
     for (int a = 0; a < q.parts; ++a) {
       if (!hot[a]) continue;
