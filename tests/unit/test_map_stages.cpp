@@ -740,6 +740,26 @@ TEST(Stages, MatchingMakesEqualGroupsOfAnEdgelessGraph) {
   EXPECT_EQ(c.coarse_of[0], c.coarse_of[1]);
 }
 
+namespace {
+
+// 64 ranks of an irregular graph cut into 16 parts of 4 (METIS), for the
+// placement stages on 16 nodes.
+struct SixteenParts {
+  Graph graph;
+  UndirectedGraph g;
+  std::vector<int> used, part;
+  std::vector<std::uint32_t> sizes;
+  PartGraph q;
+  explicit SixteenParts(std::uint64_t seed)
+      : graph(make_irregular({64, 16, 100, seed})), g(make_undirected(graph)), used(16), sizes(16, 4) {
+    std::iota(used.begin(), used.end(), 0);
+    part = partition_metis_kway(g, sizes, seed, 1);
+    q = make_part_graph(g, part, 16);
+  }
+};
+
+}  // namespace
+
 // Link-load swaps never raise the most loaded link, and hop-bytes by at most
 // 0.25 %, as scored by evaluate() (which routes every byte itself); here they
 // lower the peak.
@@ -749,22 +769,16 @@ TEST(Stages, LinkLoadSwapsLowerThePeakOnly) {
   const NodeGeometry geo(m, a);
   int lowered = 0;
   for (std::uint64_t seed = 1; seed <= 24; ++seed) {
-    const Graph graph = make_irregular({64, 16, 100, seed});
-    const UndirectedGraph g = make_undirected(graph);
-    std::vector<int> used(16);
-    std::iota(used.begin(), used.end(), 0);
-    const std::vector<std::uint32_t> sizes(16, 4);
-    const std::vector<int> part = partition_metis_kway(g, sizes, seed, 1);
-    const PartGraph q = make_part_graph(g, part, 16);
-    std::vector<int> slot = place_cuthill_mckee(q, sizes, used, geo);
-    refine_placement(q, sizes, used, geo, slot, 8);
+    const SixteenParts c(seed);
+    std::vector<int> slot = place_cuthill_mckee(c.q, c.sizes, c.used, geo);
+    refine_placement(c.q, c.sizes, c.used, geo, slot, 8);
     auto score = [&](const std::vector<int>& s) {
-      std::vector<int> node_of_rank(graph.ranks);
-      for (std::uint32_t r = 0; r < graph.ranks; ++r) node_of_rank[r] = used[s[part[r]]];
-      return evaluate(graph, m, a, assign_slots(g, node_of_rank, m, a, false));
+      std::vector<int> node_of_rank(c.graph.ranks);
+      for (std::uint32_t r = 0; r < c.graph.ranks; ++r) node_of_rank[r] = c.used[s[c.part[r]]];
+      return evaluate(c.graph, m, a, assign_slots(c.g, node_of_rank, m, a, false));
     };
     const Metrics before = score(slot);
-    refine_link_load(graph, part, q, sizes, used, geo, slot, 8);
+    refine_link_load(c.graph, c.part, c.q, c.sizes, c.used, geo, slot, 8);
     const Metrics after = score(slot);
     EXPECT_LE(after.hop_bytes, before.hop_bytes + before.hop_bytes / 400) << seed;
     EXPECT_LE(after.max_link_bytes, before.max_link_bytes) << seed;
@@ -863,22 +877,16 @@ TEST(Stages, LinkLoadSwapsAsTheirPlainReading) {
     const Allocation a = make_allocation(*m, {});
     const NodeGeometry geo(*m, a);
     for (std::uint64_t seed = 1; seed <= 12; ++seed) {
-      const Graph graph = make_irregular({64, 16, 100, seed});
-      const UndirectedGraph g = make_undirected(graph);
-      std::vector<int> used(16);
-      std::iota(used.begin(), used.end(), 0);
-      const std::vector<std::uint32_t> sizes(16, 4);
-      const std::vector<int> part = partition_metis_kway(g, sizes, seed, 1);
-      const PartGraph q = make_part_graph(g, part, 16);
+      const SixteenParts c(seed);
       // From a placement at random half the time: many swaps to take.
-      std::vector<int> slot = place_cuthill_mckee(q, sizes, used, geo);
+      std::vector<int> slot = place_cuthill_mckee(c.q, c.sizes, c.used, geo);
       if (seed % 2 == 0)
         std::shuffle(slot.begin(), slot.end(), std::mt19937_64(seed));
       else
-        refine_placement(q, sizes, used, geo, slot, 8);
-      const std::vector<int> plain = link_swaps_by_full_scans(graph, part, q, used, sizes, geo, slot, 8);
+        refine_placement(c.q, c.sizes, c.used, geo, slot, 8);
+      const std::vector<int> plain = link_swaps_by_full_scans(c.graph, c.part, c.q, c.used, c.sizes, geo, slot, 8);
       moved += plain != slot;
-      refine_link_load(graph, part, q, sizes, used, geo, slot, 8);
+      refine_link_load(c.graph, c.part, c.q, c.sizes, c.used, geo, slot, 8);
       EXPECT_EQ(slot, plain) << m->network.kind_name() << " seed " << seed;
     }
   }
