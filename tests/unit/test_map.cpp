@@ -607,16 +607,6 @@ Machine two_group_dragonfly(int cores = 2) {
       "d2.toml");
 }
 
-// Rows of `row` ranks, each an all-to-all of `bytes` a pair (an FFT's
-// row transposes), rows of consecutive ranks.
-Graph row_all_to_alls(std::uint32_t ranks, std::uint32_t row, std::uint64_t bytes) {
-  GraphBuilder b(ranks);
-  for (std::uint32_t r = 0; r < ranks; ++r)
-    for (std::uint32_t s = r / row * row; s < r / row * row + row; ++s)
-      if (s != r) b.add(r, s, bytes, 1);
-  return b.build();
-}
-
 // A context whose only candidate of its own is block's (the engine adds
 // the ones it times: round-robin, the ranks dealt over routers).
 Context only_block() {
@@ -661,7 +651,7 @@ TEST(MapWeighsPredictedTime, RowAllToAllsDealtOverRouters) {
   const Machine m = two_group_dragonfly(4);
   const Allocation a = make_allocation(m, {});
   const std::uint64_t bytes = std::uint64_t{64} << 20;
-  const Graph g = row_all_to_alls(64, 16, bytes);
+  const Graph g = make_row_alltoall({4, 16, bytes});  // rows of consecutive ranks, an FFT's row transposes
   std::vector<std::string> stages;
   const StageCallback collect = [&](std::string_view stage) { stages.emplace_back(stage); };
   const MapResult r = map_explained(g, m, a, only_block(), collect, p2p_only(g));
@@ -698,7 +688,7 @@ TEST(MapWeighsPredictedTime, RoundRobinTimedAtFullAllocationOnADragonfly) {
   const Machine m = two_group_dragonfly();
   const Allocation a = make_allocation(m, {});
   const std::uint64_t bytes = std::uint64_t{64} << 20;
-  const Graph g = row_all_to_alls(32, 8, bytes);
+  const Graph g = make_row_alltoall({4, 8, bytes});
   std::map<std::string, double> timed;
   const StageCallback collect = [&](std::string_view stage) {
     if (stage.starts_with("timed "))

@@ -53,9 +53,9 @@ class LinkRefiner {
       }
       touched.clear();
     }
+    stamp_.assign(load_.size(), 0);  // trial 0: these routes record nothing
     for (const Flow& f : flows_) route(f, +1);
     peak_ = scan_peak();
-    stamp_.assign(load_.size(), 0);
   }
 
   int run(int passes) {
@@ -69,10 +69,12 @@ class LinkRefiner {
   }
 
  private:
+  // A link's load is recorded the first time a trial changes it. Undoing
+  // a trial moves the same flows back over the same links: nothing new.
   void route(const Flow& f, int sign) {
     const std::size_t a = geo_.coord_index(used_[slot_[f.from]]), b = geo_.coord_index(used_[slot_[f.to]]);
     for_each_link(geo_.network(), a, b, [&](std::size_t link) {
-      if (recording_ && stamp_[link] != trial_) {
+      if (stamp_[link] != trial_) {
         stamp_[link] = trial_;
         touched_.push_back({link, load_[link]});
       }
@@ -157,11 +159,9 @@ class LinkRefiner {
       trial_ = 1;
     }
     touched_.clear();
-    recording_ = true;
     move_flows(a, b, -1);
     swap_parts(a, b);
     move_flows(a, b, +1);
-    recording_ = false;
     const std::uint64_t hop_after = cost(a, slot_[a]) + cost(b, slot_[b]);
     // cost() counts the pair a-b from both ends, others once: the rise in
     // hop-bytes is at most this difference.
@@ -198,7 +198,6 @@ class LinkRefiner {
   std::vector<Touched> touched_;
   std::vector<std::uint32_t> stamp_;
   std::uint32_t trial_ = 0;
-  bool recording_ = false;
   long long budget_ = 0;  // hop-bytes the peak may still cost
 };
 
