@@ -4,8 +4,10 @@ instance where no mapper can beat a peer from one where rankmap falls short.
 
 hop-bytes, the ball bound: a rank's node holds at most c ranks (c the most
 slots any node offers it), and the nodes within j hops of it number at most
-|B_j| (the torus's ball of radius j, or the subtree a tree climbs to in j
-hops, never more than the nodes allocated). So at most c |B_j| - 1 of its
+|B_j| (the torus's ball of radius j, the subtree a tree climbs to in j
+hops, or on a site's tree or a dragonfly the most allocated nodes any one
+has within j hops by breadth-first search over its switches and cables;
+never more than the nodes allocated). So at most c |B_j| - 1 of its
 partners sit within j hops, and the bytes to the rest, at least its total
 less its c |B_j| - 1 heaviest pairs, each cross more than j hops. A pair's
 hops are the number of radii j >= 0 it lies beyond, so
@@ -118,7 +120,7 @@ def machine_bounds(graph, machine_path, ppn=None, nodes=None):
         wanted = set(open(nodes[1:]).read().split()) if nodes.startswith("@") else set(scotch_gmap.expand_hostlist(nodes))
         hosts = [h for h in hosts if h in wanted]
     c = ppn or max(m.cores[h] for h in hosts)
-    if m.site:  # a site's tree: the most allocated nodes any one has within j hops
+    if m.site:  # a site's tree or a dragonfly: the most allocated nodes any one has within j hops
         at = [m.hosts.index(h) for h in hosts]
         top = max(m.distance[a][b] for a in at for b in at)
         balls, links_out = [max(sum(m.distance[a][b] <= j for b in at) for a in at) for j in range(top + 1)], 1
