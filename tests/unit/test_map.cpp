@@ -676,6 +676,29 @@ TEST(MapWeighsPredictedTime, RowAllToAllsDealtOverRouters) {
   EXPECT_EQ(plain.kept, "block");
 }
 
+// Without a profile, row all-to-alls on a dragonfly tie with block because
+// block's packing is the hop-bytes optimum (bench/RESULTS.md, issue 54,
+// twenty-fourth session); renumbered, the engine must still find it. Rows
+// of 16 at 4 a node on two_group_dragonfly(4) (2 nodes a router): a rank
+// has at most 3 partners on its node (0 hops), 4 more on its router's
+// other node (2 hops: up, down), and the other 8 are at least 3 hops away
+// (its group's other routers): 8 + 24 = 32 hops of B bytes for each of the
+// 64 ranks, whatever the mapping. Meeting it puts each row on 2 whole
+// routers of one group, so the cable between them carries 8 x 8 pairs' B
+// and no byte leaves a group.
+TEST(MapKnownOptimum, RenumberedRowAllToAllsOnADragonfly) {
+  const Machine m = two_group_dragonfly(4);
+  const Allocation a = make_allocation(m, {});
+  const std::uint64_t B = 1000;
+  for (std::uint64_t seed : {1, 2}) {
+    const Graph g = renumber_ranks(make_row_alltoall({4, 16, B}), seed);
+    const Metrics s = map_and_score(g, m, a, create_context("default"));
+    EXPECT_EQ(s.hop_bytes, 64 * 32 * B) << seed;
+    EXPECT_EQ(s.max_link_bytes, 8 * 8 * B) << seed;
+    EXPECT_EQ(s.inter_group_bytes, 0u) << seed;
+  }
+}
+
 // Round-robin is timed at full allocation on a dragonfly. Rows of 8 at 2
 // a node on two_group_dragonfly(): block packs a row on 4 nodes of 2
 // routers, 4 x 4 flows on the cable between them, 16 B ns a pair.
