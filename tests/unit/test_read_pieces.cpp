@@ -292,6 +292,33 @@ TEST(ReadPieces, RowsFromShuffledPiecesByHand) {
   EXPECT_EQ(g->msgs, (std::vector<std::uint64_t>{2, 1, 1, 2}));
 }
 
+// Message counts with senders out of order: an edge of one message keeps
+// the 1 its place starts with, an edge of several writes its count. Piece
+// 0: 2->0 (5 bytes, 3 messages), 0->1 (1, 1); piece 1: 1->0 (2, 4), 0->2
+// (3, 1).
+TEST(ReadPieces, MessageCountsInAnyOrderByHand) {
+  const std::vector<std::vector<std::array<std::uint64_t, 4>>> edges = {{{2, 0, 5, 3}, {0, 1, 1, 1}},
+                                                                        {{1, 0, 2, 4}, {0, 2, 3, 1}}};
+  std::vector<detail::Piece> pieces(2);
+  for (std::size_t i = 0; i < 2; ++i) {
+    pieces[i].edges = 2;
+    pieces[i].first_edge = 2 * i;
+    pieces[i].first_item = i;
+  }
+  const detail::ThreadsScope scope(2);
+  const std::optional<Graph> g = detail::graph_from_pieces(3, 4, pieces, [&](const detail::Piece& p, auto& sink) {
+    for (const auto& e : edges[p.first_item])
+      if (!sink.add(static_cast<std::uint32_t>(e[0]), static_cast<std::uint32_t>(e[1]), e[2], e[3])) return false;
+    return true;
+  });
+  ASSERT_TRUE(g.has_value());
+  // Row 0: 1 (1 byte, 1 message), 2 (3, 1); row 1: 0 (2, 4); row 2: 0 (5, 3).
+  EXPECT_EQ(g->offsets, (std::vector<std::uint64_t>{0, 2, 3, 4}));
+  EXPECT_EQ(g->targets, (std::vector<std::uint32_t>{1, 2, 0, 0}));
+  EXPECT_EQ(g->bytes, (std::vector<std::uint64_t>{1, 3, 2, 5}));
+  EXPECT_EQ(g->msgs, (std::vector<std::uint64_t>{1, 1, 4, 3}));
+}
+
 // Senders in order, a row's receivers not (the first pass's own sort):
 // piece 0: 0->2 (3), 0->1 (1), 0->2 (4); piece 1: 1->0 (2), 2->1 (5), 2->0 (6).
 TEST(ReadPieces, RowsSortedAfterTheFirstPassByHand) {
