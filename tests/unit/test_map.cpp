@@ -679,10 +679,10 @@ TEST(MapWeighsPredictedTime, RowAllToAllsDealtOverRouters) {
 // Without a profile, row all-to-alls on a dragonfly tie with block because
 // block's packing is the hop-bytes optimum (bench/RESULTS.md, issue 54,
 // twenty-fourth session); renumbered, the engine must still find it. Rows
-// of 16 at 4 a node on two_group_dragonfly(4) (2 nodes a router): a rank
-// has at most 3 partners on its node (0 hops), 4 more on its router's
-// other node (2 hops: up, down), and the other 8 are at least 3 hops away
-// (its group's other routers): 8 + 24 = 32 hops of B bytes for each of the
+// of 16 at 4 a node on two_group_dragonfly(4) (2 nodes a router): of a
+// rank's 15 partners at most 3 share its node (0 hops) and at most 4 more
+// its router (its other node, 2 hops: up, down); the other 8 or more are
+// at least 3 hops away: 4 x 2 + 8 x 3 = 32 hops of B bytes for each of the
 // 64 ranks, whatever the mapping. Meeting it puts each row on 2 whole
 // routers of one group, so the cable between them carries 8 x 8 pairs' B
 // and no byte leaves a group.

@@ -292,10 +292,10 @@ TEST(ReadPieces, RowsFromShuffledPiecesByHand) {
   EXPECT_EQ(g->msgs, (std::vector<std::uint64_t>{2, 1, 1, 2}));
 }
 
-// Message counts with senders out of order: an edge of one message keeps
-// the 1 its place starts with, an edge of several writes its count. Piece
-// 0: 2->0 (5 bytes, 3 messages), 0->1 (1, 1); piece 1: 1->0 (2, 4), 0->2
-// (3, 1).
+// Message counts with senders out of order (counted, then placed): each
+// edge's count goes to its place with its bytes, edges of one message and
+// of several alike. Piece 0: 2->0 (5 bytes, 3 messages), 0->1 (1, 1);
+// piece 1: 1->0 (2, 4), 0->2 (3, 1).
 TEST(ReadPieces, MessageCountsInAnyOrderByHand) {
   const std::vector<std::vector<std::array<std::uint64_t, 4>>> edges = {{{2, 0, 5, 3}, {0, 1, 1, 1}},
                                                                         {{1, 0, 2, 4}, {0, 2, 3, 1}}};
