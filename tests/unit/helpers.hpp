@@ -81,6 +81,17 @@ inline Machine fat_tree(int leaves, int ports, int uplinks, int cores) {
                        "tree.toml");
 }
 
+// A dragonfly of 2 groups of 4 routers cabled all-to-all, 2 nodes of
+// `cores` cores a router, every cable at one byte a ns.
+inline Machine two_group_dragonfly(int cores = 2) {
+  return parse_machine(
+      "name = \"d2\"\n[network]\nkind = \"dragonfly\"\ngroups = 2\nglobal_links = 1\nrouters = 4\n"
+      "nodes_per_router = 2\nt_hop_ns = 100\nt_inj_ns = 400\nt_ej_ns = 400\nlink_gbps = 8\n"
+      "[[nodes]]\nhosts = \"d[00-15]\"\nhwloc = \"package:1 core:" +
+          std::to_string(cores) + " pu:1\"\n",
+      "d2.toml");
+}
+
 // A machine from TOML text, nodes of the given hwloc synthetic string.
 inline Machine make_machine(const std::string& dims, const std::string& wrap, const std::string& hosts,
                             const std::string& hwloc = "package:1 core:1 pu:1", const std::string& routing = "") {

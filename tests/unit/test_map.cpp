@@ -596,17 +596,6 @@ TEST(MapWeighsPredictedTime, NeverSlowerThanRoundRobinWithSlotsToSpare) {
 
 namespace {
 
-// 2 groups of 4 routers cabled all-to-all, 2 nodes of `cores` cores a
-// router, every cable at one byte a ns.
-Machine two_group_dragonfly(int cores = 2) {
-  return parse_machine(
-      "name = \"d2\"\n[network]\nkind = \"dragonfly\"\ngroups = 2\nglobal_links = 1\nrouters = 4\n"
-      "nodes_per_router = 2\nt_hop_ns = 100\nt_inj_ns = 400\nt_ej_ns = 400\nlink_gbps = 8\n"
-      "[[nodes]]\nhosts = \"d[00-15]\"\nhwloc = \"package:1 core:" +
-          std::to_string(cores) + " pu:1\"\n",
-      "d2.toml");
-}
-
 // A context whose only candidate of its own is block's (the engine adds
 // the ones it times: round-robin, the ranks dealt over routers).
 Context only_block() {
@@ -624,7 +613,7 @@ Context only_block() {
 // (node, then rank) 0, 1 | 2, 3 | 4, 6 go round them twice; rank 5 keeps
 // node 9, alone in group 1. Each node keeps its count.
 TEST(DealtOverRouters, EachGroupsRanksInTurnByHand) {
-  const Machine m = two_group_dragonfly();
+  const Machine m = test::two_group_dragonfly();
   const Allocation a = make_allocation(m, {});
   const detail::NodeGeometry geometry(m, a);
   EXPECT_EQ(detail::dealt_over_routers({0, 0, 1, 1, 2, 9, 2}, geometry), (std::vector<int>{0, 2, 1, 0, 2, 9, 1}));
@@ -648,7 +637,7 @@ TEST(DealtOverRouters, EachGroupsRanksInTurnByHand) {
 // only block to deal from, keeps the dealt ranks, 56/64 of block's time
 // (the latencies aside: 0.2 % here).
 TEST(MapWeighsPredictedTime, RowAllToAllsDealtOverRouters) {
-  const Machine m = two_group_dragonfly(4);
+  const Machine m = test::two_group_dragonfly(4);
   const Allocation a = make_allocation(m, {});
   const std::uint64_t bytes = std::uint64_t{64} << 20;
   const Graph g = make_row_alltoall({4, 16, bytes});  // rows of consecutive ranks, an FFT's row transposes
@@ -687,7 +676,7 @@ TEST(MapWeighsPredictedTime, RowAllToAllsDealtOverRouters) {
 // routers of one group, so the cable between them carries 8 x 8 pairs' B
 // and no byte leaves a group.
 TEST(MapKnownOptimum, RenumberedRowAllToAllsOnADragonfly) {
-  const Machine m = two_group_dragonfly(4);
+  const Machine m = test::two_group_dragonfly(4);
   const Allocation a = make_allocation(m, {});
   const std::uint64_t B = 1000;
   for (std::uint64_t seed : {1, 2}) {
@@ -708,7 +697,7 @@ TEST(MapKnownOptimum, RenumberedRowAllToAllsOnADragonfly) {
 // ranks dealt over routers come to the same, so the engine keeps one of
 // the two, at 14/16 of block's time.
 TEST(MapWeighsPredictedTime, RoundRobinTimedAtFullAllocationOnADragonfly) {
-  const Machine m = two_group_dragonfly();
+  const Machine m = test::two_group_dragonfly();
   const Allocation a = make_allocation(m, {});
   const std::uint64_t bytes = std::uint64_t{64} << 20;
   const Graph g = make_row_alltoall({4, 8, bytes});

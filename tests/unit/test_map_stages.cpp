@@ -867,11 +867,7 @@ std::vector<int> link_swaps_by_full_scans(const Graph& graph, const std::vector<
 // load).
 TEST(Stages, LinkLoadSwapsAsTheirPlainReading) {
   const Machine torus = test::make_machine("[4, 4]", "", "n[00-15]", "core:4");
-  const Machine dragonfly = parse_machine(
-      "name = \"d\"\n[network]\nkind = \"dragonfly\"\ngroups = 2\nglobal_links = 1\nrouters = 4\n"
-      "nodes_per_router = 2\nt_hop_ns = 100\nt_inj_ns = 400\nt_ej_ns = 400\n[[nodes]]\nhosts = \"d[00-15]\"\nhwloc = "
-      "\"package:1 core:4 pu:1\"\n",
-      "d.toml");
+  const Machine dragonfly = test::two_group_dragonfly(4);
   int moved = 0;
   for (const Machine* m : {&torus, &dragonfly}) {
     const Allocation a = make_allocation(*m, {});
