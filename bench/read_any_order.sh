@@ -4,9 +4,10 @@
 # writes it (sorted) and as another tool might (bench/shuffle_graph.py:
 # .mtx and .csv lines shuffled, .graph and .grf neighbour lists shuffled):
 # both map to the same file, and farm-bench times the whole `map --preset
-# fast` command, shuffled (A) against sorted (B), in turn. With .mtx, the
-# least work the order of the lines adds, in memory alone, follows
-# (bench/read_order_bound.cpp).
+# fast` command, shuffled (A) against sorted (B), in turn. Then the read
+# alone, every file in turn, six rounds (bench/read_time.cpp, built against
+# the same build's library), and with .mtx the least work the order of the
+# lines adds, in memory alone (bench/read_order_bound.cpp).
 #
 # Usage: bench/read_any_order.sh [RANKMAP] [WORKDIR] [FORMATS...]
 #        (build/cli/rankmap, /tmp/rankmap-read-any-order, grf graph mtx csv)
@@ -27,10 +28,17 @@ for ext in "${formats[@]}"; do
   "$rankmap" map "shuffled.$ext" -m "$machine" --preset fast -o "shuffled-$ext.csv" -f csv -q >/dev/null
   cmp "sorted-$ext.csv" "shuffled-$ext.csv"
   echo "== .$ext: shuffled (A) against sorted (B), the same mapping"
-  farm-bench -n 5 --timeout 900 \
+  farm-bench -n 8 --timeout 900 \
     --vs "$rankmap map st.$ext -m $machine --preset fast --threads 2 -o b.csv -f csv" -- \
     "$rankmap" map "shuffled.$ext" -m "$machine" --preset fast --threads 2 -o a.csv -f csv
 done
+build=$(dirname "$(dirname "$rankmap")")
+g++ -O2 -std=c++20 -I"$here/../libmap/include" "$here/read_time.cpp" -L"$build/libmap" \
+  -Wl,-rpath,"$build/libmap" -lrankmap -o read_time
+files=()
+for ext in "${formats[@]}"; do files+=("st.$ext" "shuffled.$ext"); done
+echo "== the read alone, sorted and shuffled in turn"
+./read_time 6 "${files[@]}"
 if [[ " ${formats[*]} " == *" mtx "* ]]; then
   g++ -O3 -std=c++20 -pthread "$here/read_order_bound.cpp" -o read_order_bound
   echo "== the least the order of .mtx lines adds, in memory"
