@@ -108,9 +108,9 @@ class Engine {
         // A pipeline the model times is the exception: its least hop-bytes
         // embeddings differ in time, which hop-bytes do not see, and more
         // seeds find more of them (SMPI's wavefront on Desmos: one trial
-        // found the fastest embedding on 5 seeds of 12, kept block on 6,
-        // up to 0.72 % behind Scotch; bench/RESULTS.md, issue 55,
-        // twenty-fifth session).
+        // found the pipeline's fastest embedding on 5 seeds of 12 and kept
+        // block on 6, up to 0.72 % behind Scotch; the trials found it on
+        // 11; bench/RESULTS.md, issue 55, twenty-fifth session).
         if (grid && !(timing_ && is_pipeline(p2p_))) nodes.one_trial = true;
         partition_onto(nodes);
       }
