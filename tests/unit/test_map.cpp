@@ -798,10 +798,7 @@ TEST(MapWeighsPredictedTime, TiedPipelinesByTheirCalls) {
   double least = calls_ns.begin()->second, most = least;
   for (const auto& [name, ns] : calls_ns) least = std::min(least, ns), most = std::max(most, ns);
   EXPECT_GT(most, least + 1);  // the calls told the tied embeddings apart
-  Graph none;
-  none.ranks = total.ranks;
-  none.offsets.assign(static_cast<std::size_t>(total.ranks) + 1, 0);
-  const FlowTimes kept = flow_times(none, p.collective, m, a, r.mapping, &p.calls);
+  const FlowTimes kept = flow_times(GraphBuilder(total.ranks).build(), p.collective, m, a, r.mapping, &p.calls);
   ASSERT_TRUE(kept.computed);
   EXPECT_NEAR(kept.slowest_ns, least, 1) << "kept " << r.kept;  // the stages round to 1 ns
   EXPECT_GT(calls_ns.at(r.kept), 0);

@@ -570,9 +570,7 @@ class Engine {
   // Block is not among them here (slower). Returns how many are out.
   std::size_t keep_the_fastest_calls() {
     if (collective_.num_edges() == 0 || candidates_.size() < 3) return 0;  // block and one other: nothing to tie
-    Graph none;
-    none.ranks = p2p_.ranks;
-    none.offsets.assign(static_cast<std::size_t>(p2p_.ranks) + 1, 0);
+    const Graph none = GraphBuilder(p2p_.ranks).build();
     std::vector<double> ns(candidates_.size(), -1);
     detail::run_jobs(detail::scoped_threads(), ns.size(), [&](std::size_t i) {
       if (candidates_[i].name == "block") return;
