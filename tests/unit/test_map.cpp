@@ -804,6 +804,55 @@ TEST(MapWeighsPredictedTime, TiedPipelinesByTheirCalls) {
   EXPECT_GT(calls_ns.at(r.kept), 0);
 }
 
+// The same among exchange programs: SMPI's irregular app, 24 ranks at one a
+// node on Angara-K1 (tests/data/irregular-angara-24.rmp, the scenario's
+// profile). Each node's NIC carries its one rank's bytes whatever the
+// mapping, so as programs most candidates tie to the nanosecond, and their
+// calls differ. The kept mapping's calls, computed again here by
+// flow_times on the collectives alone, are the least of those timed, and
+// as a program it is as fast as any candidate. (In SMPI the tied
+// candidates span 474.6-476.1 us, and the calls rank them with it:
+// bench/RESULTS.md, issue 55, twenty-sixth session.)
+TEST(MapWeighsPredictedTime, TiedProgramsByTheirCalls) {
+  const Machine m = load_machine(test::source_dir() / "data/machines/angara-k1.toml");
+  AllocationOptions options;
+  options.ppn = 1;
+  const Allocation a = make_allocation(m, options);
+  const Profile p = read_profile(test::source_dir() / "tests/data/irregular-angara-24.rmp");
+  ASSERT_TRUE(p.calls_complete);
+  const Graph total = p.total(), p2p = p.exchanges();
+  ASSERT_TRUE(exchanges_as_programs(p2p, p.collective, &p.calls));
+  std::map<std::string, double> program_ns, calls_ns;
+  const auto number_after = [](std::string_view stage, std::size_t at) {
+    return std::stod(std::string(stage.substr(at)));
+  };
+  const StageCallback collect = [&](std::string_view stage) {
+    const std::size_t colon = stage.find(": ");
+    if (stage.starts_with("timed the calls of "))
+      calls_ns[std::string(stage.substr(19, colon - 19))] = number_after(stage, colon + 2);
+    else if (stage.starts_with("timed ") && stage.find(" ns predicted") != std::string_view::npos)
+      program_ns[std::string(stage.substr(6, colon - 6))] = number_after(stage, colon + 2);
+  };
+  const double p_mpi = 0.164082;
+  Context c = create_context("default");
+  c.seed = 1;
+  const MapResult r = map_explained(total, m, a, c, collect, TrafficKinds{&p2p, &p.collective, &p.calls, p_mpi});
+  ASSERT_GE(calls_ns.size(), 2u);
+  double least = calls_ns.begin()->second, most = least;
+  for (const auto& [name, ns] : calls_ns) least = std::min(least, ns), most = std::max(most, ns);
+  EXPECT_GT(most, least + 1);  // the calls told the tied candidates apart
+  const FlowTimes kept = flow_times(GraphBuilder(total.ranks).build(), p.collective, m, a, r.mapping, &p.calls);
+  ASSERT_TRUE(kept.computed);
+  EXPECT_NEAR(kept.slowest_ns, least, 1) << "kept " << r.kept;  // the stages round to 1 ns
+  ASSERT_FALSE(program_ns.empty());
+  double fastest = program_ns.begin()->second;
+  for (const auto& [name, ns] : program_ns) fastest = std::min(fastest, ns);
+  const ExchangeProgramTimes t =
+      exchange_program_times(p2p, m, a, r.mapping, baseline_mapping(Baseline::block, a, total.ranks), p_mpi);
+  ASSERT_TRUE(t.computed);
+  EXPECT_NEAR(t.mapping_ns, fastest, 1) << "kept " << r.kept;
+}
+
 // Scotch's torus targets take at most 5 dimensions, and SCOTCH_archLoad
 // crashed on a sixth: on a 6D torus (as Fugaku's) Scotch is skipped, the
 // other cutters still run, and a Scotch-only context says why it kept block.

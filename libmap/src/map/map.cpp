@@ -559,14 +559,18 @@ class Engine {
     dropped_by_time_ = stopped + std::erase_if(candidates_, [&](const Candidate& c) {
                          return c.name != "block" && (block_alone || c.predicted_ns > limit);
                        });
-    if (pipeline && block_out_of_time_) dropped_by_time_ += keep_the_fastest_calls();
+    if ((pipeline || as_programs_) && block_out_of_time_) dropped_by_time_ += keep_the_fastest_calls();
   }
 
-  // Among pipelines the model ties, the collective calls around them
-  // decide (the flow model's collectives alone): on SMPI's wavefront on
-  // Desmos two embeddings of one pipeline time were 1.029 us apart, all of
-  // it in the barrier and reduction, which the flow model's rounds put
-  // 1.29 us apart (bench/RESULTS.md, issue 55, twenty-fifth session).
+  // Among pipelines or exchange programs the model ties, the collective
+  // calls around them decide (the flow model's collectives alone): neither
+  // model holds the calls. On SMPI's wavefront on Desmos two embeddings of
+  // one pipeline time were 1.029 us apart, all of it in the barrier and
+  // reduction, which the flow model's rounds put 1.29 us apart
+  // (bench/RESULTS.md, issue 55, twenty-fifth session). On SMPI's irregular
+  // app on Angara-K1 at one a node, 23 candidates tie as programs and span
+  // 474.6-476.1 us; the calls' times rank them with SMPI at 0.71 (Spearman),
+  // hop-bytes at -0.10 (twenty-sixth session).
   // Block is not among them here (slower). Returns how many are out.
   std::size_t keep_the_fastest_calls() {
     if (collective_.num_edges() == 0 || candidates_.size() < 3) return 0;  // block and one other: nothing to tie
