@@ -246,10 +246,11 @@ def ranks_of(app, args):
     return ranks
 
 
-def prepare(name, build, work, spec=None):
+def prepare(name, build, work, spec=None, again=True):
     """A scenario's profile under a real MPI, its SMPI binary and platform:
     what every simulated run of it needs. `spec` is a SCENARIOS entry
-    (by default the one of that name)."""
+    (by default the one of that name). `again=False` takes the profile and
+    binaries already in the scenario's folder as they are."""
     machine_path, ppn, app, args, iterations, compute_us, *rest = spec or SCENARIOS[name]
     machine_path = ROOT / machine_path
     machine = tomllib.loads(machine_path.read_text())
@@ -260,10 +261,22 @@ def prepare(name, build, work, spec=None):
     app_args = [*args, str(iterations)]
     d = work / name
     d.mkdir(parents=True, exist_ok=True)
-    # The traffic, under a real MPI (no compute: the pattern is the same).
+    profile = d / f"{app}.rmp"
+    simulated = d / f"{app}.smpi"
+    if again:
+        profile_and_build(d, app, ranks, app_args, rankmap, profile, simulated, name)
+    return {"name": name, "dir": d, "rankmap": rankmap, "machine_path": machine_path, "machine": machine,
+            "ppn": ppn, "app": app, "ranks": ranks, "app_args": app_args, "iterations": iterations,
+            "compute_us": compute_us, "before": rest[0] if rest else "block", "profile": profile,
+            "simulated": simulated, "platform": platform_file(build, machine),
+            "platform_env": platform_env(machine, ppn, machine_path)}
+
+
+def profile_and_build(d, app, ranks, app_args, rankmap, profile, simulated, name):
+    """The app's traffic under a real MPI (no compute: the pattern is the
+    same) into `profile`, and its SMPI binary."""
     native = d / f"{app}.openmpi"
     run(["mpicc.openmpi", "-O2", "-I", ROOT / "apps", ROOT / "apps" / f"{app}.c", "-o", native, "-lm"])
-    profile = d / f"{app}.rmp"
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
     profile_cmd = [rankmap, "profile", "--mpi", "openmpi", "-o", profile, "--", "mpirun.openmpi", "--oversubscribe",
                    "--mca", "btl", "self,vader", "-np", str(ranks), native, *app_args, "0"]
@@ -277,13 +290,7 @@ def prepare(name, build, work, spec=None):
                      f"{r.stdout[-2000:]}{r.stderr[-2000:]}")
         print(f"validate.py: {name}: the profiling job exited {r.returncode} after MPI_Finalize; its whole profile "
               "is used", file=sys.stderr)
-    simulated = d / f"{app}.smpi"
     run(["smpicc", "-O1", "-I", ROOT / "apps", ROOT / "apps" / f"{app}.c", "-o", simulated, "-lm"])
-    return {"name": name, "dir": d, "rankmap": rankmap, "machine_path": machine_path, "machine": machine,
-            "ppn": ppn, "app": app, "ranks": ranks, "app_args": app_args, "iterations": iterations,
-            "compute_us": compute_us, "before": rest[0] if rest else "block", "profile": profile,
-            "simulated": simulated, "platform": platform_file(build, machine),
-            "platform_env": platform_env(machine, ppn, machine_path)}
 
 
 def simulate_mapping(s, mapping, tag):
