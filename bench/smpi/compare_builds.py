@@ -4,8 +4,9 @@ where they differ: for a change to the engine, judged on the scenarios
 already reported, without running the peers again.
 
 Each scenario is profiled again under Open MPI (its traffic is the same
-run to run), mapped by both builds as peers_time.py maps `default`, and
-the files compared byte for byte; where they differ, both run under SMPI.
+run to run), mapped by both builds as peers_time.py maps `default` (at
+the run's p_mpi, from block's simulated time), and the files compared
+byte for byte; where they differ, both run under SMPI.
 With --fewer-ranks-than-slots only the scenarios whose ranks leave
 slots free (where the node choice has a say) are taken.
 
@@ -32,12 +33,25 @@ def fewer_ranks_than_slots(spec):
     return validate.ranks_of(app, args) < nodes * ppn
 
 
-def default_mapping(s, build, out):
+def run_p_mpi(s):
+    """The run's p_mpi, as peers_time.py gives it to the presets: block's
+    simulated run outside its compute (the profile's own is the native
+    run's, which computes nothing; the pipeline and program models solve
+    their compute from p_mpi, so mapping without it is not mapping as
+    peers_time.py does: before the twenty-sixth session this script did)."""
+    block = s["dir"] / "block.csv"
+    validate.run([s["rankmap"], "map", s["profile"], "-m", s["machine_path"], "--ppn", str(s["ppn"]), "-f", "csv",
+                  "-q", "--seed", "1", "--baseline", "block", "-o", block])
+    return 1 - s["iterations"] * s["compute_us"] * 1e-6 / validate.simulate_mapping(s, block, "block")
+
+
+def default_mapping(s, build, out, p_mpi):
     """`default` by the build's own library: a copied build's rankmap has
     the build tree's libmap/ as its RUNPATH, which LD_LIBRARY_PATH overrides."""
     env = dict(os.environ, LD_LIBRARY_PATH=str(build / "libmap"))
     validate.run([build / "cli" / "rankmap", "map", s["profile"], "-m", s["machine_path"], "--ppn", str(s["ppn"]),
-                  "-f", "csv", "-q", "--seed", "1", "--preset", "default", "-o", out], env=env)
+                  "-f", "csv", "-q", "--seed", "1", "--preset", "default", "--p-mpi", f"{p_mpi:.6f}", "-o", out],
+                 env=env)
     return out
 
 
@@ -59,8 +73,9 @@ def main():
         work = Path(a.keep) if a.keep else Path(tmp)
         for n in names:
             s = validate.prepare(n, a.after.resolve(), work, peers_time.SCENARIOS[n])
-            before = default_mapping(s, a.before.resolve(), s["dir"] / "default-before.csv")
-            after = default_mapping(s, a.after.resolve(), s["dir"] / "default-after.csv")
+            p_mpi = run_p_mpi(s)
+            before = default_mapping(s, a.before.resolve(), s["dir"] / "default-before.csv", p_mpi)
+            after = default_mapping(s, a.after.resolve(), s["dir"] / "default-after.csv", p_mpi)
             if filecmp.cmp(before, after, shallow=False):
                 print(f"{n} same", flush=True)
                 continue
