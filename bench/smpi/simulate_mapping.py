@@ -4,7 +4,7 @@ validate.py) has already run with --keep: its profile, SMPI binary and
 platform are used as they are, nothing is profiled or built again.
 
 Usage: bench/smpi/simulate_mapping.py KEEP_DIR SCENARIO MAPPING [TAG] [--iterations N] [--compute-us US]
-                                      [--print-output]
+                                      [--print-output] [--cfg OPTION ...]
   KEEP_DIR  the --keep directory of that run
   MAPPING   a rankmap csv (or a host per rank) for the scenario's ranks
   --iterations, --compute-us  the app run with other iterations or compute
@@ -12,6 +12,8 @@ Usage: bench/smpi/simulate_mapping.py KEEP_DIR SCENARIO MAPPING [TAG] [--iterati
             kept: its traffic is the same, its p_mpi is not)
   --print-output  also print the app's own output (a binary built with
             more prints in the kept folder: bench/smpi/wavefront_clocks.patch)
+  --cfg     one more SimGrid option, as smpirun's --cfg=OPTION (such as
+            surf/precision:1e-12), after validate.py's own
 Prints "SCENARIO TAG SECONDS".
 """
 import argparse
@@ -32,6 +34,7 @@ def main():
     ap.add_argument("--iterations", type=int)
     ap.add_argument("--compute-us", type=float)
     ap.add_argument("--print-output", action="store_true")
+    ap.add_argument("--cfg", action="append", default=[])
     a = ap.parse_args()
     work, name, mapping = a.work, a.name, a.mapping
     tag = a.tag or mapping.stem
@@ -46,6 +49,8 @@ def main():
         s["app_args"] = [*s["app_args"][:-1], str(a.iterations)]
     if a.compute_us is not None:
         s["compute_us"] = a.compute_us
+    # before the last option, the log's threshold
+    validate.SMPI_OPTIONS[-1:-1] = [f"--cfg={c}" for c in a.cfg]
     if a.print_output:
         real_run = validate.run
 
