@@ -767,90 +767,102 @@ TEST(MapWeighsPredictedTime, APipelineByItsStages) {
   }
 }
 
+namespace {
+
+// `default` at seed 1 on a profile bench/smpi/peers_time.py kept, `ppn` a
+// node, at the run's p_mpi, with the stages' times: each "timed the calls
+// of NAME: N ns" in `calls_ns`, each "timed NAME: N ns predicted" in
+// `timed_ns`.
+struct KeptProfileRun {
+  Machine machine;
+  Allocation allocation;
+  Profile profile;
+  Graph total, p2p;
+  MapResult result;
+  std::map<std::string, double> calls_ns, timed_ns;
+};
+
+KeptProfileRun map_kept_profile(const std::string& machine, std::uint32_t ppn, const std::string& profile,
+                                double p_mpi) {
+  KeptProfileRun run;
+  run.machine = load_machine(test::source_dir() / machine);
+  AllocationOptions options;
+  options.ppn = ppn;
+  run.allocation = make_allocation(run.machine, options);
+  run.profile = read_profile(test::source_dir() / profile);
+  run.total = run.profile.total();
+  run.p2p = run.profile.exchanges();
+  const StageCallback collect = [&](std::string_view stage) {
+    const std::size_t colon = stage.find(": ");
+    const auto ns = [&] { return std::stod(std::string(stage.substr(colon + 2))); };
+    if (stage.starts_with("timed the calls of "))
+      run.calls_ns[std::string(stage.substr(19, colon - 19))] = ns();
+    else if (stage.starts_with("timed ") && stage.find(" ns predicted") != std::string_view::npos)
+      run.timed_ns[std::string(stage.substr(6, colon - 6))] = ns();
+  };
+  Context c = create_context("default");
+  c.seed = 1;
+  run.result = map_explained(run.total, run.machine, run.allocation, c, collect,
+                             TrafficKinds{&run.p2p, &run.profile.collective, &run.profile.calls, p_mpi});
+  return run;
+}
+
+// The calls told the candidates apart, and the kept mapping's calls,
+// computed again here by flow_times on the collectives alone, are the
+// least of those timed.
+void expect_the_least_calls_kept(const KeptProfileRun& run) {
+  ASSERT_GE(run.calls_ns.size(), 2u);
+  double least = run.calls_ns.begin()->second, most = least;
+  for (const auto& [name, ns] : run.calls_ns) least = std::min(least, ns), most = std::max(most, ns);
+  EXPECT_GT(most, least + 1);
+  const FlowTimes kept = flow_times(GraphBuilder(run.total.ranks).build(), run.profile.collective, run.machine,
+                                    run.allocation, run.result.mapping, &run.profile.calls);
+  ASSERT_TRUE(kept.computed);
+  EXPECT_NEAR(kept.slowest_ns, least, 1) << "kept " << run.result.kept;  // the stages round to 1 ns
+  EXPECT_GT(run.calls_ns.at(run.result.kept), 0);
+}
+
+}  // namespace
+
 // Among pipeline embeddings the model ties, the collective calls around
 // the pipeline decide. SMPI's 8x8 wavefront on Desmos at two a node, its
 // profile with the barrier's and reduction's rounds
 // (tests/data/wavefront-desmos-64.rmp, as bench/smpi/peers_time.py took
 // it): with seed 1 several embeddings tie on the pipeline and their calls
-// differ; the kept mapping's calls, computed again here by flow_times on
-// the collectives alone, are the least of those timed. (In SMPI the two
-// kinds of embedding were 1.029 us apart, all of it in the calls:
-// bench/RESULTS.md, issue 55, twenty-fifth session.)
+// differ, and the least are kept. (In SMPI the two kinds of embedding
+// were 1.029 us apart, all of it in the calls: bench/RESULTS.md, issue
+// 55, twenty-fifth session.)
 TEST(MapWeighsPredictedTime, TiedPipelinesByTheirCalls) {
-  const Machine m = load_machine(test::source_dir() / "data/machines/desmos.toml");
-  AllocationOptions options;
-  options.ppn = 2;
-  const Allocation a = make_allocation(m, options);
-  const Profile p = read_profile(test::source_dir() / "tests/data/wavefront-desmos-64.rmp");
-  ASSERT_TRUE(p.calls_complete);
-  const Graph total = p.total(), p2p = p.exchanges();
-  ASSERT_TRUE(is_pipeline(p2p));
-  std::map<std::string, double> calls_ns;
-  const StageCallback collect = [&](std::string_view stage) {
-    if (stage.starts_with("timed the calls of "))
-      calls_ns[std::string(stage.substr(19, stage.find(": ") - 19))] =
-          std::stod(std::string(stage.substr(stage.find(": ") + 2)));
-  };
-  Context c = create_context("default");
-  c.seed = 1;
-  const MapResult r = map_explained(total, m, a, c, collect, TrafficKinds{&p2p, &p.collective, &p.calls, 0.560047});
-  ASSERT_GE(calls_ns.size(), 2u);
-  double least = calls_ns.begin()->second, most = least;
-  for (const auto& [name, ns] : calls_ns) least = std::min(least, ns), most = std::max(most, ns);
-  EXPECT_GT(most, least + 1);  // the calls told the tied embeddings apart
-  const FlowTimes kept = flow_times(GraphBuilder(total.ranks).build(), p.collective, m, a, r.mapping, &p.calls);
-  ASSERT_TRUE(kept.computed);
-  EXPECT_NEAR(kept.slowest_ns, least, 1) << "kept " << r.kept;  // the stages round to 1 ns
-  EXPECT_GT(calls_ns.at(r.kept), 0);
+  const KeptProfileRun run =
+      map_kept_profile("data/machines/desmos.toml", 2, "tests/data/wavefront-desmos-64.rmp", 0.560047);
+  ASSERT_TRUE(run.profile.calls_complete);
+  ASSERT_TRUE(is_pipeline(run.p2p));
+  expect_the_least_calls_kept(run);
 }
 
 // The same among exchange programs: SMPI's irregular app, 24 ranks at one a
 // node on Angara-K1 (tests/data/irregular-angara-24.rmp, the scenario's
 // profile). Each node's NIC carries its one rank's bytes whatever the
 // mapping, so as programs most candidates tie to the nanosecond, and their
-// calls differ. The kept mapping's calls, computed again here by
-// flow_times on the collectives alone, are the least of those timed, and
-// as a program it is as fast as any candidate. (In SMPI the tied
-// candidates span 474.6-476.1 us, and the calls rank them with it:
-// bench/RESULTS.md, issue 55, twenty-sixth session.)
+// calls differ: the least are kept, and as a program the kept mapping is
+// as fast as any candidate timed. (In SMPI the tied candidates span
+// 474.6-476.1 us, and the calls rank them with it: bench/RESULTS.md,
+// issue 55, twenty-sixth session.)
 TEST(MapWeighsPredictedTime, TiedProgramsByTheirCalls) {
-  const Machine m = load_machine(test::source_dir() / "data/machines/angara-k1.toml");
-  AllocationOptions options;
-  options.ppn = 1;
-  const Allocation a = make_allocation(m, options);
-  const Profile p = read_profile(test::source_dir() / "tests/data/irregular-angara-24.rmp");
-  ASSERT_TRUE(p.calls_complete);
-  const Graph total = p.total(), p2p = p.exchanges();
-  ASSERT_TRUE(exchanges_as_programs(p2p, p.collective, &p.calls));
-  std::map<std::string, double> program_ns, calls_ns;
-  const auto number_after = [](std::string_view stage, std::size_t at) {
-    return std::stod(std::string(stage.substr(at)));
-  };
-  const StageCallback collect = [&](std::string_view stage) {
-    const std::size_t colon = stage.find(": ");
-    if (stage.starts_with("timed the calls of "))
-      calls_ns[std::string(stage.substr(19, colon - 19))] = number_after(stage, colon + 2);
-    else if (stage.starts_with("timed ") && stage.find(" ns predicted") != std::string_view::npos)
-      program_ns[std::string(stage.substr(6, colon - 6))] = number_after(stage, colon + 2);
-  };
   const double p_mpi = 0.164082;
-  Context c = create_context("default");
-  c.seed = 1;
-  const MapResult r = map_explained(total, m, a, c, collect, TrafficKinds{&p2p, &p.collective, &p.calls, p_mpi});
-  ASSERT_GE(calls_ns.size(), 2u);
-  double least = calls_ns.begin()->second, most = least;
-  for (const auto& [name, ns] : calls_ns) least = std::min(least, ns), most = std::max(most, ns);
-  EXPECT_GT(most, least + 1);  // the calls told the tied candidates apart
-  const FlowTimes kept = flow_times(GraphBuilder(total.ranks).build(), p.collective, m, a, r.mapping, &p.calls);
-  ASSERT_TRUE(kept.computed);
-  EXPECT_NEAR(kept.slowest_ns, least, 1) << "kept " << r.kept;  // the stages round to 1 ns
-  ASSERT_FALSE(program_ns.empty());
-  double fastest = program_ns.begin()->second;
-  for (const auto& [name, ns] : program_ns) fastest = std::min(fastest, ns);
+  const KeptProfileRun run =
+      map_kept_profile("data/machines/angara-k1.toml", 1, "tests/data/irregular-angara-24.rmp", p_mpi);
+  ASSERT_TRUE(run.profile.calls_complete);
+  ASSERT_TRUE(exchanges_as_programs(run.p2p, run.profile.collective, &run.profile.calls));
+  expect_the_least_calls_kept(run);
+  ASSERT_FALSE(run.timed_ns.empty());
+  double fastest = run.timed_ns.begin()->second;
+  for (const auto& [name, ns] : run.timed_ns) fastest = std::min(fastest, ns);
+  const Mapping block = baseline_mapping(Baseline::block, run.allocation, run.total.ranks);
   const ExchangeProgramTimes t =
-      exchange_program_times(p2p, m, a, r.mapping, baseline_mapping(Baseline::block, a, total.ranks), p_mpi);
+      exchange_program_times(run.p2p, run.machine, run.allocation, run.result.mapping, block, p_mpi);
   ASSERT_TRUE(t.computed);
-  EXPECT_NEAR(t.mapping_ns, fastest, 1) << "kept " << r.kept;
+  EXPECT_NEAR(t.mapping_ns, fastest, 1) << "kept " << run.result.kept;
 }
 
 // Scotch's torus targets take at most 5 dimensions, and SCOTCH_archLoad
