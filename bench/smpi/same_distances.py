@@ -2,10 +2,11 @@
 """Whether two mappings put a profile's traffic at the same distances on a
 torus: for every pair of ranks that exchange bytes, its hops under each
 mapping (each dimension the shorter way round; 0 inside a node). Prints
-how many pairs differ, and the traffic's (bytes, hops) tally under each
-when they do. Two mappings that agree pair by pair differ only in which
-links and cores carry the messages: the ones the engine's models cannot
-tell apart (issue 55, twenty-sixth session: SMPI's last nanoseconds).
+how many pairs differ, and the bytes and the messages at each distance
+under each when they do (a barrier's empty messages cost latency alone).
+Two mappings that agree pair by pair differ only in which links and
+cores carry the messages: the ones the engine's models cannot tell
+apart (issue 55, twenty-sixth session: SMPI's last nanoseconds).
 
 Usage: bench/smpi/same_distances.py PROFILE MACHINE.toml MAPPING_A MAPPING_B [--build DIR]
   PROFILE   a .rmp (its traffic through DIR's rankmap convert) or a csv graph (src,dst,bytes,msgs)
@@ -36,21 +37,23 @@ def hosts_of(mapping):
 
 
 def pairs_of(profile, build):
-    """{(a, b): bytes} with a < b, both ways added."""
+    """{(a, b): [bytes, messages]} with a < b, both ways added."""
     path = Path(profile)
     with tempfile.TemporaryDirectory() as tmp:
         if path.suffix == ".rmp":
             csv = Path(tmp) / "traffic.csv"
             subprocess.run([build / "cli" / "rankmap", "convert", path, "-o", csv], check=True, capture_output=True)
             path = csv
-        pairs = Counter()
+        pairs = {}
         for line in path.read_text().splitlines():
             f = line.split(",")
             if len(f) < 3 or not f[0].strip().isdigit():
                 continue  # the header, a comment
             a, b = int(f[0]), int(f[1])
             if a != b:
-                pairs[(min(a, b), max(a, b))] += int(f[2])
+                both = pairs.setdefault((min(a, b), max(a, b)), [0, 0])
+                both[0] += int(f[2])
+                both[1] += int(f[3]) if len(f) > 3 else 0
     return pairs
 
 
@@ -84,10 +87,12 @@ def main():
     print(f"{len(pairs)} pairs exchange bytes; {len(differ)} at other hops under the two mappings")
     if differ:
         for name, n in zip((args.a, args.b), nodes):
-            tally = Counter()
-            for (a, b), bytes_ in pairs.items():
-                tally[hops(n[a], n[b])] += bytes_
-            print(f"{name}: bytes by hops {dict(sorted(tally.items()))}")
+            by_bytes, by_messages = Counter(), Counter()
+            for (a, b), (bytes_, messages) in pairs.items():
+                by_bytes[hops(n[a], n[b])] += bytes_
+                by_messages[hops(n[a], n[b])] += messages
+            print(f"{name}: bytes by hops {dict(sorted(by_bytes.items()))}, messages by hops "
+                  f"{dict(sorted(by_messages.items()))}")
 
 
 if __name__ == "__main__":
