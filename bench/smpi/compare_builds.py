@@ -10,7 +10,11 @@ byte for byte; where they differ, both run under SMPI.
 With --fewer-ranks-than-slots only the scenarios whose ranks leave
 slots free (where the node choice has a say) are taken.
 
-Usage: compare_builds.py BEFORE_BUILD AFTER_BUILD [--only NAME,...] [--fewer-ranks-than-slots] [--keep DIR]
+With --reuse, a scenario whose folder under --keep already holds its
+profile and SMPI binary (from this script or peers_time.py) takes them
+as they are, unprofiled.
+
+Usage: compare_builds.py BEFORE_BUILD AFTER_BUILD [--only NAME,...] [--fewer-ranks-than-slots] [--keep DIR] [--reuse]
 Prints a line a scenario: "NAME same" or "NAME before_ms after_ms after/before".
 """
 import argparse
@@ -62,7 +66,10 @@ def main():
     ap.add_argument("--only", help="comma-separated scenario names")
     ap.add_argument("--fewer-ranks-than-slots", action="store_true")
     ap.add_argument("--keep", help="keep the work files in this directory")
+    ap.add_argument("--reuse", action="store_true", help="take the profiles already kept in --keep's folders")
     a = ap.parse_args()
+    if a.reuse and not a.keep:
+        sys.exit("compare_builds.py: --reuse takes the profiles kept in --keep DIR: give it")
     names = a.only.split(",") if a.only else list(peers_time.SCENARIOS)
     for n in names:
         if n not in peers_time.SCENARIOS:
@@ -72,7 +79,10 @@ def main():
     with tempfile.TemporaryDirectory(prefix="rankmap-compare-builds-") as tmp:
         work = Path(a.keep) if a.keep else Path(tmp)
         for n in names:
-            s = validate.prepare(n, a.after.resolve(), work, peers_time.SCENARIOS[n])
+            spec = peers_time.SCENARIOS[n]
+            app = spec[2]
+            kept = a.reuse and (work / n / f"{app}.rmp").exists() and (work / n / f"{app}.smpi").exists()
+            s = validate.prepare(n, a.after.resolve(), work, spec, again=not kept)
             p_mpi = run_p_mpi(s)
             before = default_mapping(s, a.before.resolve(), s["dir"] / "default-before.csv", p_mpi)
             after = default_mapping(s, a.after.resolve(), s["dir"] / "default-after.csv", p_mpi)

@@ -479,15 +479,19 @@ expect_error "csv socket 2^32" "sock.csv:2: socket 4294967296 does not exist on 
 mkdir -p outdir
 expect_error "profile -o DIR" "outdir: is a directory; expected the profile's file name" outdir/x -- profile --mpi openmpi -o outdir -- true
 [ -z "$(ls -A outdir)" ] && ! ls outdir.run-* >/dev/null 2>&1 && ok || bad "profile -o DIR left files"
-"$rankmap" profile --mpi openmpi -o term.rmp -- sleep 60 >/dev/null 2>term.err &
+# The job's sleep is this shell's own (60.PID seconds): another run of
+# this script beside it (a second checkout's ctest) sleeps too, and a
+# plain "sleep 60" matched that one.
+job_sleep="60.$$"
+"$rankmap" profile --mpi openmpi -o term.rmp -- sleep "$job_sleep" >/dev/null 2>term.err &
 sup=$!
 sleep 1
 kill -TERM $sup
 wait $sup
 rc=$?
-for _ in $(seq 50); do pgrep -f "^sleep 60$" >/dev/null || break; sleep 0.2; done  # a busy machine: up to 10 s
-if [ $rc -eq 143 ] && ! pgrep -f "^sleep 60$" >/dev/null && ! ls term.rmp* >/dev/null 2>&1 && grep -q "stopped by signal 15" term.err; then ok
-else bad "SIGTERM to profile: exit $rc, $(pgrep -af 'sleep 60'), $(ls term.rmp* 2>&1), $(cat term.err)"; fi
+for _ in $(seq 50); do pgrep -f "^sleep $job_sleep$" >/dev/null || break; sleep 0.2; done  # a busy machine: up to 10 s
+if [ $rc -eq 143 ] && ! pgrep -f "^sleep $job_sleep$" >/dev/null && ! ls term.rmp* >/dev/null 2>&1 && grep -q "stopped by signal 15" term.err; then ok
+else bad "SIGTERM to profile: exit $rc, $(pgrep -af "sleep $job_sleep"), $(ls term.rmp* 2>&1), $(cat term.err)"; fi
 
 # A command's outputs land together or not at all; --oversubscribe works.
 expect_error "unwritable --json" "nodir/x.json: cannot be written: there is no folder 'nodir'" both.rank -- map good.mtx "${m[@]}" -o both.rank --json nodir/x.json

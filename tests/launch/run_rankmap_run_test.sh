@@ -140,6 +140,14 @@ rc=$?
 # temporary folder is left. A background job of a script ignores SIGINT:
 # the wrapper gives rankmap, and so the job, the default back. The first
 # run's profile is given: the csv named as an argument has changed since.
+# The job's processes of this run alone: a second checkout's test runs the
+# same command beside it, and its processes must neither count nor be
+# killed here (their working folder is not ours).
+ours() {
+  for p in $(pgrep -f "^./app kept/mapping.csv --if-mapped"); do
+    [ "$(readlink "/proc/$p/cwd" 2>/dev/null)" = "$(pwd -P)" ] && echo "$p"
+  done
+}
 for sig in INT TERM; do
   want=$([ $sig = INT ] && echo 130 || echo 143)
   CHECK_SLEEP=60 timeout 120 python3 -c 'import os, signal, sys
@@ -157,14 +165,14 @@ os.execvp(sys.argv[1], sys.argv[1:])' "$rankmap" run -m fake.toml --profile kept
   wait $pid
   rc=$?
   took=$(($(date +%s) - start))
-  for _ in $(seq 50); do pgrep -f "^./app kept/mapping.csv --if-mapped" >/dev/null || break; sleep 0.2; done  # busy: up to 10 s
-  left=$(pgrep -f "^./app kept/mapping.csv --if-mapped" | wc -l)
+  for _ in $(seq 50); do [ -n "$(ours)" ] || break; sleep 0.2; done  # busy: up to 10 s
+  left=$(ours | wc -l)
   if grep -q "placement ok" sig.out && [ $rc -eq "$want" ] && [ "$took" -lt 30 ] && [ "$left" -eq 0 ] &&
     [ -z "$(ls "$TMPDIR" | grep rankmap-run)" ]; then
     ok "SIG$sig: the job stopped in ${took} s, rankmap exit $rc"
   else
     bad "SIG$sig: rc $rc (want $want) after ${took} s, $left processes left, tmp: $(ls "$TMPDIR")"; cat sig.out
-    pkill -f "^./app kept/mapping.csv --if-mapped"
+    kill $(ours) 2>/dev/null
   fi
 done
 
