@@ -772,7 +772,7 @@ namespace {
 // `default` at seed 1 on a profile bench/smpi/peers_time.py kept, `ppn` a
 // node, at the run's p_mpi, with the stages' times: each "timed the calls
 // of NAME: N ns" in `calls_ns`, each "timed NAME: N ns predicted" in
-// `timed_ns`.
+// `timed_ns`, and each "scored NAME: ..." line in `scored`.
 struct KeptProfileRun {
   Machine machine;
   Allocation allocation;
@@ -780,6 +780,7 @@ struct KeptProfileRun {
   Graph total, p2p;
   MapResult result;
   std::map<std::string, double> calls_ns, timed_ns;
+  std::vector<std::string> scored;
 };
 
 KeptProfileRun map_kept_profile(const std::string& machine, std::uint32_t ppn, const std::string& profile,
@@ -799,6 +800,8 @@ KeptProfileRun map_kept_profile(const std::string& machine, std::uint32_t ppn, c
       run.calls_ns[std::string(stage.substr(19, colon - 19))] = ns();
     else if (stage.starts_with("timed ") && stage.find(" ns predicted") != std::string_view::npos)
       run.timed_ns[std::string(stage.substr(6, colon - 6))] = ns();
+    else if (stage.starts_with("scored ") && colon != std::string_view::npos)
+      run.scored.emplace_back(stage);
   };
   Context c = create_context("default");
   c.seed = 1;
@@ -863,6 +866,35 @@ TEST(MapWeighsPredictedTime, TiedProgramsByTheirCalls) {
       exchange_program_times(run.p2p, run.machine, run.allocation, run.result.mapping, block, p_mpi);
   ASSERT_TRUE(t.computed);
   EXPECT_NEAR(t.mapping_ns, fastest, 1) << "kept " << run.result.kept;
+}
+
+// Among candidates tied on every score before it (the flow model's time,
+// hop-bytes, the busiest link, cross-socket bytes), the shortest longest
+// route wins. SMPI's halo3d on Desmos at two a node
+// (tests/data/halo3d-desmos-64.rmp, the scenario's profile): a Cartesian
+// layout and a bisection tie on all of those, and the Cartesian one puts
+// 4 of the barrier's empty messages 4 hops apart. The kept mapping's
+// longest route, from evaluate(), is the least in the "scored" stages of
+// the candidates tied on the others, and those differed. (In SMPI the
+// Cartesian layout ran 318 ns longer: bench/RESULTS.md, issue 55,
+// twenty-sixth session.)
+TEST(MapWeighsPredictedTime, FullTiesByTheShortestLongestRoute) {
+  const KeptProfileRun run =
+      map_kept_profile("data/machines/desmos.toml", 2, "tests/data/halo3d-desmos-64.rmp", 0.886338);
+  ASSERT_GE(run.scored.size(), 2u);
+  const auto number_after = [](const std::string& line, const std::string& word) {
+    return std::stoull(line.substr(line.find(word) + word.size()));
+  };
+  std::map<std::tuple<std::uint64_t, std::uint64_t, std::uint64_t>, std::set<std::uint64_t>> routes;
+  for (const std::string& line : run.scored)
+    routes[{number_after(line, "max link "), number_after(line, "hop-bytes "), number_after(line, "cross-socket ")}]
+        .insert(number_after(line, "longest route "));
+  const auto& [least_scores, longest] = *routes.begin();  // the least link, then hop-bytes, then cross-socket
+  ASSERT_GE(longest.size(), 2u) << "the tied candidates' longest routes differed";
+  const Metrics kept = evaluate(run.total, run.machine, run.allocation, run.result.mapping);
+  EXPECT_EQ(kept.max_link_bytes, std::get<0>(least_scores));
+  EXPECT_EQ(kept.hop_bytes, std::get<1>(least_scores));
+  EXPECT_EQ(static_cast<std::uint64_t>(kept.max_dilation), *longest.begin()) << "kept " << run.result.kept;
 }
 
 // Scotch's torus targets take at most 5 dimensions, and SCOTCH_archLoad
