@@ -39,10 +39,10 @@ def fewer_ranks_than_slots(spec):
 
 def run_p_mpi(s):
     """The run's p_mpi, as peers_time.py gives it to the presets: block's
-    simulated run outside its compute (the profile's own is the native
-    run's, which computes nothing; the pipeline and program models solve
-    their compute from p_mpi, so mapping without it is not mapping as
-    peers_time.py does: before the twenty-sixth session this script did)."""
+    simulated run outside its compute. The profile's own is the native
+    run's, which computes nothing, and the pipeline and program models
+    solve their compute from p_mpi (until the twenty-sixth session this
+    script mapped without it)."""
     block = s["dir"] / "block.csv"
     validate.run([s["rankmap"], "map", s["profile"], "-m", s["machine_path"], "--ppn", str(s["ppn"]), "-f", "csv",
                   "-q", "--seed", "1", "--baseline", "block", "-o", block])
