@@ -13,7 +13,6 @@ Usage: bench/smpi/same_distances.py PROFILE MACHINE.toml MAPPING_A MAPPING_B [--
   MAPPING   rankmap's csv, a host per rank (one per line), or a scenario's .hosts
 """
 import argparse
-import re
 import subprocess
 import sys
 import tempfile
@@ -21,19 +20,10 @@ import tomllib
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "peers"))
-from scotch_gmap import expand_hostlist  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from validate import expand_hostlist, nodes_of  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-
-
-def hosts_of(mapping):
-    """A host per rank from rankmap's csv, a host per line, or an SMPI
-    hostfile of validate.py's (`HOST-CORE:1`)."""
-    lines = [l.strip() for l in Path(mapping).read_text().splitlines() if l.strip()]
-    if lines and lines[0].startswith("rank,"):
-        return [l.split(",")[1] for l in lines[1:]]
-    return [m.group(1) if (m := re.fullmatch(r"(.+)-\d+:1", l)) else l for l in lines]
 
 
 def pairs_of(profile, build):
@@ -81,7 +71,7 @@ def main():
             y //= n
         return total
 
-    nodes = [[index[h] for h in hosts_of(m)] for m in (args.a, args.b)]
+    nodes = [[index[h] for h in nodes_of(m)] for m in (args.a, args.b)]
     pairs = pairs_of(args.profile, args.build)
     differ = [p for p in pairs if hops(nodes[0][p[0]], nodes[0][p[1]]) != hops(nodes[1][p[0]], nodes[1][p[1]])]
     print(f"{len(pairs)} pairs exchange bytes; {len(differ)} at other hops under the two mappings")

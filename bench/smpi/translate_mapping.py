@@ -18,15 +18,8 @@ import sys
 import tomllib
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "peers"))
-from scotch_gmap import expand_hostlist  # noqa: E402
-
-
-def hosts_of(mapping):
-    lines = [l.strip() for l in Path(mapping).read_text().splitlines() if l.strip()]
-    if lines and lines[0].startswith("rank,"):
-        return [l.split(",")[1] for l in lines[1:]]
-    return lines
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from validate import expand_hostlist, nodes_of  # noqa: E402
 
 
 def main():
@@ -57,7 +50,7 @@ def main():
             stride *= n
         return names[j]
 
-    Path(out).write_text("".join(moved(h) + "\n" for h in hosts_of(mapping)))
+    Path(out).write_text("".join(moved(h) + "\n" for h in nodes_of(mapping)))
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ Usage: validate.py [--build DIR] [--only NAME,...] [--json FILE] [--keep DIR] [-
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -181,11 +182,12 @@ def platform_env(machine, ppn, machine_path):
 
 def nodes_of(mapping_path):
     """Each rank's node, in rank order, from rankmap's csv mapping
-    (rank,host,...) or a host-per-line file (the peers' .hosts)."""
-    lines = [line for line in Path(mapping_path).read_text().splitlines() if line]
-    if str(mapping_path).endswith(".csv"):
+    (rank,host,...), a host-per-line file (the peers' .hosts), or an
+    smpirun hostfile that hostfile() wrote (`<node>-<k>:1`)."""
+    lines = [line.strip() for line in Path(mapping_path).read_text().splitlines() if line.strip()]
+    if str(mapping_path).endswith(".csv") or (lines and lines[0].startswith("rank,")):
         return [line.split(",")[1] for line in lines[1:]]
-    return lines
+    return [m.group(1) if (m := re.fullmatch(r"(.+)-\d+:1", line)) else line for line in lines]
 
 
 def hostfile(mapping_path, out_path):
